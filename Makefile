@@ -1,0 +1,37 @@
+# Two commands for a newcomer: `make lab` and `make test`. Everything else is for maintainers.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PYTHON ?= python3
+
+.PHONY: lab test report bench notebooks lint clean
+
+$(VENV)/.base: pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.test: $(VENV)/.base
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $@
+
+lab: $(VENV)/.base ## set up and open JupyterLab on the chapter
+	$(VENV)/bin/jupyter lab chapter27/
+
+test: $(VENV)/.test ## set up and run every test: unit tests and every notebook (nbval)
+	$(PY) -m pytest --nbval
+
+report: $(VENV)/.base ## print the chapter's text report
+	$(PY) -m llm_from_scratch.ch27
+
+bench: $(VENV)/.base ## benchmark the engine's head against a closed-form numpy head
+	$(PY) benchmarks/bench_head.py
+
+notebooks: $(VENV)/.test ## re-execute every notebook in place (commit the result)
+	$(PY) -m llm_from_scratch.ch27.notebooks chapter27
+
+lint: $(VENV)/.test
+	$(VENV)/bin/ruff check src tests benchmarks
+
+clean:
+	rm -rf $(VENV) artifacts .pytest_cache

@@ -1,0 +1,1 @@
+"""Chapter 27's learner tools, built only on the engine's public API."""

@@ -1,0 +1,343 @@
+"""Every claim of chapter 27, computed by the engine at run time.
+
+Only the inputs are written here (the source's Q, K, V and the edge cases'
+inputs); every score, weight, output, gradient and verdict is computed.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from .. import functions as F
+from ..attention import SelfAttentionError, SelfAttentionForward, scaled_dot_product_self_attention
+from ..gradcheck import GradCheckReport, check_gradients
+from ..reference import closed_form_backward
+from ..tensor import Tensor
+
+# The worked example's inputs: the projections that chapter 26 produced.
+WORKED_QUERY = ((0.0, 3.0), (2.0, -1.0))
+WORKED_KEY = ((3.0, 0.0), (-1.0, 2.0))
+WORKED_VALUE = ((3.0, -3.0), (1.0, 3.0))
+
+SCALE_EXAMPLE_SCORES = (1.0, 0.0)
+SCALE_EXAMPLE_KEY_WIDTH = 2
+SINGLE_TOKEN_VALUE = (5.0, -2.0)
+
+
+def worked_inputs() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Q, K, V of the worked example as [1, 2, 2] arrays (fresh copies)."""
+    return tuple(np.array([m], dtype=np.float64) for m in (WORKED_QUERY, WORKED_KEY, WORKED_VALUE))
+
+
+@dataclass(frozen=True)
+class HeadRun:
+    """One forward and backward pass: the record plus the inputs' gradients."""
+
+    query: np.ndarray
+    key: np.ndarray
+    value: np.ndarray
+    upstream: np.ndarray
+    head: SelfAttentionForward
+    grad_query: np.ndarray
+    grad_key: np.ndarray
+    grad_value: np.ndarray
+
+    @property
+    def weights(self) -> np.ndarray:
+        return self.head.weights.data
+
+    @property
+    def output(self) -> np.ndarray:
+        return self.head.output.data
+
+    @property
+    def loss(self) -> float:
+        """L = <O, dO>: the scalar whose gradient the upstream dO defines."""
+        return float(np.sum(self.output * self.upstream))
+
+    @property
+    def weighted_terms(self) -> np.ndarray:
+        """terms[b, i, j] = A[b, i, j] * v[b, j]; summing over j gives output row i."""
+        return self.weights[..., None] * self.value[:, None, :, :]
+
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        h = self.head
+        return (h.raw_scores.data, h.scaled_scores.data, h.weights.data, h.output.data,
+                self.grad_query, self.grad_key, self.grad_value)
+
+
+def run_head(query, key, value, upstream=None) -> HeadRun:
+    """Run the head forward, then backward with ``upstream`` (ones when omitted)."""
+    tensors = [Tensor(x, requires_grad=True) for x in (query, key, value)]
+    head = scaled_dot_product_self_attention(*tensors)
+    upstream = np.ones_like(head.output.data) if upstream is None else np.asarray(upstream, dtype=np.float64)
+    head.output.backward(upstream)
+    grads = [t.grad if t.grad is not None else np.zeros_like(t.data) for t in tensors]
+    return HeadRun(*(t.data for t in tensors), upstream, head, *grads)
+
+
+def row_softmax(scores, factor: float = 1.0) -> np.ndarray:
+    """softmax(factor * scores) over the last axis, through the engine's primitives."""
+    return F.exp(F.log_softmax(F.mul(Tensor(scores), factor), axis=-1)).data
+
+
+@dataclass(frozen=True)
+class WorkedExample:
+    run: HeadRun
+    closed_form: tuple[np.ndarray, np.ndarray, np.ndarray]
+    gradcheck: GradCheckReport
+
+    @property
+    def max_closed_form_difference(self) -> float:
+        autodiff = (self.run.grad_query, self.run.grad_key, self.run.grad_value)
+        return max(float(np.max(np.abs(a - c))) for a, c in zip(autodiff, self.closed_form))
+
+    @property
+    def row_sum_deviation(self) -> float:
+        return float(np.max(np.abs(self.run.weights.sum(axis=-1) - 1.0)))
+
+
+def head_loss(inputs) -> float:
+    """L = <O, dO> for (Q, K, V, dO): the function the gradient check differentiates."""
+    query, key, value, upstream = inputs
+    return float(np.sum(scaled_dot_product_self_attention(query, key, value).output.data * upstream))
+
+
+def gradcheck_head(run: HeadRun) -> GradCheckReport:
+    """Check dQ, dK, dV of ``run`` against central differences."""
+    return check_gradients(
+        lambda xs: head_loss((*xs, run.upstream)),
+        (run.query, run.key, run.value),
+        (run.grad_query, run.grad_key, run.grad_value),
+        ("query", "key", "value"),
+    )
+
+
+def worked_example() -> WorkedExample:
+    """The source's example with upstream dO = I, so L = O[0,0] + O[1,1]."""
+    q, k, v = worked_inputs()
+    run = run_head(q, k, v, upstream=np.eye(2)[None])
+    return WorkedExample(run, closed_form_backward(q, k, v, run.upstream), gradcheck_head(run))
+
+
+@dataclass(frozen=True)
+class ScaleExample:
+    scores: tuple[float, ...]
+    key_width: int
+    unscaled: np.ndarray
+    scaled: np.ndarray
+
+    @property
+    def scale(self) -> float:
+        return 1.0 / np.sqrt(self.key_width)
+
+
+def scale_example() -> ScaleExample:
+    """Softmax of [1, 0] without and with the 1/sqrt(d_k) factor at d_k = 2."""
+    scale = 1.0 / np.sqrt(SCALE_EXAMPLE_KEY_WIDTH)
+    return ScaleExample(
+        SCALE_EXAMPLE_SCORES, SCALE_EXAMPLE_KEY_WIDTH,
+        row_softmax(SCALE_EXAMPLE_SCORES), row_softmax(SCALE_EXAMPLE_SCORES, scale),
+    )
+
+
+def single_token() -> HeadRun:
+    """One token: its only weight is 1, its output is its value, Q and K get no gradient."""
+    return run_head([[[1.0, -1.0]]], [[[2.0, 0.5]]], [[SINGLE_TOKEN_VALUE]])
+
+
+def identical_keys() -> HeadRun:
+    """Two equal key rows give equal scores, so every weight row is uniform."""
+    q, _, v = worked_inputs()
+    return run_head(q, [[[1.0, 2.0], [1.0, 2.0]]], v)
+
+
+@dataclass(frozen=True)
+class PermutationEvidence:
+    order: tuple[int, ...]
+    original: HeadRun
+    permuted: HeadRun
+
+    @property
+    def max_difference(self) -> float:
+        expected = self.original.output[:, list(self.order)]
+        return float(np.max(np.abs(self.permuted.output - expected)))
+
+
+def permutation(order=(1, 0)) -> PermutationEvidence:
+    """Permute the token positions of Q, K, V together; the output rows follow."""
+    q, k, v = worked_inputs()
+    order = tuple(order)
+    moved = [x[:, list(order)] for x in (q, k, v)]
+    return PermutationEvidence(order, run_head(q, k, v), run_head(*moved))
+
+
+@dataclass(frozen=True)
+class BatchEvidence:
+    together: HeadRun
+    separately: tuple[HeadRun, ...]
+
+    @property
+    def max_difference(self) -> float:
+        return max(
+            float(np.max(np.abs(a[b] - s_a[0])))
+            for b, alone in enumerate(self.separately)
+            for a, s_a in zip(self.together.arrays(), alone.arrays())
+        )
+
+    @property
+    def independent(self) -> bool:
+        return self.max_difference <= 1e-12
+
+
+def batch_independence() -> BatchEvidence:
+    """A batch of two (the worked example and its reversed-sign twin) against each alone."""
+    q, k, v = worked_inputs()
+    second = (-q, k[:, ::-1], 2.0 * v)
+    together = run_head(*(np.concatenate(pair) for pair in zip((q, k, v), second)))
+    return BatchEvidence(together, (run_head(q, k, v), run_head(*second)))
+
+
+@dataclass(frozen=True)
+class ShapeCase:
+    query_shape: tuple[int, ...]
+    key_shape: tuple[int, ...]
+    value_shape: tuple[int, ...]
+    weights_shape: tuple[int, ...]
+    output_shape: tuple[int, ...]
+
+
+def shape_case(query_shape, key_shape, value_shape) -> ShapeCase:
+    """Run the head on zeros of the given shapes and report the shapes it returns."""
+    head = scaled_dot_product_self_attention(np.zeros(query_shape), np.zeros(key_shape), np.zeros(value_shape))
+    return ShapeCase(tuple(query_shape), tuple(key_shape), tuple(value_shape),
+                     head.weights.shape, head.output.shape)
+
+
+def empty_batch() -> ShapeCase:
+    return shape_case((0, 2, 2), (0, 2, 2), (0, 2, 3))
+
+
+def narrow_values() -> ShapeCase:
+    """d_v = 1 while d_k = 2."""
+    return shape_case((1, 2, 2), (1, 2, 2), (1, 2, 1))
+
+
+@dataclass(frozen=True)
+class RejectedInput:
+    label: str
+    shapes: tuple[tuple[int, ...], ...]
+    error: SelfAttentionError
+
+
+# (label, query shape, key shape, value shape): the source's five, then two more.
+REJECTION_CASES = (
+    ("query-rank-2", (2, 2), (1, 2, 2), (1, 2, 2)),
+    ("batch-1-2-1", (1, 2, 2), (2, 2, 2), (1, 2, 2)),
+    ("tokens-2-3-2", (1, 2, 2), (1, 3, 2), (1, 2, 2)),
+    ("tokens-0", (1, 0, 2), (1, 0, 2), (1, 0, 2)),
+    ("widths-2-3", (1, 2, 2), (1, 2, 3), (1, 2, 2)),
+    ("value-width-0", (1, 2, 2), (1, 2, 2), (1, 2, 0)),
+    ("query-nan", (1, 2, 2), (1, 2, 2), (1, 2, 2)),
+)
+
+
+def rejected_inputs() -> tuple[RejectedInput, ...]:
+    """Call the head on each invalid input and keep the error it raises."""
+    rejected = []
+    for label, *shapes in REJECTION_CASES:
+        inputs = [np.ones(shape) for shape in shapes]
+        if label == "query-nan":
+            inputs[0][0, 1, 0] = np.nan
+        try:
+            scaled_dot_product_self_attention(*inputs)
+        except SelfAttentionError as error:
+            rejected.append(RejectedInput(label, tuple(map(tuple, shapes)), error))
+        else:
+            raise AssertionError(f"the head accepted the invalid input {label}")
+    return tuple(rejected)
+
+
+def attention_pairs(queries, keys) -> tuple[tuple[str, str], ...]:
+    """Every (query, key) pair a score matrix holds: one row per query, one column per key."""
+    return tuple(itertools.product(queries, keys))
+
+
+@dataclass(frozen=True)
+class HistoryEvidence:
+    encoder_decoder: tuple[tuple[str, str], ...]
+    self_attention: tuple[tuple[str, str], ...]
+    stages: tuple[str, ...] = (
+        "recurrent-fixed-context",
+        "additive-encoder-decoder-alignment",
+        "scaled-dot-product-self-attention",
+    )
+
+    @property
+    def queries_and_keys_from_different_sequences(self) -> bool:
+        return all(q.startswith("decoder") and k.startswith("encoder") for q, k in self.encoder_decoder)
+
+    @property
+    def queries_and_keys_from_one_sequence(self) -> bool:
+        return all(q.startswith("hidden") and k.startswith("hidden") for q, k in self.self_attention)
+
+
+def history() -> HistoryEvidence:
+    """Where the queries and the keys come from, before and after self-attention."""
+    decoder = ("decoder-state-0", "decoder-state-1")
+    encoder = ("encoder-annotation-0", "encoder-annotation-1")
+    hidden = ("hidden-position-0", "hidden-position-1")
+    return HistoryEvidence(attention_pairs(decoder, encoder), attention_pairs(hidden, hidden))
+
+
+class LearnerEvidence:
+    """All of the chapter's evidence, computed once."""
+
+    @cached_property
+    def worked(self) -> WorkedExample:
+        return worked_example()
+
+    @cached_property
+    def replay_bitwise(self) -> bool:
+        again = worked_example().run.arrays()
+        return all(a.tobytes() == b.tobytes() for a, b in zip(self.worked.run.arrays(), again))
+
+    @cached_property
+    def scale(self) -> ScaleExample:
+        return scale_example()
+
+    @cached_property
+    def single_token(self) -> HeadRun:
+        return single_token()
+
+    @cached_property
+    def identical_keys(self) -> HeadRun:
+        return identical_keys()
+
+    @cached_property
+    def permutation(self) -> PermutationEvidence:
+        return permutation()
+
+    @cached_property
+    def batch(self) -> BatchEvidence:
+        return batch_independence()
+
+    @cached_property
+    def empty_batch(self) -> ShapeCase:
+        return empty_batch()
+
+    @cached_property
+    def narrow_values(self) -> ShapeCase:
+        return narrow_values()
+
+    @cached_property
+    def rejected(self) -> tuple[RejectedInput, ...]:
+        return rejected_inputs()
+
+    @cached_property
+    def history(self) -> HistoryEvidence:
+        return history()

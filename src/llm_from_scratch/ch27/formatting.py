@@ -1,0 +1,33 @@
+"""Number and shape formatting shared by the report, the trace, tables and exercises."""
+
+from __future__ import annotations
+
+import numpy as np
+
+DECIMALS = 6
+
+
+def num(x: float, decimals: int = DECIMALS) -> str:
+    """Fixed decimals; a value that rounds to zero prints without a minus sign."""
+    text = f"{float(x):.{decimals}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0.0 else text
+
+
+def vector(values, decimals: int = DECIMALS) -> str:
+    """[a,b,...] with fixed decimals, as the source prints rows."""
+    return "[" + ",".join(num(x, decimals) for x in np.ravel(values)) + "]"
+
+
+def shape(dims) -> str:
+    return "[" + ",".join(str(int(n)) for n in dims) + "]"
+
+
+def table(rows, row_labels, column_labels, decimals: int = DECIMALS) -> str:
+    """A plain-text table with right-aligned numbers: the text alternative of a heatmap."""
+    cells = [[num(x, decimals) for x in row] for row in np.asarray(rows)]
+    width = max([len(c) for r in cells for c in r] + [len(c) for c in column_labels])
+    label_width = max(len(r) for r in row_labels)
+    lines = [" " * label_width + "  " + "  ".join(c.rjust(width) for c in column_labels)]
+    for label, row in zip(row_labels, cells):
+        lines.append(label.ljust(label_width) + "  " + "  ".join(c.rjust(width) for c in row))
+    return "\n".join(lines)

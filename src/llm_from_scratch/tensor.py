@@ -1,0 +1,145 @@
+"""Tensor: float64 numpy data with reverse-mode gradients.
+
+A tensor made by a primitive records its parents and a backward rule in one
+place (``Tensor.from_op``); ``backward`` walks the graph in reversed
+topological order and accumulates each parent's gradient with ``+=``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+BackwardRule = Callable[[np.ndarray], Sequence[np.ndarray | None]]
+
+_NUMERIC_KINDS = "biuf"  # bool, signed and unsigned integers, real floats
+
+
+def as_float_array(data: object, what: str = "tensor data") -> np.ndarray:
+    """Convert array-like real numbers to a float64 array, or explain why not."""
+    if isinstance(data, Tensor):
+        return data.data
+    if isinstance(data, (str, bytes)):
+        raise TypeError(f"{what} must be real numbers, got text {data!r}")
+    try:
+        array = np.asarray(data)
+    except ValueError as error:  # ragged nesting such as [[1, 2], [3]]
+        raise ValueError(
+            f"{what} must be a rectangular array of real numbers; "
+            f"its nested lists have different lengths ({error})"
+        ) from None
+    if array.dtype.kind == "c":
+        raise TypeError(f"{what} must be real numbers, got complex values")
+    if array.dtype.kind not in _NUMERIC_KINDS:
+        raise TypeError(
+            f"{what} must be real numbers, got values of type {array.dtype} "
+            f"(for example {array.flat[0]!r})" if array.size else
+            f"{what} must be real numbers, got values of type {array.dtype}"
+        )
+    return np.asarray(array, dtype=np.float64)
+
+
+class Tensor:
+    """An n-dimensional float64 array that can carry a gradient."""
+
+    __slots__ = ("data", "grad", "requires_grad", "parents", "backward_rule", "op")
+
+    def __init__(self, data: object, requires_grad: bool = False) -> None:
+        self.data = as_float_array(data)
+        self.grad: np.ndarray | None = None
+        self.requires_grad = bool(requires_grad)
+        self.parents: tuple[Tensor, ...] = ()
+        self.backward_rule: BackwardRule | None = None
+        self.op = "input"
+
+    @classmethod
+    def from_op(
+        cls, data: np.ndarray, parents: Sequence[Tensor], rule: BackwardRule, op: str
+    ) -> Tensor:
+        """The one place where a primitive's result records its parents."""
+        out = cls.__new__(cls)
+        out.data = data
+        out.grad = None
+        out.requires_grad = any(p.requires_grad for p in parents)
+        out.parents = tuple(parents) if out.requires_grad else ()
+        out.backward_rule = rule if out.requires_grad else None
+        out.op = op
+        return out
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self.data.shape
+
+    @property
+    def ndim(self) -> int:
+        return self.data.ndim
+
+    def __repr__(self) -> str:
+        return f"Tensor(shape={list(self.shape)}, op={self.op!r}, requires_grad={self.requires_grad})"
+
+    def zero_grad(self) -> None:
+        self.grad = None
+
+    def backward(self, upstream: object = None) -> None:
+        """Accumulate d(sum(self * upstream))/d(leaf) into every leaf's ``.grad``.
+
+        ``upstream`` defaults to 1 for a single-element tensor.
+        """
+        if not self.requires_grad:
+            raise ValueError("backward() needs a tensor that depends on an input with requires_grad=True")
+        if upstream is None:
+            if self.data.size != 1:
+                raise ValueError(
+                    f"backward() on a tensor of shape {list(self.shape)} needs an upstream "
+                    "gradient of the same shape"
+                )
+            seed = np.ones_like(self.data)
+        else:
+            seed = as_float_array(upstream, "upstream gradient")
+            if seed.shape != self.shape:
+                raise ValueError(
+                    f"upstream gradient has shape {list(seed.shape)}, "
+                    f"but the tensor has shape {list(self.shape)}"
+                )
+            seed = seed.copy()  # accumulation below must never write into the caller's array
+
+        order = _topological_order(self)
+        pending: dict[int, np.ndarray] = {id(self): seed}
+        for node in reversed(order):
+            grad = pending.pop(id(node), None)
+            if grad is None:
+                continue
+            if node.backward_rule is None:  # a leaf
+                node.grad = grad if node.grad is None else node.grad + grad
+                continue
+            parent_grads = node.backward_rule(grad)
+            assert len(parent_grads) == len(node.parents), f"{node.op} backward returned the wrong count"
+            for parent, parent_grad in zip(node.parents, parent_grads):
+                if parent_grad is None or not parent.requires_grad:
+                    continue
+                assert parent_grad.shape == parent.shape, (
+                    f"{node.op} backward gave shape {parent_grad.shape} for a parent of shape {parent.shape}"
+                )
+                key = id(parent)
+                # a new array on accumulation: a rule may hand the same array to two parents
+                pending[key] = pending[key] + parent_grad if key in pending else parent_grad
+
+
+def _topological_order(root: Tensor) -> list[Tensor]:
+    order: list[Tensor] = []
+    seen: set[int] = set()
+    stack: list[tuple[Tensor, bool]] = [(root, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if expanded:
+            order.append(node)
+            continue
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        stack.append((node, True))
+        for parent in node.parents:
+            if parent.requires_grad and id(parent) not in seen:
+                stack.append((parent, False))
+    return order

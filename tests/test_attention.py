@@ -1,0 +1,208 @@
+"""The head: the source's worked example to 1e-6, the errors, and its properties."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from llm_from_scratch import SelfAttentionError, Tensor, scaled_dot_product_self_attention
+from llm_from_scratch import functions as F
+from llm_from_scratch.ch27.evidence import gradcheck_head, run_head, worked_inputs
+from llm_from_scratch.reference import closed_form_backward, closed_form_forward
+
+# The source's figures (ch27-self-attention.ru.txt), to six decimals.
+SOURCE = {
+    "raw": [[0, 6], [6, -4]],
+    "scaled": [[0, 4.242641], [4.242641, -2.828427]],
+    "weights": [[0.014166, 0.985834], [0.999151, 0.000849]],
+    "output": [[1.028332, 2.915004], [2.998303, -2.994908]],
+    "terms": [[[0.042498, -0.042498], [0.985834, 2.957502]], [[2.997454, -2.997454], [0.000849, 0.002546]]],
+    "grad_query": [[0.079000, -0.039500], [-0.014389, 0.007195]],
+    "grad_key": [[-0.007195, 0.062847], [0.007195, -0.062847]],
+    "grad_value": [[0.014166, 0.999151], [0.985834, 0.000849]],
+}
+
+
+@pytest.fixture(scope="module")
+def worked():
+    return run_head(*worked_inputs(), upstream=np.eye(2)[None])
+
+
+def close(actual, expected):
+    np.testing.assert_allclose(np.asarray(actual)[0], expected, atol=1e-6, rtol=0)
+
+
+def test_worked_example_forward_matches_the_source(worked):
+    head = worked.head
+    close(head.raw_scores.data, SOURCE["raw"])
+    close(head.dot_products.data, SOURCE["raw"])
+    close(head.scaled_scores.data, SOURCE["scaled"])
+    close(head.weights.data, SOURCE["weights"])
+    close(head.probabilities.data, SOURCE["weights"])
+    close(head.output.data, SOURCE["output"])
+    close(worked.weighted_terms, SOURCE["terms"])
+    assert head.scale == pytest.approx(0.707107, abs=1e-6)
+    assert (head.key_width, head.value_width) == (2, 2)
+
+
+def test_worked_example_backward_matches_the_source(worked):
+    assert worked.loss == pytest.approx(-1.966576, abs=1e-6)
+    close(worked.grad_query, SOURCE["grad_query"])
+    close(worked.grad_key, SOURCE["grad_key"])
+    close(worked.grad_value, SOURCE["grad_value"])
+
+
+def test_closed_form_and_central_differences_agree_with_autodiff(worked):
+    for autodiff, closed in zip((worked.grad_query, worked.grad_key, worked.grad_value),
+                                closed_form_backward(worked.query, worked.key, worked.value, worked.upstream)):
+        np.testing.assert_allclose(autodiff, closed, atol=1e-12)
+    report = gradcheck_head(worked)
+    assert report.passed and len(report.coordinates) == 12 and report.tolerance == 2e-6
+
+
+def test_scale_example_matches_the_source():
+    assert F.exp(F.log_softmax(Tensor([1.0, 0.0]))).data[0] == pytest.approx(0.731059, abs=1e-6)
+    scaled = F.exp(F.log_softmax(F.mul(Tensor([1.0, 0.0]), 1 / np.sqrt(2)))).data[0]
+    assert scaled == pytest.approx(0.669762, abs=1e-6)
+
+
+def ones(*shape):
+    return np.ones(shape)
+
+
+@pytest.mark.parametrize(
+    "inputs, kind, details",
+    [
+        ((ones(2, 2), ones(1, 2, 2), ones(1, 2, 2)), "input-rank", {"operand": "query", "rank": 2}),
+        ((ones(1, 2, 2), ones(1, 2, 2, 1), ones(1, 2, 2)), "input-rank", {"operand": "key", "rank": 4}),
+        ((ones(1, 2, 2), ones(2, 2, 2), ones(1, 2, 2)), "batch-mismatch", {"query": 1, "key": 2, "value": 1}),
+        ((ones(1, 2, 2), ones(1, 3, 2), ones(1, 2, 2)), "token-mismatch", {"query": 2, "key": 3, "value": 2}),
+        ((ones(1, 0, 2), ones(1, 0, 2), ones(1, 0, 2)), "empty-token-axis", {"tokens": 0}),
+        ((ones(1, 2, 2), ones(1, 2, 3), ones(1, 2, 2)), "query-key-width-mismatch", {"query": 2, "key": 3}),
+        ((ones(1, 2, 0), ones(1, 2, 0), ones(1, 2, 2)), "empty-feature-width", {"operand": "query", "width": 0}),
+        ((ones(1, 2, 2), ones(1, 2, 2), ones(1, 2, 0)), "empty-feature-width", {"operand": "value", "width": 0}),
+    ],
+)
+def test_each_invalid_shape_gets_its_kind_and_numbers(inputs, kind, details):
+    with pytest.raises(SelfAttentionError) as caught:
+        scaled_dot_product_self_attention(*inputs)
+    assert caught.value.kind == kind
+    assert caught.value.details == details
+    assert isinstance(caught.value, ValueError)
+    message = str(caught.value)
+    assert message.startswith(("self-attention", "unmasked self-attention")) and "Traceback" not in message
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+def test_non_finite_input_names_the_input_and_where(bad):
+    value = ones(1, 2, 2)
+    value[0, 1, 1] = bad
+    with pytest.raises(SelfAttentionError, match="value must hold finite numbers") as caught:
+        scaled_dot_product_self_attention(ones(1, 2, 2), ones(1, 2, 2), value)
+    assert caught.value.kind == "non-finite-input"
+    assert caught.value.details["operand"] == "value" and caught.value.details["index"] == [0, 1, 1]
+
+
+def test_non_numeric_input_is_a_clear_type_error():
+    with pytest.raises(TypeError, match="self-attention key must be real numbers"):
+        scaled_dot_product_self_attention(ones(1, 2, 2), [[["a", "b"], ["c", "d"]]], ones(1, 2, 2))
+
+
+def test_overflowing_scores_name_the_stage_and_return_nothing():
+    huge = np.full((1, 2, 2), 1e200)
+    with pytest.raises(SelfAttentionError) as caught:
+        scaled_dot_product_self_attention(huge, huge, ones(1, 2, 2))
+    assert caught.value.kind == "stage-failure" and caught.value.stage == "raw-scores"
+
+
+def test_a_failure_inside_a_stage_names_that_stage(monkeypatch):
+    def broken(*args, **kwargs):
+        raise ValueError("broken on purpose")
+
+    monkeypatch.setattr(F, "log_softmax", broken)
+    q = Tensor(ones(1, 2, 2), requires_grad=True)
+    with pytest.raises(SelfAttentionError, match="row log-softmax failed: broken on purpose") as caught:
+        scaled_dot_product_self_attention(q, ones(1, 2, 2), ones(1, 2, 2))
+    assert caught.value.stage == "row-log-softmax"
+    assert q.grad is None
+
+
+def test_empty_batch_and_narrow_values_are_valid():
+    head = scaled_dot_product_self_attention(ones(0, 2, 2), ones(0, 2, 2), ones(0, 2, 3))
+    assert head.weights.shape == (0, 2, 2) and head.output.shape == (0, 2, 3)
+    head = scaled_dot_product_self_attention(ones(1, 2, 2), ones(1, 2, 2), ones(1, 2, 1))
+    assert head.output.shape == (1, 2, 1) and head.value_width == 1 and head.key_width == 2
+
+
+def test_the_output_shape_rule():
+    head = scaled_dot_product_self_attention(ones(4, 7, 3), ones(4, 7, 3), ones(4, 7, 5))
+    assert head.weights.shape == (4, 7, 7) and head.output.shape == (4, 7, 5)
+
+
+# Random heads: shapes and values drawn by hypothesis.
+dims = st.tuples(st.integers(1, 3), st.integers(1, 4), st.integers(1, 4), st.integers(1, 3))
+
+
+@st.composite
+def heads(draw, elements=st.floats(-2, 2, allow_nan=False)):
+    b, t, dk, dv = draw(dims)
+    return tuple(draw(arrays(np.float64, shape, elements=elements)) for shape in ((b, t, dk), (b, t, dk), (b, t, dv)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(heads())
+def test_rows_sum_to_one_and_match_the_closed_form(qkv):
+    head = scaled_dot_product_self_attention(*qkv)
+    np.testing.assert_allclose(head.weights.data.sum(axis=2), 1.0, atol=1e-12)
+    weights, output = closed_form_forward(*qkv)
+    np.testing.assert_allclose(head.weights.data, weights, atol=1e-12)
+    np.testing.assert_allclose(head.output.data, output, atol=1e-12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(heads(), st.randoms(use_true_random=False))
+def test_a_common_permutation_permutes_the_output(qkv, random):
+    tokens = qkv[0].shape[1]
+    order = list(range(tokens))
+    random.shuffle(order)
+    original = scaled_dot_product_self_attention(*qkv).output.data
+    permuted = scaled_dot_product_self_attention(*(x[:, order] for x in qkv)).output.data
+    np.testing.assert_allclose(permuted, original[:, order], atol=1e-12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(heads())
+def test_batch_elements_are_independent(qkv):
+    together = scaled_dot_product_self_attention(*qkv).output.data
+    for b in range(qkv[0].shape[0]):
+        alone = scaled_dot_product_self_attention(*(x[b:b + 1] for x in qkv)).output.data
+        np.testing.assert_allclose(together[b:b + 1], alone, atol=1e-12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(heads())
+def test_identical_keys_give_uniform_rows(qkv):
+    q, k, v = qkv
+    k = np.broadcast_to(k[:, :1], k.shape).copy()
+    weights = scaled_dot_product_self_attention(q, k, v).weights.data
+    np.testing.assert_allclose(weights, 1.0 / k.shape[1], atol=1e-12)
+
+
+@settings(max_examples=30, deadline=None)
+@given(heads())
+def test_head_gradients_match_closed_form_and_central_differences(qkv):
+    upstream = np.random.default_rng(1).normal(size=qkv[2].shape)
+    run = run_head(*qkv, upstream=upstream)
+    for autodiff, closed in zip((run.grad_query, run.grad_key, run.grad_value),
+                                closed_form_backward(*qkv, upstream)):
+        np.testing.assert_allclose(autodiff, closed, atol=1e-10)
+    assert gradcheck_head(run).passed
+
+
+@settings(max_examples=40, deadline=None)
+@given(heads(elements=st.floats(-1e3, 1e3, allow_nan=False)))
+def test_large_but_finite_scores_stay_finite(qkv):
+    head = scaled_dot_product_self_attention(*qkv)
+    assert np.isfinite(head.weights.data).all() and np.isfinite(head.output.data).all()
+    np.testing.assert_allclose(head.weights.data.sum(axis=2), 1.0, atol=1e-12)

@@ -1,0 +1,118 @@
+"""The Tensor and its primitives: forward values, backward rules, refusals."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from llm_from_scratch import Tensor
+from llm_from_scratch import functions as F
+from llm_from_scratch.gradcheck import check_gradients
+
+
+def test_tensor_is_float64_and_copies_nothing_it_need_not():
+    t = Tensor([[1, 2], [3, 4]])
+    assert t.data.dtype == np.float64 and t.shape == (2, 2) and t.grad is None
+
+
+@pytest.mark.parametrize(
+    "bad, error, words",
+    [
+        ("abc", TypeError, "text"),
+        ([["a", "b"]], TypeError, "real numbers"),
+        ([1 + 2j], TypeError, "complex"),
+        ([object()], TypeError, "real numbers"),
+        ([[1, 2], [3]], ValueError, "rectangular"),
+        (None, TypeError, "real numbers"),
+    ],
+)
+def test_non_numeric_input_is_refused_with_a_clear_message(bad, error, words):
+    with pytest.raises(error, match=words):
+        Tensor(bad)
+
+
+def test_gradients_accumulate_across_backward_calls():
+    x = Tensor([1.0, 2.0], requires_grad=True)
+    F.sum(F.mul(x, 3.0)).backward()
+    F.sum(F.mul(x, 3.0)).backward()
+    np.testing.assert_array_equal(x.grad, [6.0, 6.0])
+
+
+def test_a_tensor_used_twice_receives_both_gradients():
+    x = Tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    F.sum(F.matmul(x, x)).backward()
+    expected = np.ones((2, 2)) @ x.data.T + x.data.T @ np.ones((2, 2))
+    np.testing.assert_allclose(x.grad, expected)
+
+
+def test_backward_refuses_a_wrong_upstream_shape():
+    x = Tensor(np.ones((2, 3)), requires_grad=True)
+    with pytest.raises(ValueError, match=r"upstream gradient has shape \[3, 2\]"):
+        F.exp(x).backward(np.ones((3, 2)))
+
+
+def test_backward_does_not_write_into_the_callers_upstream():
+    x = Tensor(np.ones((2, 2)), requires_grad=True)
+    upstream = np.full((2, 2), 2.0)
+    F.exp(x).backward(upstream)
+    np.testing.assert_array_equal(upstream, np.full((2, 2), 2.0))
+
+
+def test_matmul_reports_mismatched_inner_sizes():
+    with pytest.raises(ValueError, match="inner sizes differ"):
+        F.matmul(Tensor(np.ones((1, 2, 3))), Tensor(np.ones((1, 2, 3))))
+
+
+def test_log_softmax_is_stable_for_huge_scores():
+    out = F.log_softmax(Tensor([[1e300, 0.0, -1e300]]), axis=1).data
+    assert np.isfinite(out[0, :2]).all()
+    np.testing.assert_allclose(np.exp(out).sum(), 1.0)
+
+
+def test_mul_unbroadcasts_to_each_operand():
+    a = Tensor(np.arange(6.0).reshape(2, 3), requires_grad=True)
+    b = Tensor([[1.0, 2.0, 3.0]], requires_grad=True)
+    F.sum(F.mul(a, b)).backward()
+    np.testing.assert_array_equal(a.grad, np.broadcast_to(b.data, (2, 3)))
+    np.testing.assert_array_equal(b.grad, a.data.sum(axis=0, keepdims=True))
+
+
+def _check(build, *inputs):
+    """Compare every primitive-built gradient with central differences for L = sum(out * w)."""
+    rng = np.random.default_rng(0)
+    tensors = [Tensor(x, requires_grad=True) for x in inputs]
+    out = build(*tensors)
+    weights = rng.normal(size=out.shape)
+    out.backward(weights)
+
+    def loss(xs):
+        return float(np.sum(build(*(Tensor(x) for x in xs)).data * weights))
+
+    names = [f"x{i}" for i in range(len(inputs))]
+    report = check_gradients(loss, [t.data for t in tensors], [t.grad for t in tensors], names, tolerance=1e-5)
+    assert report.passed, report.max_error
+
+
+small = st.floats(-3, 3, allow_nan=False)
+
+
+@settings(max_examples=25, deadline=None)
+@given(arrays(np.float64, (2, 3, 4), elements=small), arrays(np.float64, (2, 4, 2), elements=small))
+def test_matmul_gradient_matches_central_differences(a, b):
+    _check(F.matmul, a, b)
+
+
+@settings(max_examples=25, deadline=None)
+@given(arrays(np.float64, (2, 3, 4), elements=small))
+def test_transpose_exp_sum_gradients_match_central_differences(x):
+    _check(lambda t: F.exp(F.transpose(t, 1, 2)), x)
+    _check(lambda t: F.sum(t, axis=1), x)
+
+
+@settings(max_examples=25, deadline=None)
+@given(arrays(np.float64, (3, 4), elements=small), arrays(np.float64, (1, 4), elements=small))
+def test_mul_and_log_softmax_gradients_match_central_differences(a, b):
+    _check(F.mul, a, b)
+    _check(lambda t: F.log_softmax(t, axis=1), a)
+    _check(lambda t: F.log_softmax(t, axis=0), a)
