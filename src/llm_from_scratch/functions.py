@@ -109,16 +109,15 @@ def log_softmax(x: Tensor, axis: int = -1) -> Tensor:
     if x.shape[axis] == 0:
         raise ValueError("log_softmax needs at least one element along its axis")
     out = x.data - x.data.max(axis=axis, keepdims=True)
-    probabilities = np.exp(out)
-    totals = probabilities.sum(axis=axis, keepdims=True)
+    shifted_exp = np.exp(out)
+    totals = shifted_exp.sum(axis=axis, keepdims=True)
     out -= np.log(totals)
-    if x.requires_grad:
-        probabilities /= totals  # softmax(x), kept for the backward rule
-    else:
-        probabilities = None
+    if not x.requires_grad:
+        del shifted_exp
 
     def backward(grad: np.ndarray) -> tuple[np.ndarray]:
-        correction = probabilities * grad.sum(axis=axis, keepdims=True)
+        # softmax(x) = shifted_exp / totals; the division is folded into the small row factor
+        correction = shifted_exp * (grad.sum(axis=axis, keepdims=True) / totals)
         return (np.subtract(grad, correction, out=correction),)
 
     return Tensor.from_op(out, (x,), backward, "log_softmax")
