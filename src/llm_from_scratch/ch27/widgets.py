@@ -1,0 +1,307 @@
+"""Interactive explorers and exercise forms (ipywidgets), each recomputing with the engine.
+
+Every explorer separates its numbers (``state_for``) from their rendering
+(``render``), so tests check the numbers without a browser, and ``show()``
+prints a static snapshot of the default state (guarded by nbval, readable
+without a kernel) before the live widget.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from html import escape
+
+import ipywidgets as w
+import numpy as np
+from IPython.display import HTML, display
+
+from .. import functions as F
+from ..attention import SelfAttentionForward, scaled_dot_product_self_attention
+from ..tensor import Tensor
+from .evidence import HeadRun, LearnerEvidence, row_softmax, run_head, worked_inputs
+from .exercises import EXERCISES, attempted, check, reveal
+from .figures import Figure, Panel, heatmap, line_panels
+from .formatting import num, vector
+from .text import text
+from .trace import forward_html
+
+LABEL_STYLE = {"description_width": "initial"}
+
+
+class LiveWidget(w.VBox):
+    """A VBox whose plain-text form says what it is, so stored notebooks stay deterministic."""
+
+    def __init__(self, children, description: str) -> None:
+        super().__init__(children)
+        self._description = description
+
+    def __repr__(self) -> str:
+        return self._description
+
+
+def _figure_html(figure: Figure) -> str:
+    return f'<div role="img" aria-label="{escape(figure.title)}">{figure.svg}</div>'
+
+
+def _pre(lines: str) -> str:
+    return f'<pre style="font-family:monospace;margin:4px 0">{escape(lines)}</pre>'
+
+
+def _snapshot(parts: list[Figure | str]) -> None:
+    display(HTML(f"<p><em>{escape(text('widget.snapshot'))}</em></p>"))
+    for part in parts:
+        if isinstance(part, Figure):
+            display(part)
+            print(part.table)
+        else:
+            print(part)
+
+
+# --- scale -----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ScaleState:
+    factor: float
+    weights: np.ndarray  # [T, T]
+    output: np.ndarray  # [T, d_v]
+    pair_weight: float  # first weight of softmax(factor * [1, 0])
+
+
+class ScaleExplorer:
+    """A factor from 0 to 2 multiplies the worked example's raw scores before softmax."""
+
+    def __init__(self) -> None:
+        ev = LearnerEvidence()
+        self.run = ev.worked.run
+        self.key_width = self.run.head.key_width
+        self.pair_scores = ev.scale.scores
+        self.default = 1.0 / math.sqrt(self.key_width)
+        self.slider = w.FloatSlider(value=round(self.default, 2), min=0.0, max=2.0, step=0.01,
+                                    description=text("widget.scale.slider"), style=LABEL_STYLE,
+                                    continuous_update=True, readout_format=".2f")
+        self.to_default = w.Button(description=text("widget.scale.to_default", value=num(self.default, 3)))
+        self.to_one = w.Button(description=text("widget.scale.to_one"))
+        self.to_default.on_click(lambda _: setattr(self.slider, "value", round(self.default, 2)))
+        self.to_one.on_click(lambda _: setattr(self.slider, "value", 1.0))
+        self.figure = w.HTML()
+        self.numbers = w.HTML()
+        self.slider.observe(lambda change: self.update(change["new"]), names="value")
+        self.state = self.update(self.slider.value)
+
+    def state_for(self, factor: float) -> ScaleState:
+        raw = Tensor(self.run.head.raw_scores.data)
+        weights = F.exp(F.log_softmax(F.mul(raw, factor), axis=2))
+        output = F.matmul(weights, Tensor(self.run.value))
+        return ScaleState(float(factor), weights.data[0], output.data[0],
+                          float(row_softmax(self.pair_scores, factor)[0]))
+
+    def render(self, state: ScaleState) -> tuple[Figure, str]:
+        tokens = state.weights.shape[0]
+        figure = heatmap(state.weights, [f"q_{i}" for i in range(tokens)], [f"k_{j}" for j in range(tokens)],
+                         text("widget.scale.title", factor=num(state.factor, 2)), role="probability",
+                         row_sums=True, value_range=(0.0, 1.0))
+        lines = [f"A_{i},: = {vector(row)}" for i, row in enumerate(state.weights)]
+        lines += [f"o_{i} = {vector(row)}" for i, row in enumerate(state.output)]
+        lines.append(text("widget.scale.pair", factor=num(state.factor, 2), weight=num(state.pair_weight)))
+        return figure, "\n".join(lines)
+
+    def update(self, factor: float) -> ScaleState:
+        self.state = self.state_for(factor)
+        figure, numbers = self.render(self.state)
+        self.figure.value = _figure_html(figure)
+        self.numbers.value = _pre(numbers)
+        return self.state
+
+    def show(self) -> None:
+        _snapshot(list(self.render(self.state_for(self.default))))
+        display(LiveWidget([w.HBox([self.slider, self.to_default, self.to_one]), self.figure, self.numbers],
+                           text("widget.scale.repr")))
+
+
+# --- d_k -------------------------------------------------------------------------------
+
+KEY_WIDTHS = tuple(2**i for i in range(11))  # 1 .. 1024
+
+
+@dataclass(frozen=True)
+class WidthState:
+    key_width: int
+    variance_raw: float
+    variance_scaled: float
+    max_weight_raw: float  # mean over rows of the largest softmax weight, no scale
+    max_weight_scaled: float
+    entropy_raw: float  # mean row entropy in nats
+    entropy_scaled: float
+
+
+class WidthExplorer:
+    """Random q, k with zero-mean unit-variance components: what d_k does with and without the scale."""
+
+    batch, tokens, seed = 64, 16, 27
+
+    def __init__(self) -> None:
+        self.slider = w.SelectionSlider(options=list(KEY_WIDTHS), value=64, description=text("widget.width.slider"),
+                                        style=LABEL_STYLE, continuous_update=True)
+        self.curves = [self.state_for(d) for d in KEY_WIDTHS]
+        self.figure = w.HTML()
+        self.numbers = w.HTML()
+        self.slider.observe(lambda change: self.update(change["new"]), names="value")
+        self.state = self.update(self.slider.value)
+
+    def state_for(self, key_width: int) -> WidthState:
+        rng = np.random.default_rng(self.seed + key_width)
+        q, k = (rng.standard_normal((self.batch, self.tokens, key_width)) for _ in range(2))
+        head_record = run_forward(q, k)
+        raw, scaled = head_record.raw_scores.data, head_record.scaled_scores.data
+        unscaled_weights = row_softmax(raw)
+        return WidthState(key_width, float(raw.var()), float(scaled.var()),
+                          float(unscaled_weights.max(axis=-1).mean()), float(head_record.weights.data.max(axis=-1).mean()),
+                          _mean_entropy(unscaled_weights), _mean_entropy(head_record.weights.data))
+
+    def render(self, state: WidthState) -> tuple[Figure, str]:
+        def series(raw: str, scaled: str, field: str) -> dict[str, np.ndarray]:
+            return {text(raw): np.array([getattr(c, field + "_raw") for c in self.curves]),
+                    text(scaled): np.array([getattr(c, field + "_scaled") for c in self.curves])}
+
+        figure = line_panels([str(d) for d in KEY_WIDTHS], "d_k", [
+            Panel(text("widget.width.var_title"), text("widget.width.variance"),
+                  series("widget.width.raw", "widget.width.scaled", "variance"), log2_y=True),
+            Panel(text("widget.width.max_title", tokens=self.tokens), text("widget.width.max_weight"),
+                  series("widget.width.raw", "widget.width.scaled", "max_weight")),
+            Panel(text("widget.width.entropy_title", uniform=num(math.log(self.tokens), 3)),
+                  text("widget.width.entropy"), series("widget.width.raw", "widget.width.scaled", "entropy")),
+        ], mark=KEY_WIDTHS.index(state.key_width))
+        numbers = text("widget.width.numbers", key_width=state.key_width, raw=num(state.variance_raw, 3),
+                       scaled=num(state.variance_scaled, 3), max_raw=num(state.max_weight_raw, 3),
+                       max_scaled=num(state.max_weight_scaled, 3), entropy_raw=num(state.entropy_raw, 3),
+                       entropy_scaled=num(state.entropy_scaled, 3), uniform=num(math.log(self.tokens), 3))
+        return figure, numbers
+
+    def update(self, key_width: int) -> WidthState:
+        self.state = self.state_for(key_width)
+        figure, numbers = self.render(self.state)
+        self.figure.value = _figure_html(figure)
+        self.numbers.value = _pre(numbers)
+        return self.state
+
+    def show(self) -> None:
+        _snapshot(list(self.render(self.state_for(64))))
+        display(LiveWidget([self.slider, self.numbers, self.figure], text("widget.width.repr")))
+
+
+def run_forward(q: np.ndarray, k: np.ndarray) -> SelfAttentionForward:
+    """The head on random q and k, with the keys doubling as values (only the scores matter here)."""
+    return scaled_dot_product_self_attention(q, k, k)
+
+
+def _mean_entropy(weights: np.ndarray) -> float:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(weights > 0, -weights * np.log(weights), 0.0)
+    return float(terms.sum(axis=-1).mean())
+
+
+# --- editable Q, K, V ------------------------------------------------------------------
+
+class HeadEditor:
+    """Number fields for every entry of the worked example's Q, K and V; everything downstream updates."""
+
+    def __init__(self) -> None:
+        self.inputs = dict(zip("QKV", worked_inputs()))
+        self.fields: dict[tuple[str, int, int], w.FloatText] = {}
+        grids = []
+        for name, matrix in self.inputs.items():
+            cells = []
+            for (i, j), value in np.ndenumerate(matrix[0]):
+                field = w.FloatText(value=float(value), step=0.5, description=f"{name}[{i},{j}]",
+                                    style=LABEL_STYLE, layout=w.Layout(width="9em"))
+                field.observe(lambda change: self.update(), names="value")
+                self.fields[(name, i, j)] = field
+                cells.append(field)
+            grids.append(w.VBox([w.HTML(f"<strong>{escape(text('widget.editor.' + name))}</strong>"),
+                                 w.GridBox(cells, layout=w.Layout(grid_template_columns="repeat(2, 10em)"))]))
+        self.controls = w.HBox(grids)
+        self.reset = w.Button(description=text("widget.editor.reset"))
+        self.reset.on_click(lambda _: self.restore())
+        self.view = w.HTML()
+        self.run = self.update()
+
+    def restore(self) -> None:
+        originals = dict(zip("QKV", worked_inputs()))
+        for (name, i, j), field in self.fields.items():
+            field.value = float(originals[name][0, i, j])
+
+    def current(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        arrays = [np.zeros_like(m) for m in self.inputs.values()]
+        for (name, i, j), field in self.fields.items():
+            arrays["QKV".index(name)][0, i, j] = field.value
+        return tuple(arrays)
+
+    def state_for(self, q, k, v) -> HeadRun:
+        return run_head(q, k, v)
+
+    def render(self, run: HeadRun) -> str:
+        return forward_html(run)
+
+    def update(self) -> HeadRun:
+        self.run = self.state_for(*self.current())
+        self.view.value = f'<div lang="ru" style="font-family:sans-serif">{self.render(self.run)}</div>'
+        return self.run
+
+    def show(self) -> None:
+        display(HTML(f"<p><em>{escape(text('widget.snapshot'))}</em></p>"
+                     f'<div lang="ru">{self.render(self.state_for(*worked_inputs()))}</div>'))
+        display(LiveWidget([self.controls, self.reset, self.view], text("widget.editor.repr")))
+
+
+# --- exercise forms --------------------------------------------------------------------
+
+class ExerciseForm:
+    """Input or options, a check button, feedback, and a reveal button enabled after an attempt."""
+
+    def __init__(self, exercise_id: str) -> None:
+        self.exercise = EXERCISES[exercise_id]
+        if self.exercise.kind == "choice":
+            self.answer = w.RadioButtons(options=[(f"{k}) {v}", k) for k, v in self.exercise.options], value=None,
+                                         description=text("widget.exercise.choose"), style=LABEL_STYLE,
+                                         layout=w.Layout(width="100%"))
+        else:
+            self.answer = w.Text(placeholder=self.exercise.form, description=text("widget.exercise.answer"),
+                                 style=LABEL_STYLE, layout=w.Layout(width="36em"))
+            self.answer.on_submit(lambda _: self.submit())
+        self.check_button = w.Button(description=text("widget.exercise.check"), button_style="")
+        self.reveal_button = w.Button(description=text("widget.exercise.reveal"),
+                                      disabled=not attempted(exercise_id))
+        self.feedback = w.HTML()
+        self.solution = w.HTML()
+        self.check_button.on_click(lambda _: self.submit())
+        self.reveal_button.on_click(lambda _: self.show_solution())
+
+    def submit(self):
+        feedback = check(self.exercise.id, self.answer.value)
+        self.feedback.value = feedback._repr_html_()
+        self.reveal_button.disabled = not attempted(self.exercise.id)
+        return feedback
+
+    def show_solution(self):
+        solution = reveal(self.exercise.id)
+        self.solution.value = solution._repr_html_()
+        return solution
+
+    def static_html(self) -> str:
+        options = "".join(f"<li><strong>{k})</strong> {escape(v)}</li>" for k, v in self.exercise.options)
+        form = f"<p><em>{escape(text('widget.exercise.form'))}: {escape(self.exercise.form)}</em></p>" \
+            if self.exercise.kind == "numbers" else f'<ul style="list-style:none">{options}</ul>'
+        return (f'<div lang="ru" style="border:2px solid #000;padding:6px 10px">'
+                f"<p><strong>{escape(text('widget.exercise.title', id=self.exercise.id))}</strong> "
+                f"{escape(self.exercise.prompt)}</p>{form}</div>")
+
+    def show(self) -> None:
+        display(HTML(self.static_html()))
+        display(LiveWidget([self.answer, w.HBox([self.check_button, self.reveal_button]), self.feedback,
+                            self.solution], text("widget.exercise.repr", id=self.exercise.id)))
+
+
+def exercise(exercise_id: str) -> None:
+    """Show the exercise's prompt (static) and its answer form (live)."""
+    ExerciseForm(exercise_id).show()
