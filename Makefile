@@ -18,14 +18,16 @@ $(VENV)/.test: $(VENV)/.base
 lab: $(VENV)/.base ## set up and open JupyterLab on the chapter
 	$(VENV)/bin/jupyter lab chapter27/
 
-test: $(VENV)/.test ## set up and run every test: unit tests and every notebook (nbval)
+test: $(VENV)/.test ## set up and run every test: lint, unit tests and every notebook (nbval)
+	$(VENV)/bin/ruff check src tests benchmarks
 	$(PY) -m pytest --nbval
 
 report: $(VENV)/.base ## print the chapter's text report
 	$(PY) -m llm_from_scratch.ch27
 
-bench: $(VENV)/.base ## benchmark the engine's head against a closed-form numpy head
+bench: $(VENV)/.base ## benchmark the head (engine vs closed form) and the explorers' latency
 	$(PY) benchmarks/bench_head.py
+	$(PY) benchmarks/bench_widgets.py
 
 notebooks: $(VENV)/.test ## re-execute every notebook in place (commit the result)
 	$(PY) -m llm_from_scratch.ch27.notebooks chapter27

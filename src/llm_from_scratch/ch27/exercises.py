@@ -16,7 +16,7 @@ import numpy as np
 
 from .answers import AnswerFormatError, read_choice, read_numbers
 from .evidence import LearnerEvidence, row_softmax, shape_case
-from .formatting import num, shape, vector
+from .formatting import NOISE, below, matrix, num, shape, vector
 from .text import text
 
 OPTIONS = ("a", "b", "c", "d")
@@ -258,7 +258,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
     Exercise("first-look", "numbers", _first_look, lambda ev: {
         **_worked_facts(ev), "answer": vector(ev.worked.run.weights[0].argmax(axis=1), 0)}),
     Exercise("scores", "numbers", _scores, lambda ev: {
-        **_worked_facts(ev), "answer": "[" + ", ".join(vector(r, 0) for r in ev.worked.run.head.raw_scores.data[0]) + "]"}),
+        **_worked_facts(ev), "answer": matrix(ev.worked.run.head.raw_scores.data[0], 0)}),
     Exercise("heavier-key", "numbers", _heavier_key, lambda ev: {
         **_worked_facts(ev), "answer": vector(ev.worked.run.head.raw_scores.data[0].argmax(axis=1), 0)}),
     Exercise("weights", "numbers", _weights, lambda ev: {
@@ -277,7 +277,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
              _choice("permutation", "a", {"b": "permutation-unchanged", "c": "head-knows-order",
                                           "d": "permutation-columns-only"}),
              lambda ev: {"answer": "a", "order": str(list(ev.permutation.order)),
-                         "difference": f"{ev.permutation.max_difference:.1e}"}),
+                         "difference": below(ev.permutation.max_difference, NOISE)}),
     Exercise("identical-keys", "numbers", _identical_keys, lambda ev: {
         "answer": vector(ev.identical_keys.weights[0, 0], 1), "weights": vector(ev.identical_keys.weights[0, 0])}),
     Exercise("future-access", "choice",

@@ -110,6 +110,28 @@ def heatmap(matrix, row_labels, column_labels, title: str, role: str = "score",
     return Figure(to_svg(fig), title, alt)
 
 
+HEAD_STAGES = {  # stage -> (catalogue key of the title, role, rows, columns, row sums)
+    "query": ("role.query", "query", "q", "feature", False),
+    "key": ("role.key", "key", "k", "feature", False),
+    "value": ("role.value", "value", "v", "feature", False),
+    "raw": ("figure.raw", "score", "q", "k", False),
+    "scaled": ("figure.scaled", "score", "q", "k", False),
+    "weights": ("figure.weights", "probability", "q", "k", True),
+    "output": ("figure.output", "value", "o", "feature", False),
+}
+
+
+def head_figure(run, stage: str) -> Figure:
+    """A heatmap of one stage of a head run (batch element 0), labelled by role."""
+    title_key, role, row_prefix, column_kind, sums = HEAD_STAGES[stage]
+    matrix = {"query": run.query, "key": run.key, "value": run.value, "raw": run.head.raw_scores.data,
+              "scaled": run.head.scaled_scores.data, "weights": run.weights, "output": run.output}[stage][0]
+    rows = [f"{row_prefix}_{i}" for i in range(matrix.shape[0])]
+    columns = [f"k_{j}" if column_kind == "k" else str(j) for j in range(matrix.shape[1])]
+    value_range = (0.0, 1.0) if stage == "weights" else None
+    return heatmap(matrix, rows, columns, text(title_key), role=role, row_sums=sums, value_range=value_range)
+
+
 @dataclass(frozen=True)
 class Panel:
     title: str

@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 DECIMALS = 6
+NOISE = 1e-12  # differences that are float64 rounding
+FD_NOISE = 1e-8  # central differences at step 1e-6 agree far better than the 2e-6 tolerance
 
 
 def num(x: float, decimals: int = DECIMALS) -> str:
@@ -16,6 +18,17 @@ def num(x: float, decimals: int = DECIMALS) -> str:
 def vector(values, decimals: int = DECIMALS) -> str:
     """[a,b,...] with fixed decimals, as the source prints rows."""
     return "[" + ",".join(num(x, decimals) for x in np.ravel(values)) + "]"
+
+
+def below(x: float, bound: float) -> str:
+    """Rounding noise shown as a bound ("< 1e-12"), so stored outputs do not depend on the last bits
+    of a platform's arithmetic; a value at or above the bound is printed as it is."""
+    return f"< {bound:.0e}" if abs(x) < bound else f"{x:.1e}"
+
+
+def matrix(rows, decimals: int = DECIMALS) -> str:
+    """[[a,b], [c,d]]: a matrix row by row."""
+    return "[" + ", ".join(vector(row, decimals) for row in np.asarray(rows)) + "]"
 
 
 def shape(dims) -> str:

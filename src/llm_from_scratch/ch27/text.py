@@ -69,6 +69,14 @@ RU: dict[str, str] = {
         "все пары позиций одной последовательности.",
     "history.encoder_decoder": "выравнивание: запросы — состояния декодера, ключи — аннотации энкодера",
     "history.self": "самовнимание: запросы и ключи — позиции одной последовательности",
+    "history.pairs.alignment": "выравнивание энкодера и декодера: запрос → ключ",
+    "history.pairs.self": "самовнимание: запрос → ключ",
+    "composition.read": "читайте справа налево: transpose K → matmul → умножение на 1/√d_k → log_softmax по "
+                        "ключам → exp → matmul с V",
+    "gradient.closed": "формулы",
+    "gradient.numeric": "разности",
+    "gradient.verdict": "шаг {step}, допуск {tolerance}: проверено {count} координат, наибольшее расхождение "
+                        "{worst} — {verdict}",
     "yes": "да",
     "no": "нет",
     # figures
@@ -83,6 +91,7 @@ RU: dict[str, str] = {
     "figure.raw": "QKᵀ: скалярные произведения",
     "figure.scaled": "S = QKᵀ/√d_k: масштабированные оценки",
     "figure.weights": "A = softmax(S) по строкам",
+    "figure.output": "O = AV: смеси значений",
     # trace
     "trace.title": "Трасса: путь каждой строки внимания от оценок до выхода",
     "trace.legend": "Рамки называют роль, подписи повторяют её словами; цвет не нужен.",
@@ -241,7 +250,7 @@ RU: dict[str, str] = {
                                     "строку отдельно. Суммы строк: {row_sums}; суммы столбцов: {column_sums}.",
     "ex.output-shape.prompt": "Какую форму имеет выход O при Q, K ∈ ℝ^(4×7×3) и V ∈ ℝ^(4×7×5)?",
     "ex.output-shape.form": "три целых числа [B, T, ширина]",
-    "ex.output-shape.form_hint": "Форма — три целых числа: [пакет, токены, ширина].",
+    "ex.output-shape.form_hint": "Нужна форма из трёх целых чисел: [пакет, токены, ширина].",
     "ex.output-shape.wrong": "Выход сохраняет оси пакета и запросов, а последнюю ось берёт у значений.",
     "ex.output-shape.explain": "O = AV: A имеет форму {weights_shape}, V — {value_shape}, значит O — "
                                "{output_shape}.",

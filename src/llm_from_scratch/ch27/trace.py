@@ -12,7 +12,7 @@ from html import escape
 import numpy as np
 
 from .evidence import HeadRun, LearnerEvidence
-from .formatting import num, shape, vector
+from .formatting import NOISE, below, num, shape, vector
 from .text import text
 
 BORDERS = {
@@ -125,7 +125,7 @@ def render_trace(run: HeadRun | None = None, evidence: LearnerEvidence | None = 
         ("A", _mono(shape(batch.together.weights.shape))),
         ("O", _mono(shape(batch.together.output.shape))),
         (text("batch_independent") if batch.independent else text("batch_dependent"),
-         _mono(f"max |Δ| = {batch.max_difference:.1e}")),
+         _mono(f"max |Δ| {below(batch.max_difference, NOISE)}")),
         (text("empty_batch"), _mono(f"V {shape(ev.empty_batch.value_shape)} → A {shape(ev.empty_batch.weights_shape)}, "
                                     f"O {shape(ev.empty_batch.output_shape)}")),
         (text("narrow_values"), _mono(f"V {shape(ev.narrow_values.value_shape)} → "
@@ -142,7 +142,7 @@ def render_trace(run: HeadRun | None = None, evidence: LearnerEvidence | None = 
     )
     report = worked.gradcheck
     checks = _rows([
-        (text("row_sum_deviation"), _mono(f"{worked.row_sum_deviation:.1e}")),
+        (text("row_sum_deviation"), _mono(below(worked.row_sum_deviation, NOISE))),
         (text("gradcheck"), escape(text("gradcheck.passed") if report.passed else text("gradcheck.failed"))),
         (text("coordinates"), _mono("+".join(str(report.count(n)) for n in ("query", "key", "value")))),
         (text("tolerance"), _mono(f"{report.tolerance:g}")),

@@ -17,7 +17,7 @@ import numpy as np
 from IPython.display import HTML, display
 
 from .. import functions as F
-from ..attention import SelfAttentionForward, scaled_dot_product_self_attention
+from ..attention import scaled_dot_product_self_attention
 from ..tensor import Tensor
 from .evidence import HeadRun, LearnerEvidence, row_softmax, run_head, worked_inputs
 from .exercises import EXERCISES, attempted, check, reveal
@@ -152,12 +152,12 @@ class WidthExplorer:
     def state_for(self, key_width: int) -> WidthState:
         rng = np.random.default_rng(self.seed + key_width)
         q, k = (rng.standard_normal((self.batch, self.tokens, key_width)) for _ in range(2))
-        head_record = run_forward(q, k)
-        raw, scaled = head_record.raw_scores.data, head_record.scaled_scores.data
+        head = scaled_dot_product_self_attention(q, k, k)  # keys double as values: only scores matter here
+        raw, scaled, weights = head.raw_scores.data, head.scaled_scores.data, head.weights.data
         unscaled_weights = row_softmax(raw)
         return WidthState(key_width, float(raw.var()), float(scaled.var()),
-                          float(unscaled_weights.max(axis=-1).mean()), float(head_record.weights.data.max(axis=-1).mean()),
-                          _mean_entropy(unscaled_weights), _mean_entropy(head_record.weights.data))
+                          float(unscaled_weights.max(axis=-1).mean()), float(weights.max(axis=-1).mean()),
+                          _mean_entropy(unscaled_weights), _mean_entropy(weights))
 
     def render(self, state: WidthState) -> tuple[Figure, str]:
         def series(raw: str, scaled: str, field: str) -> dict[str, np.ndarray]:
@@ -188,11 +188,6 @@ class WidthExplorer:
     def show(self) -> None:
         _snapshot(list(self.render(self.state_for(64))))
         display(LiveWidget([self.slider, self.numbers, self.figure], text("widget.width.repr")))
-
-
-def run_forward(q: np.ndarray, k: np.ndarray) -> SelfAttentionForward:
-    """The head on random q and k, with the keys doubling as values (only the scores matter here)."""
-    return scaled_dot_product_self_attention(q, k, k)
 
 
 def _mean_entropy(weights: np.ndarray) -> float:
@@ -268,7 +263,6 @@ class ExerciseForm:
         else:
             self.answer = w.Text(placeholder=self.exercise.form, description=text("widget.exercise.answer"),
                                  style=LABEL_STYLE, layout=w.Layout(width="36em"))
-            self.answer.on_submit(lambda _: self.submit())
         self.check_button = w.Button(description=text("widget.exercise.check"), button_style="")
         self.reveal_button = w.Button(description=text("widget.exercise.reveal"),
                                       disabled=not attempted(exercise_id))

@@ -1,0 +1,118 @@
+"""Explorers and exercise forms, driven without a browser: numbers, not pixels."""
+
+import math
+
+import numpy as np
+import pytest
+
+from llm_from_scratch.ch27 import exercises
+from llm_from_scratch.ch27.evidence import worked_inputs
+from llm_from_scratch.ch27.widgets import ExerciseForm, HeadEditor, ScaleExplorer, WidthExplorer
+from llm_from_scratch.reference import closed_form_forward
+
+
+def softmax_rows(x):
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+@pytest.fixture(scope="module")
+def scale():
+    return ScaleExplorer()
+
+
+@pytest.mark.parametrize("factor", [0.0, 0.35, 1 / math.sqrt(2), 1.0, 2.0])
+def test_scale_state_is_softmax_of_the_factor_times_the_scores(scale, factor):
+    state = scale.state_for(factor)
+    q, k, v = (x[0] for x in worked_inputs())
+    expected = softmax_rows(factor * (q @ k.T))
+    np.testing.assert_allclose(state.weights, expected, atol=1e-12)
+    np.testing.assert_allclose(state.output, expected @ v, atol=1e-12)
+    assert state.pair_weight == pytest.approx(math.exp(factor) / (math.exp(factor) + 1), abs=1e-12)
+
+
+def test_scale_sources_figures_at_its_marks(scale):
+    assert scale.state_for(1 / math.sqrt(2)).pair_weight == pytest.approx(0.669762, abs=1e-6)
+    assert scale.state_for(1.0).pair_weight == pytest.approx(0.731059, abs=1e-6)
+    np.testing.assert_allclose(scale.state_for(0.0).weights, 0.5)
+
+
+def test_moving_the_scale_slider_updates_figure_and_numbers(scale):
+    before = (scale.figure.value, scale.numbers.value)
+    scale.slider.value = 1.5
+    assert scale.state.factor == 1.5
+    assert scale.figure.value != before[0] and scale.numbers.value != before[1]
+    assert "1.50" in scale.figure.value
+    scale.to_one.click()
+    assert scale.slider.value == 1.0 and "0.731059" in scale.numbers.value
+    scale.to_default.click()
+    assert scale.slider.value == pytest.approx(0.71) and "0.71" in scale.numbers.value
+
+
+@pytest.fixture(scope="module")
+def width():
+    return WidthExplorer()
+
+
+@pytest.mark.parametrize("key_width", [1, 8, 64, 1024])
+def test_width_state_follows_the_variance_argument(width, key_width):
+    state = width.state_for(key_width)
+    assert state.variance_raw == pytest.approx(key_width, rel=0.15)
+    assert state.variance_scaled == pytest.approx(1.0, rel=0.15)
+    assert state.variance_scaled == pytest.approx(state.variance_raw / key_width, rel=1e-9)
+    if key_width >= 8:
+        assert state.max_weight_raw > state.max_weight_scaled and state.entropy_raw < state.entropy_scaled
+    assert 0 < state.entropy_raw <= math.log(width.tokens) + 1e-12
+
+
+def test_moving_the_width_slider_updates_its_plot(width):
+    before = width.figure.value
+    width.slider.value = 1024
+    assert width.state.key_width == 1024 and "d_k = 1024" in width.numbers.value
+    assert width.figure.value != before and "1024" in width.figure.value
+
+
+def test_editing_q_k_v_updates_scores_weights_and_outputs():
+    editor = HeadEditor()
+    editor.fields[("Q", 0, 0)].value = 1.0
+    editor.fields[("V", 1, 1)].value = -2.0
+    q, k, v = worked_inputs()
+    q[0, 0, 0], v[0, 1, 1] = 1.0, -2.0
+    weights, output = closed_form_forward(q, k, v)
+    np.testing.assert_allclose(editor.run.weights, weights, atol=1e-12)
+    np.testing.assert_allclose(editor.run.output, output, atol=1e-12)
+    np.testing.assert_allclose(editor.run.head.raw_scores.data, q @ np.swapaxes(k, 1, 2))
+    assert "1.000000" in editor.view.value
+    editor.reset.click()
+    np.testing.assert_array_equal(np.concatenate(editor.current()), np.concatenate(worked_inputs()))
+
+
+@pytest.fixture
+def fresh_progress():
+    exercises.reset_progress()
+    yield
+    exercises.reset_progress()
+
+
+def test_exercise_form_wrong_then_right_then_reveal(fresh_progress):
+    form = ExerciseForm("output-shape")
+    assert form.reveal_button.disabled
+    form.answer.value = "[4, 7, 7]"
+    form.check_button.click()
+    assert "[B, T, T]" in form.feedback.value and "✘" in form.feedback.value
+    assert not form.reveal_button.disabled
+    form.answer.value = "4 7 5"
+    form.check_button.click()
+    assert "✔" in form.feedback.value
+    form.reveal_button.click()
+    assert "Ответ: [4,7,5]." in form.solution.value
+
+
+def test_choice_form_and_an_unreadable_answer(fresh_progress):
+    form = ExerciseForm("future-access")
+    assert [value for _, value in form.answer.options] == ["a", "b", "c", "d"]
+    form.check_button.click()  # nothing chosen yet
+    assert "выберите" in form.feedback.value and form.reveal_button.disabled
+    form.answer.value = "d"
+    form.check_button.click()
+    assert "без маски" in form.feedback.value
