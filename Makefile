@@ -15,8 +15,10 @@ $(VENV)/.test: $(VENV)/.base
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $@
 
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
+
 lab: $(VENV)/.base ## set up and open JupyterLab on the chapter
-	$(VENV)/bin/jupyter lab chapter27/
+	$(VENV)/bin/jupyter lab $(ROOT_FLAG) chapter27/
 
 test: $(VENV)/.test ## set up and run every test: lint, unit tests and every notebook (nbval)
 	$(VENV)/bin/ruff check src tests benchmarks

@@ -1,0 +1,256 @@
+"""The chapter as a learner uses it: JupyterLab in a real Chromium, driven by Playwright.
+
+Starts JupyterLab on 127.0.0.1 (free port, random token, its own config, settings and
+workspace folders) over a temporary copy of the notebooks; for each notebook restarts
+the kernel and runs all cells, then checks errors, figures and widgets, and saves a
+screenshot to artifacts/. Needs Debian's Chromium at /usr/bin/chromium
+(apt-get install -y chromium); nothing is downloaded.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import pathlib
+import re
+import secrets
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from llm_from_scratch.ch27.evidence import run_head, worked_inputs
+from llm_from_scratch.ch27.formatting import vector
+from llm_from_scratch.ch27.widgets import ScaleExplorer
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+CHROMIUM = pathlib.Path("/usr/bin/chromium")
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+         "--disable-sync", "--no-first-run", "--disable-quic"]
+ARTIFACTS = ROOT / "artifacts"
+NOTEBOOKS = sorted((ROOT / "chapter27").glob("[0-9][0-9]_*.ipynb"))
+
+if not CHROMIUM.exists():
+    message = "no Chromium at /usr/bin/chromium: install it with `apt-get update && apt-get install -y chromium`"
+    if os.environ.get("CI") == "true":
+        pytest.fail(message, pytrace=False)
+    pytest.skip(message, allow_module_level=True)
+
+playwright = pytest.importorskip("playwright.sync_api")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def digest(paths) -> dict[str, str]:
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in paths}
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """A JupyterLab server over a copy of the chapter; stopped whatever happens."""
+    before = digest(NOTEBOOKS)
+    home = tmp_path_factory.mktemp("lab")
+    shutil.copytree(ROOT / "chapter27", home / "chapter27", ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    settings = home / "settings" / "@jupyterlab" / "notebook-extension"
+    settings.mkdir(parents=True)
+    # render every cell (no windowing), so outputs far down the page exist in the DOM
+    (settings / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
+    # no news or update checks: there is no network, and the pop-up would cover the page
+    apputils = home / "settings" / "@jupyterlab" / "apputils-extension"
+    apputils.mkdir(parents=True)
+    (apputils / "notification.jupyterlab-settings").write_text(
+        json.dumps({"fetchNews": "false", "checkForUpdates": False}))
+    port, token = free_port(), secrets.token_hex(16)
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(home / "config"), "JUPYTER_DATA_DIR": str(home / "data"),
+           "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
+           "JUPYTER_ALLOW_INSECURE_WRITES": "1"}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+         f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={home}",
+         f"--LabApp.user_settings_dir={home / 'settings'}", f"--LabApp.workspaces_dir={home / 'workspaces'}",
+         "--LabApp.expose_app_in_browser=True", "--ServerApp.allow_root=True"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2)
+                break
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise RuntimeError("JupyterLab did not start") from None
+                time.sleep(0.3)
+        yield url, token
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        assert digest(NOTEBOOKS) == before, "the committed notebooks changed"
+
+
+@pytest.fixture(scope="module")
+def browser(lab):
+    with playwright.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS, headless=True)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def open_and_run(browser, lab, name: str):
+    """Open a notebook, restart its kernel, run all cells and wait until every cell has run."""
+    url, token = lab
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    page.set_default_timeout(60_000)
+    page.goto(f"{url}/lab/tree/chapter27/{name}?token={token}&reset")
+    page.wait_for_selector(".jp-Notebook .jp-Cell")
+    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
+                           " && window.jupyterapp.shell.currentWidget.sessionContext.session?.kernel")
+    page.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.ready")
+    # do not await the command: it resolves only after the confirmation dialog is accepted
+    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:restart-run-all'); }")
+    page.click(".jp-Dialog .jp-mod-accept")
+    page.wait_for_function("""() => {
+        const panel = window.jupyterapp.shell.currentWidget;
+        const cells = panel.content.widgets.filter(c => c.model.type === 'code' && c.model.sharedModel.source.trim());
+        return panel.sessionContext.session.kernel.status === 'idle'
+            && cells.every(c => c.model.executionCount !== null && c.promptNode.textContent.trim() !== '[*]:');
+    }""", timeout=120_000)
+    page.wait_for_timeout(300)  # let widget views finish rendering
+    return page
+
+
+def code_cell_count(page) -> int:
+    return page.evaluate("() => window.jupyterapp.shell.currentWidget.content.widgets"
+                         ".filter(c => c.model.type === 'code').length")
+
+
+def assert_clean(page, name: str):
+    errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.error']")
+    assert errors.count() == 0, f"{name}: {errors.first.inner_text()[:500]}"
+    assert "Traceback" not in page.locator(".jp-Notebook").inner_text(), f"{name}: a traceback is shown"
+    stored = json.loads((ROOT / "chapter27" / name).read_text(encoding="utf-8"))
+    svg_count = sum(1 for c in stored["cells"] for o in c.get("outputs", []) if "image/svg+xml" in o.get("data", {}))
+    figures = page.locator(".jp-RenderedSVG, .jp-RenderedImage")
+    assert figures.count() >= svg_count, f"{name}: {figures.count()} of {svg_count} figures rendered"
+    for i in range(figures.count()):
+        figures.nth(i).scroll_into_view_if_needed()
+        box = figures.nth(i).bounding_box()
+        assert box and box["width"] > 50 and box["height"] > 50, f"{name}: figure {i} is not visible"
+    widgets = page.locator(".jp-OutputArea-output .widget-box, .jp-OutputArea-output .jupyter-widgets")
+    expected_widgets = sum(1 for c in stored["cells"] for o in c.get("outputs", [])
+                           if "application/vnd.jupyter.widget-view+json" in o.get("data", {}))
+    if expected_widgets:
+        assert widgets.count() > 0, f"{name}: no widget rendered"
+        assert "Error displaying widget" not in page.locator(".jp-Notebook").inner_text()
+
+
+def screenshot(page, name: str, suffix: str = ""):
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{pathlib.Path(name).stem}{suffix}.png"), full_page=False)
+
+
+@pytest.mark.parametrize("name", [p.name for p in NOTEBOOKS])
+def test_notebook_runs_cleanly_in_jupyterlab(browser, lab, name):
+    page = open_and_run(browser, lab, name)
+    try:
+        assert code_cell_count(page) > 0
+        assert_clean(page, name)
+        screenshot(page, name)
+        if name.startswith("04_"):
+            check_scale_slider(page)
+            screenshot(page, name, "-scale-slider")
+            check_width_slider(page)
+            screenshot(page, name, "-dk-slider")
+        if name.startswith("08_"):
+            check_head_editor(page)
+            screenshot(page, name, "-editor")
+        if name.startswith("03_"):
+            check_exercise_form(page)
+            screenshot(page, name, "-exercise")
+    finally:
+        page.close()
+
+
+def widget_html(page, marker: str):
+    """The live HTML widget whose text contains ``marker``."""
+    return page.locator(".widget-html-content", has_text=marker).last
+
+
+def check_scale_slider(page):
+    slider = page.locator(".widget-slider", has_text="множитель оценок")
+    handle = slider.locator(".noUi-handle")
+    numbers = widget_html(page, "пример [1, 0]")
+    figure = page.locator(".widget-html-content:has(svg)").filter(has_text="softmax").last
+    before_numbers, before_figure = numbers.inner_text(), figure.inner_html()
+    handle.focus()
+    for _ in range(5):
+        handle.press("ArrowRight")
+    page.wait_for_function("(before) => [...document.querySelectorAll('.widget-html-content')]"
+                           ".some(e => e.innerText.includes('пример [1, 0]') && e.innerText !== before)",
+                           arg=before_numbers)
+    factor = float(slider.locator(".widget-readout").inner_text())
+    assert factor != pytest.approx(0.71)
+    state = ScaleExplorer().state_for(factor)
+    shown = numbers.inner_text()
+    for i, row in enumerate(state.weights):
+        assert f"A_{i},: = {vector(row)}" in shown, shown
+    assert figure.inner_html() != before_figure
+    assert f"{factor:.2f}" in figure.inner_html()
+
+
+def check_width_slider(page):
+    slider = page.locator(".widget-slider", has_text="d_k")
+    handle = slider.locator(".noUi-handle")
+    numbers = widget_html(page, "d_k = ")
+    figure = page.locator(".widget-html-content:has(svg)").filter(has_text="Дисперсия").last
+    before = figure.inner_html()
+    handle.focus()
+    handle.press("ArrowRight")
+    page.wait_for_function("() => [...document.querySelectorAll('.widget-html-content')]"
+                           ".some(e => e.innerText.includes('d_k = 128:'))")
+    assert slider.locator(".widget-readout").inner_text().strip() == "128"
+    assert "d_k = 128" in numbers.inner_text()
+    assert figure.inner_html() != before
+
+
+def check_head_editor(page):
+    field = page.locator(".widget-text", has_text="Q[0,0]").locator("input")
+    field.fill("1")
+    field.press("Tab")
+    q, k, v = worked_inputs()
+    q[0, 0, 0] = 1.0
+    expected = run_head(q, k, v).output[0, 0]
+    page.wait_for_function("(row) => [...document.querySelectorAll('.widget-html-content')]"
+                           ".some(e => e.innerText.includes(row))", arg=f"o0 = {vector(expected)}")
+
+
+def check_exercise_form(page):
+    box = page.locator(".widget-box", has=page.locator("input[placeholder*='три целых числа']")).last
+    field = box.locator("input[type='text']")
+    check = box.locator("button", has_text="Проверить")
+    reveal = box.locator("button", has_text="Показать ответ")
+    assert reveal.is_disabled()
+    field.fill("[4, 7, 7]")
+    check.click()
+    box.locator("text=[B, T, T]").wait_for()
+    assert not reveal.is_disabled()
+    field.fill("[4, 7, 5]")
+    check.click()
+    box.locator("text=✔").wait_for()
+    reveal.click()
+    box.locator("text=Ответ: [4,7,5].").wait_for()
+    assert re.search(r"O = AV", box.inner_text())
