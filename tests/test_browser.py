@@ -130,6 +130,7 @@ def open_and_run(browser, lab, name: str):
             && cells.every(c => c.model.executionCount !== null && c.promptNode.textContent.trim() !== '[*]:');
     }""", timeout=120_000)
     page.wait_for_timeout(300)  # let widget views finish rendering
+    page.set_default_timeout(20_000)  # widgets answer within milliseconds; a broken one fails soon
     return page
 
 
