@@ -1,7 +1,10 @@
-"""Benchmark: the engine's head against the closed-form numpy head, interleaved in one run.
+"""Benchmark: the engine's head against closed-form numpy heads, interleaved in one run.
 
-Prints forward and forward+backward medians, their ratio, and the engine's peak
-memory at the largest T against the bytes its record must keep.
+Two baselines: "plain" is the head as one would write it in numpy, one expression a
+step (the issue's reference); "in place" is llm_from_scratch.reference, which reuses
+one T x T buffer for scores, softmax and weights, the leanest numpy can do. Prints
+forward and forward+backward medians and ratios, and peak memory at the largest T
+against the bytes the engine's record must keep.
 
     python benchmarks/bench_head.py [--repeats N] [--tokens 128 512 2048]
 """
@@ -10,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import math
 import statistics
 import time
 import tracemalloc
@@ -31,18 +35,35 @@ def engine_forward_backward(q, k, v, upstream):
     scaled_dot_product_self_attention(*tensors).output.backward(upstream)
 
 
-def closed_forward(q, k, v, upstream):
+def plain_forward(q, k, v, upstream):
+    scores = q @ k.transpose(0, 2, 1) / math.sqrt(q.shape[2])
+    weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    weights = weights / weights.sum(axis=-1, keepdims=True)
+    return weights, weights @ v
+
+
+def plain_forward_backward(q, k, v, upstream):
+    weights, _ = plain_forward(q, k, v, upstream)
+    grad_v = weights.transpose(0, 2, 1) @ upstream
+    grad_weights = upstream @ v.transpose(0, 2, 1)
+    grad_scores = weights * (grad_weights - (weights * grad_weights).sum(axis=-1, keepdims=True))
+    scale = 1 / math.sqrt(q.shape[2])
+    return grad_scores @ k * scale, grad_scores.transpose(0, 2, 1) @ q * scale, grad_v
+
+
+def in_place_forward(q, k, v, upstream):
     closed_form_forward(q, k, v)
 
 
-def closed_forward_backward(q, k, v, upstream):
+def in_place_forward_backward(q, k, v, upstream):
     weights, _ = closed_form_forward(q, k, v)
     closed_form_backward(q, k, v, upstream, weights)
 
 
-PAIRS = {
-    "forward": (engine_forward, closed_forward),
-    "forward+backward": (engine_forward_backward, closed_forward_backward),
+PASSES = {
+    "forward": {"engine": engine_forward, "plain": plain_forward, "in place": in_place_forward},
+    "forward+backward": {"engine": engine_forward_backward, "plain": plain_forward_backward,
+                         "in place": in_place_forward_backward},
 }
 
 
@@ -69,29 +90,31 @@ def main() -> None:
     args = parser.parse_args()
 
     rng = np.random.default_rng(27)
-    print(f"B = {BATCH}, d_k = d_v = {WIDTH}, float64, median of {args.repeats} interleaved repeats")
-    print(f"{'T':>5}  {'pass':<17}{'engine ms':>11}{'closed ms':>11}{'ratio':>8}")
+    print(f"B = {BATCH}, d_k = d_v = {WIDTH}, float64, median of {args.repeats} interleaved repeats (ms)")
+    print(f"{'T':>5}  {'pass':<17}{'engine':>9}{'plain':>9}{'in place':>10}{'engine/plain':>14}{'engine/in place':>17}")
     for tokens in args.tokens:
         inputs = [rng.standard_normal((BATCH, tokens, WIDTH)) for _ in range(4)]
-        for name, (engine, closed) in PAIRS.items():
-            engine(*inputs), closed(*inputs)  # warm up
-            times = {engine: [], closed: []}
+        for name, implementations in PASSES.items():
+            times = {label: [] for label in implementations}
+            for fn in implementations.values():
+                fn(*inputs)  # warm up
             for _ in range(args.repeats):
-                for fn in (engine, closed):
-                    times[fn].append(seconds(fn, inputs))
-            e, c = (statistics.median(times[fn]) * 1e3 for fn in (engine, closed))
-            print(f"{tokens:>5}  {name:<17}{e:>11.2f}{c:>11.2f}{e / c:>8.2f}")
+                for label, fn in implementations.items():
+                    times[label].append(seconds(fn, inputs))
+            e, p, c = (statistics.median(times[label]) * 1e3 for label in implementations)
+            print(f"{tokens:>5}  {name:<17}{e:>9.2f}{p:>9.2f}{c:>10.2f}{e / p:>14.2f}{e / c:>17.2f}")
 
     tokens = max(args.tokens)
     inputs = [rng.standard_normal((BATCH, tokens, WIDTH)) for _ in range(4)]
     score_bytes = BATCH * tokens * tokens * 8
     record = 3 * score_bytes + BATCH * tokens * WIDTH * 8  # raw, scaled, weights, output
     mib = 2**20
-    print(f"\npeak memory at T = {tokens} (tracemalloc, numpy allocations):")
-    print(f"  record must keep (raw, scaled, weights, output): {record / mib:8.1f} MiB")
-    for name, (engine, closed) in PAIRS.items():
-        e, c = peak_bytes(engine, inputs), peak_bytes(closed, inputs)
-        print(f"  {name:<17} engine {e / mib:8.1f} MiB ({e / record:.2f}x record)   closed form {c / mib:8.1f} MiB")
+    print(f"\npeak memory at T = {tokens} (tracemalloc, numpy allocations), MiB:")
+    print(f"  the engine's record must keep raw, scaled, weights and output: {record / mib:.1f}")
+    for name, implementations in PASSES.items():
+        peaks = {label: peak_bytes(fn, inputs) / mib for label, fn in implementations.items()}
+        print(f"  {name:<17}" + "  ".join(f"{label} {peak:8.1f}" for label, peak in peaks.items())
+              + f"  (engine = {peaks['engine'] * mib / record:.2f} x record)")
 
 
 if __name__ == "__main__":
