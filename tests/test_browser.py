@@ -26,6 +26,7 @@ import pytest
 
 from llm_from_scratch.ch27.evidence import run_head, worked_inputs
 from llm_from_scratch.ch27.formatting import vector
+from llm_from_scratch.ch27.text import text_in
 from llm_from_scratch.ch27.widgets import ScaleExplorer
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -33,7 +34,9 @@ CHROMIUM = pathlib.Path("/usr/bin/chromium")
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
          "--disable-sync", "--no-first-run", "--disable-quic"]
 ARTIFACTS = ROOT / "artifacts"
-NOTEBOOKS = sorted((ROOT / "chapter27").glob("[0-9][0-9]_*.ipynb"))
+EDITIONS = {"ru": "chapter27", "en": "chapter27/en"}
+NOTEBOOKS = [(lang, path) for lang, folder in EDITIONS.items()
+             for path in sorted((ROOT / folder).glob("[0-9][0-9]_*.ipynb"))]
 
 if not CHROMIUM.exists():
     message = "no Chromium at /usr/bin/chromium: install it with `apt-get update && apt-get install -y chromium`"
@@ -51,15 +54,16 @@ def free_port() -> int:
 
 
 def digest(paths) -> dict[str, str]:
-    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in paths}
+    return {str(p): hashlib.sha256(p.read_bytes()).hexdigest() for p in paths}
 
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
     """A JupyterLab server over a copy of the chapter; stopped whatever happens."""
-    before = digest(NOTEBOOKS)
+    before = digest(path for _, path in NOTEBOOKS)
     home = tmp_path_factory.mktemp("lab")
-    shutil.copytree(ROOT / "chapter27", home / "chapter27", ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    served = home / "served"  # only the notebooks are served; config and settings live beside it
+    shutil.copytree(ROOT / "chapter27", served / "chapter27", ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
     settings = home / "settings" / "@jupyterlab" / "notebook-extension"
     settings.mkdir(parents=True)
     # render every cell (no windowing), so outputs far down the page exist in the DOM
@@ -75,7 +79,7 @@ def lab(tmp_path_factory):
            "JUPYTER_ALLOW_INSECURE_WRITES": "1"}
     server = subprocess.Popen(
         [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-         f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={home}",
+         f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={served}",
          f"--LabApp.user_settings_dir={home / 'settings'}", f"--LabApp.workspaces_dir={home / 'workspaces'}",
          "--LabApp.expose_app_in_browser=True", "--ServerApp.allow_root=True"],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -97,29 +101,34 @@ def lab(tmp_path_factory):
             server.wait(timeout=20)
         except subprocess.TimeoutExpired:
             server.kill()
-        assert digest(NOTEBOOKS) == before, "the committed notebooks changed"
+        assert digest(path for _, path in NOTEBOOKS) == before, "the committed notebooks changed"
 
 
 @pytest.fixture(scope="module")
-def browser(lab):
+def page(lab):
+    """One JupyterLab page for all notebooks: each is opened, run, checked and closed in turn."""
+    url, token = lab
     with playwright.sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS, headless=True)
         try:
-            yield chromium
+            page = chromium.new_page(viewport={"width": 1280, "height": 1000})
+            page.goto(f"{url}/lab?token={token}&reset")
+            page.wait_for_function("() => window.jupyterapp", timeout=60_000)
+            page.evaluate("() => window.jupyterapp.restored")  # commands before this are lost
+            yield page
         finally:
             chromium.close()
 
 
-def open_and_run(browser, lab, name: str):
+def open_and_run(page, relative: str) -> None:
     """Open a notebook, restart its kernel, run all cells and wait until every cell has run."""
-    url, token = lab
-    page = browser.new_page(viewport={"width": 1280, "height": 1000})
     page.set_default_timeout(60_000)
-    page.goto(f"{url}/lab/tree/chapter27/{name}?token={token}&reset")
-    page.wait_for_selector(".jp-Notebook .jp-Cell")
-    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget"
-                           " && window.jupyterapp.shell.currentWidget.sessionContext.session?.kernel")
-    page.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.ready")
+    page.evaluate("(path) => { window.jupyterapp.commands.execute('docmanager:open', {path}); }", relative)
+    page.wait_for_function("""(path) => {
+        const panel = window.jupyterapp.shell.currentWidget;
+        return panel && panel.context && panel.context.path === path && panel.content.widgets.length > 0
+            && panel.sessionContext.session?.kernel?.status === 'idle';
+    }""", arg=relative)
     # do not await the command: it resolves only after the confirmation dialog is accepted
     page.evaluate("() => { window.jupyterapp.commands.execute('notebook:restart-run-all'); }")
     page.click(".jp-Dialog .jp-mod-accept")
@@ -129,9 +138,17 @@ def open_and_run(browser, lab, name: str):
         return panel.sessionContext.session.kernel.status === 'idle'
             && cells.every(c => c.model.executionCount !== null && c.promptNode.textContent.trim() !== '[*]:');
     }""", timeout=120_000)
-    page.wait_for_timeout(300)  # let widget views finish rendering
     page.set_default_timeout(20_000)  # widgets answer within milliseconds; a broken one fails soon
-    return page
+
+
+def close_notebook(page) -> None:
+    """Shut the kernel down and close the notebook without saving the copy's new outputs."""
+    page.evaluate("""async () => {
+        const panel = window.jupyterapp.shell.currentWidget;
+        await panel.sessionContext.shutdown();
+        panel.context.model.dirty = false;
+        panel.dispose();
+    }""")
 
 
 def code_cell_count(page) -> int:
@@ -139,11 +156,12 @@ def code_cell_count(page) -> int:
                          ".filter(c => c.model.type === 'code').length")
 
 
-def assert_clean(page, name: str):
+def assert_clean(page, path: pathlib.Path):
+    name = path.name
     errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.error']")
     assert errors.count() == 0, f"{name}: {errors.first.inner_text()[:500]}"
     assert "Traceback" not in page.locator(".jp-Notebook").inner_text(), f"{name}: a traceback is shown"
-    stored = json.loads((ROOT / "chapter27" / name).read_text(encoding="utf-8"))
+    stored = json.loads(path.read_text(encoding="utf-8"))
     svg_count = sum(1 for c in stored["cells"] for o in c.get("outputs", []) if "image/svg+xml" in o.get("data", {}))
     figures = page.locator(".jp-RenderedSVG, .jp-RenderedImage")
     assert figures.count() >= svg_count, f"{name}: {figures.count()} of {svg_count} figures rendered"
@@ -151,39 +169,42 @@ def assert_clean(page, name: str):
         figures.nth(i).scroll_into_view_if_needed()
         box = figures.nth(i).bounding_box()
         assert box and box["width"] > 50 and box["height"] > 50, f"{name}: figure {i} is not visible"
-    widgets = page.locator(".jp-OutputArea-output .widget-box, .jp-OutputArea-output .jupyter-widgets")
-    expected_widgets = sum(1 for c in stored["cells"] for o in c.get("outputs", [])
-                           if "application/vnd.jupyter.widget-view+json" in o.get("data", {}))
-    if expected_widgets:
-        assert widgets.count() > 0, f"{name}: no widget rendered"
+    # every live widget output renders a view (views appear asynchronously, so wait for them)
+    views = page.locator(".jp-OutputArea-output > .jupyter-widgets")
+    expected_views = sum(1 for c in stored["cells"] for o in c.get("outputs", [])
+                         if "application/vnd.jupyter.widget-view+json" in o.get("data", {}))
+    if expected_views:
+        views.nth(expected_views - 1).wait_for()
+        assert views.count() == expected_views, f"{name}: {views.count()} of {expected_views} widgets rendered"
         assert "Error displaying widget" not in page.locator(".jp-Notebook").inner_text()
 
 
-def screenshot(page, name: str, suffix: str = ""):
+def screenshot(page, lang: str, name: str, suffix: str = ""):
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{pathlib.Path(name).stem}{suffix}.png"), full_page=False)
+    page.screenshot(path=str(ARTIFACTS / f"{lang}-{pathlib.Path(name).stem}{suffix}.png"), full_page=False)
 
 
-@pytest.mark.parametrize("name", [p.name for p in NOTEBOOKS])
-def test_notebook_runs_cleanly_in_jupyterlab(browser, lab, name):
-    page = open_and_run(browser, lab, name)
+@pytest.mark.parametrize("lang, path", NOTEBOOKS, ids=[f"{lang}-{path.name}" for lang, path in NOTEBOOKS])
+def test_notebook_runs_cleanly_in_jupyterlab(page, lang, path):
+    name = path.name
+    open_and_run(page, path.relative_to(ROOT).as_posix())
     try:
         assert code_cell_count(page) > 0
-        assert_clean(page, name)
-        screenshot(page, name)
+        assert_clean(page, path)
+        screenshot(page, lang, name)
         if name.startswith("04_"):
-            check_scale_slider(page)
-            screenshot(page, name, "-scale-slider")
-            check_width_slider(page)
-            screenshot(page, name, "-dk-slider")
+            check_scale_slider(page, lang)
+            screenshot(page, lang, name, "-scale-slider")
+            check_width_slider(page, lang)
+            screenshot(page, lang, name, "-dk-slider")
         if name.startswith("08_"):
             check_head_editor(page)
-            screenshot(page, name, "-editor")
+            screenshot(page, lang, name, "-editor")
         if name.startswith("03_"):
-            check_exercise_form(page)
-            screenshot(page, name, "-exercise")
+            check_exercise_form(page, lang)
+            screenshot(page, lang, name, "-exercise")
     finally:
-        page.close()
+        close_notebook(page)
 
 
 def widget_html(page, marker: str):
@@ -191,10 +212,11 @@ def widget_html(page, marker: str):
     return page.locator(".widget-html-content", has_text=marker).last
 
 
-def check_scale_slider(page):
-    slider = page.locator(".widget-slider", has_text="множитель оценок")
+def check_scale_slider(page, lang: str):
+    slider = page.locator(".widget-slider", has_text=text_in(lang, "widget.scale.slider"))
     handle = slider.locator(".noUi-handle")
-    numbers = widget_html(page, "пример [1, 0]")
+    pair_prefix = text_in(lang, "widget.scale.pair", factor="", weight="").split(":")[0]
+    numbers = widget_html(page, pair_prefix)
     figure = page.locator(".widget-html-content:has(svg)").filter(has_text="softmax").last
     before_numbers, before_figure = numbers.inner_text(), figure.inner_html()
     handle.focus()
@@ -202,8 +224,9 @@ def check_scale_slider(page):
         handle.press("ArrowRight")
     readout = slider.locator(".widget-readout").inner_text().strip()
     # the kernel answers each keypress in turn: wait for the answer to the last one
+    answered = text_in(lang, "widget.scale.pair", factor=readout, weight="").strip()
     page.wait_for_function("(text) => [...document.querySelectorAll('.widget-html-content')]"
-                           ".some(e => e.innerText.includes(text))", arg=f"при множителе {readout} равен")
+                           ".some(e => e.innerText.includes(text))", arg=answered)
     factor = float(readout)
     assert factor == pytest.approx(0.76), "five steps of 0.01 from 0.71"
     assert numbers.inner_text() != before_numbers
@@ -215,11 +238,11 @@ def check_scale_slider(page):
     assert f"{factor:.2f}" in figure.inner_html()
 
 
-def check_width_slider(page):
+def check_width_slider(page, lang: str):
     slider = page.locator(".widget-slider", has_text="d_k")
     handle = slider.locator(".noUi-handle")
     numbers = widget_html(page, "d_k = ")
-    figure = page.locator(".widget-html-content:has(svg)").filter(has_text="Дисперсия").last
+    figure = page.locator(".widget-html-content:has(svg)").filter(has_text=text_in(lang, "widget.width.var_title")).last
     before = figure.inner_html()
     handle.focus()
     handle.press("ArrowRight")
@@ -241,11 +264,12 @@ def check_head_editor(page):
                            ".some(e => e.innerText.includes(row))", arg=f"o0 = {vector(expected)}")
 
 
-def check_exercise_form(page):
-    box = page.locator(".widget-box", has=page.locator("input[placeholder*='три целых числа']")).last
+def check_exercise_form(page, lang: str):
+    placeholder = text_in(lang, "ex.output-shape.form")
+    box = page.locator(".widget-box", has=page.locator(f"input[placeholder='{placeholder}']")).last
     field = box.locator("input[type='text']")
-    check = box.locator("button", has_text="Проверить")
-    reveal = box.locator("button", has_text="Показать ответ")
+    check = box.locator("button", has_text=text_in(lang, "widget.exercise.check"))
+    reveal = box.locator("button", has_text=text_in(lang, "widget.exercise.reveal"))
     assert reveal.is_disabled()
     field.fill("[4, 7, 7]")
     check.click()
@@ -255,5 +279,5 @@ def check_exercise_form(page):
     check.click()
     box.locator("text=✔").wait_for()
     reveal.click()
-    box.locator("text=Ответ: [4,7,5].").wait_for()
+    box.locator(f"text={text_in(lang, 'reveal.answer', answer='[4,7,5]')}").wait_for()
     assert re.search(r"O = AV", box.inner_text())

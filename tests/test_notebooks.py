@@ -13,8 +13,11 @@ from llm_from_scratch.ch27.evidence import LearnerEvidence
 from llm_from_scratch.ch27.exercises import EXERCISES
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-NOTEBOOKS = sorted((ROOT / "chapter27").glob("[0-9][0-9]_*.ipynb"))
+EDITIONS = {"ru": ROOT / "chapter27", "en": ROOT / "chapter27" / "en"}
+BY_EDITION = {lang: sorted(folder.glob("[0-9][0-9]_*.ipynb")) for lang, folder in EDITIONS.items()}
+NOTEBOOKS = [path for paths in BY_EDITION.values() for path in paths]
 EXPECTED_ERRORS_TAG = "raises-exception"
+LANGUAGE_LINE = re.compile(r'^set_language\("(\w+)"\)$', re.M)
 
 
 def load(path):
@@ -36,8 +39,21 @@ def outputs_text(cell) -> str:
 
 
 def test_the_chapter_has_its_notebooks_in_reading_order():
-    numbers = [int(p.name[:2]) for p in NOTEBOOKS]
-    assert numbers == list(range(1, len(NOTEBOOKS) + 1)) and len(NOTEBOOKS) >= 9
+    for paths in BY_EDITION.values():
+        numbers = [int(p.name[:2]) for p in paths]
+        assert numbers == list(range(1, len(paths) + 1)) and len(paths) >= 9
+    assert [p.name for p in BY_EDITION["ru"]] == [p.name for p in BY_EDITION["en"]]
+
+
+@pytest.mark.parametrize("name", [p.name for p in BY_EDITION["ru"]])
+def test_editions_share_their_code_but_the_language_line(name):
+    """Code cells are identical in both editions, so they cannot drift; only set_language differs."""
+    sources = {}
+    for lang, folder in EDITIONS.items():
+        cells = [c.source for c in code_cells(load(folder / name))]
+        assert LANGUAGE_LINE.findall(cells[0]) == [lang], "the first code cell chooses the language"
+        sources[lang] = [LANGUAGE_LINE.sub('set_language("…")', source) for source in cells]
+    assert sources["ru"] == sources["en"]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
@@ -60,14 +76,24 @@ def test_notebooks_stay_thin(path):
         assert len(cell.source.splitlines()) <= 16, f"a long cell: {cell.source[:60]!r}"
 
 
-def test_exercises_appear_in_order_and_again_in_the_final_notebook():
+@pytest.mark.parametrize("lang", list(EDITIONS))
+def test_exercises_appear_in_order_and_again_in_the_final_notebook(lang):
+    paths = BY_EDITION[lang]
     calls = []
-    for path in NOTEBOOKS[:-1]:
+    for path in paths[:-1]:
         for cell in code_cells(load(path)):
             calls += re.findall(r'^exercise\("([a-z-]+)"\)', cell.source, re.M)
     assert calls == list(EXERCISES)
-    final = "\n".join(c.source for c in code_cells(load(NOTEBOOKS[-1])))
+    final = "\n".join(c.source for c in code_cells(load(paths[-1])))
     assert re.findall(r'^exercise\("([a-z-]+)"\)', final, re.M) == list(EXERCISES)
+
+
+def test_english_notebooks_speak_english():
+    cyrillic = re.compile("[а-яА-ЯёЁ]")
+    for path in BY_EDITION["en"]:
+        for cell in load(path).cells:
+            assert not cyrillic.search(cell.source), f"{path.name}: {cell.source[:80]!r}"
+            assert not cyrillic.search(outputs_text(cell)), f"{path.name}: {outputs_text(cell)[:200]!r}"
 
 
 def test_no_answer_is_shown_before_an_attempt():
@@ -83,7 +109,8 @@ def test_no_answer_is_shown_before_an_attempt():
                     assert answer not in shown, f"{path.name}: the answer to {exercise.id} is shown before it"
                 assert exercise.id not in re.findall(r'check\("([a-z-]+)"', cell.source)
             shown += outputs_text(cell)
-            assert "Ответ:" not in outputs_text(cell), f"{path.name}: a revealed answer is stored"
+            for word in ("Ответ:", "Answer:"):
+                assert word not in outputs_text(cell), f"{path.name}: a revealed answer is stored"
 
 
 def test_nbval_fails_when_a_stored_number_changes(tmp_path):

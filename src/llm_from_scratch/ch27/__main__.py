@@ -1,7 +1,12 @@
-"""python -m llm_from_scratch.ch27: print the chapter's report."""
+"""python -m llm_from_scratch.ch27 [--lang ru|en]: print the chapter's report."""
 
+import argparse
 import sys
 
 from .report import render_report
+from .text import CATALOGUES, set_language
 
+parser = argparse.ArgumentParser(prog="python -m llm_from_scratch.ch27", description="Chapter 27's text report.")
+parser.add_argument("--lang", choices=sorted(CATALOGUES), default="ru", help="language of the report (default: ru)")
+set_language(parser.parse_args().lang)
 sys.stdout.write(render_report())

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..gradcheck import GradCheckReport
-from .evidence import HeadRun, LearnerEvidence, WorkedExample
+from .evidence import HeadRun, LearnerEvidence, ShapeCase, WorkedExample
 from .formatting import FD_NOISE, NOISE, below, num, shape, table, vector
 from .text import text
 
@@ -177,6 +177,31 @@ def gradient_table_section(worked: WorkedExample) -> list[str]:
                     count=len(report.coordinates), worst=below(report.max_error, FD_NOISE),
                     verdict=text("gradcheck.passed") if report.passed else text("gradcheck.failed")))
     return out
+
+
+def sums_section(run: HeadRun) -> list[str]:
+    """Row sums against column sums of A: only the rows are normalized."""
+    weights = run.weights[0]
+    return [f"{text('sums.rows')} {vector(weights.sum(axis=1))}",
+            f"{text('sums.columns')} {vector(weights.sum(axis=0))}"]
+
+
+def record_section(run: HeadRun) -> list[str]:
+    """The inspectable record's tensors and numbers."""
+    head = run.head
+    out = [text("record.field", name=name, shape=shape(getattr(head, name).shape))
+           for name in ("raw_scores", "scaled_scores", "weights", "output")]
+    return out + [text("record.numbers", scale=num(head.scale), key_width=head.key_width,
+                       value_width=head.value_width)]
+
+
+def future_section(run: HeadRun) -> list[str]:
+    """What an unmasked head lets the first query see of a later position."""
+    return [text("future.weight", weight=num(run.weights[0, 0, 1]))]
+
+
+def output_shape_section(case: ShapeCase) -> list[str]:
+    return [f"A: {shape(case.weights_shape)}   O: {shape(case.output_shape)}"]
 
 
 def show(lines: list[str]) -> None:

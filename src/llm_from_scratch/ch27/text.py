@@ -1,328 +1,36 @@
 """Learner-facing strings of chapter 27, one catalogue per language.
 
-Code asks for a string by key (``text("report.title")``); an English edition
-adds a catalogue with the same keys and touches no logic.
+Code asks for a string by key (``text("title")``). The language is chosen once,
+with ``set_language`` (the first code cell of every notebook) or ``--lang`` for
+the report; every catalogue has the same keys and the same fields.
 """
 
 from __future__ import annotations
 
-RU: dict[str, str] = {
-    # report and trace headings
-    "title": "Глава 27 · одна голова самовнимания без маски",
-    "section.inputs": "Входы: строки запросов, ключей и значений",
-    "role.query": "Строки запросов: что ищет каждая позиция",
-    "role.key": "Строки ключей: по каким признакам позицию находят",
-    "role.value": "Строки значений: что позиция отдаёт в смесь",
-    "shape": "Форма",
-    "section.scores": "Оценки: каждый запрос против каждого ключа",
-    "section.scaled": "Масштабированные оценки",
-    "scale": "Масштаб 1/√d_k",
-    "section.softmax": "Softmax по каждой строке запроса",
-    "row_sum": "сумма строки",
-    "normalization_axis": "ось нормировки",
-    "axis.key": "ключи (key)",
-    "section.mixture": "Смесь значений: взвешенные слагаемые и выход",
-    "terms": "слагаемые",
-    "output_row": "выход",
-    "section.backward": "Обратный проход (Ō = I, L = ⟨O, Ō⟩)",
-    "loss": "L",
-    "section.shapes": "Формы и независимость элементов пакета",
-    "batch_independent": "элементы пакета независимы",
-    "batch_dependent": "элементы пакета влияют друг на друга",
-    "empty_batch": "пустой пакет",
-    "narrow_values": "d_v ≠ d_k",
-    "section.single": "Один токен: сравнивать не с чем",
-    "zero_grad_query": "градиент запроса равен нулю",
-    "zero_grad_key": "градиент ключа равен нулю",
-    "section.properties": "Свойства головы",
-    "identical_keys": "одинаковые ключи → строки весов",
-    "permutation": "совместная перестановка позиций {order}: выход переставлен так же, расхождение",
-    "section.visibility": "Граница видимости",
-    "all_keys_visible": "маски нет: каждому запросу видны все позиции ключей",
-    "section.rejected": "Отклонённые входы",
-    "rejected": "отклонено",
-    "kind": "вид ошибки",
-    "offending": "что не так",
-    "section.checks": "Численные проверки",
-    "row_sum_deviation": "наибольшее отклонение суммы строки от 1",
-    "gradcheck": "проверка градиентов центральными разностями",
-    "gradcheck.passed": "пройдена",
-    "gradcheck.failed": "НЕ пройдена",
-    "coordinates": "проверено координат (Q+K+V)",
-    "step": "шаг",
-    "tolerance": "допуск",
-    "closed_form": "наибольшее расхождение autodiff и формул",
-    "replay": "повторный запуск",
-    "replay.bitwise": "побитово совпадает",
-    "replay.differs": "РАЗЛИЧАЕТСЯ",
-    "section.scale_example": "Пример масштаба: оценки [1, 0]",
-    "unscaled_weight": "вес первой позиции без масштаба",
-    "scaled_weight": "вес первой позиции с масштабом при d_k = 2",
-    "section.history": "История: откуда берутся запросы и ключи",
-    "history.recurrent-fixed-context":
-        "Фиксированный рекуррентный контекст: всё исходное предложение сжато в один вектор.",
-    "history.additive-encoder-decoder-alignment":
-        "Аддитивное выравнивание энкодера и декодера: на каждом шаге декодера новый контекст "
-        "взвешивает аннотации энкодера.",
-    "history.scaled-dot-product-self-attention":
-        "Самовнимание на масштабированных скалярных произведениях: один слой оценивает "
-        "все пары позиций одной последовательности.",
-    "history.encoder_decoder": "выравнивание: запросы — состояния декодера, ключи — аннотации энкодера",
-    "history.self": "самовнимание: запросы и ключи — позиции одной последовательности",
-    "history.pairs.alignment": "выравнивание энкодера и декодера: запрос → ключ",
-    "history.pairs.self": "самовнимание: запрос → ключ",
-    "composition.read": "читайте справа налево: transpose K → matmul → умножение на 1/√d_k → log_softmax по "
-                        "ключам → exp → matmul с V",
-    "gradient.closed": "формулы",
-    "gradient.numeric": "разности",
-    "gradient.verdict": "шаг {step}, допуск {tolerance}: проверено {count} координат, наибольшее расхождение "
-                        "{worst} — {verdict}",
-    "yes": "да",
-    "no": "нет",
-    # figures
-    "figure.columns": "позиции ключей (столбцы)",
-    "figure.rows": "позиции запросов (строки)",
-    "figure.frame.query": "сплошная рамка — запросы",
-    "figure.frame.key": "штриховая рамка — ключи",
-    "figure.frame.value": "двойная рамка — значения",
-    "figure.frame.score": "пунктирная рамка — оценки",
-    "figure.frame.probability": "двойная рамка — вероятности (веса внимания)",
-    "figure.mark": "пунктирная вертикаль — выбранное значение {label}",
-    "figure.raw": "QKᵀ: скалярные произведения",
-    "figure.scaled": "S = QKᵀ/√d_k: масштабированные оценки",
-    "figure.weights": "A = softmax(S) по строкам",
-    "figure.output": "O = AV: смеси значений",
-    # trace
-    "trace.title": "Трасса: путь каждой строки внимания от оценок до выхода",
-    "trace.legend": "Рамки называют роль, подписи повторяют её словами; цвет не нужен.",
-    "trace.role.query": "запрос",
-    "trace.role.key": "ключ",
-    "trace.role.value": "значение",
-    "trace.role.score": "оценка",
-    "trace.role.probability": "вероятность",
-    "trace.role.plain": "данные",
-    "trace.raw": "каждая клетка — скалярное произведение q_i · k_j",
-    "trace.scaled": "те же оценки, умноженные на 1/√d_k",
-    "trace.weights_of": "веса строки {query}",
-    # errors, explained
-    "error.input-rank": "Нужны три оси: пакет, токены, признаки.",
-    "error.batch-mismatch": "У запросов, ключей и значений должен быть один размер пакета.",
-    "error.token-mismatch": "Запросы, ключи и значения должны описывать одно и то же число токенов.",
-    "error.empty-token-axis": "Без единой позиции ключа строку весов нечем нормировать.",
-    "error.query-key-width-mismatch":
-        "Скалярное произведение требует одной ширины: d_k у запросов и ключей должна совпадать.",
-    "error.empty-feature-width": "Ширина признаков не может быть нулевой.",
-    "error.non-finite-input": "Во входах допустимы только конечные числа; NaN и ±∞ отклоняются.",
-    "error.stage-failure": "Вычисление оборвалось на одном из этапов прямого прохода.",
-    # widgets
-    "widget.snapshot": "Снимок при значениях по умолчанию: он сохранён в тетради и проверяется CI. "
-                       "Ниже — живой виджет, ему нужно работающее ядро.",
-    "widget.scale.slider": "множитель оценок",
-    "widget.scale.to_default": "1/√d_k ≈ {value}",
-    "widget.scale.to_one": "1 (без масштаба)",
-    "widget.scale.title": "A = softmax({factor} · QKᵀ) по строкам",
-    "widget.scale.pair": "пример [1, 0]: вес первой позиции при множителе {factor} равен {weight}",
-    "widget.scale.repr": "Виджет: множитель оценок от 0 до 2 (нужно работающее ядро)",
-    "widget.width.slider": "d_k",
-    "widget.width.var_title": "Дисперсия скалярных произведений q·k",
-    "widget.width.variance": "дисперсия (логарифмическая шкала)",
-    "widget.width.raw": "без масштаба",
-    "widget.width.scaled": "с делением на √d_k",
-    "widget.width.max_title": "Средний наибольший вес строки ({tokens} ключей)",
-    "widget.width.max_weight": "наибольший вес",
-    "widget.width.entropy_title": "Средняя энтропия строки (равномерная: {uniform})",
-    "widget.width.entropy": "энтропия, нат",
-    "widget.width.numbers": "d_k = {key_width}: дисперсия q·k = {raw}, после деления на √d_k = {scaled}; "
-                            "средний наибольший вес строки {max_raw} без масштаба и {max_scaled} с ним; "
-                            "средняя энтропия {entropy_raw} и {entropy_scaled} нат (равномерная строка: {uniform}).",
-    "widget.width.repr": "Виджет: d_k от 1 до 1024 (нужно работающее ядро)",
-    "widget.editor.Q": "Q — запросы",
-    "widget.editor.K": "K — ключи",
-    "widget.editor.V": "V — значения",
-    "widget.editor.reset": "Вернуть пример главы",
-    "widget.editor.repr": "Виджет: редактируемые Q, K, V (нужно работающее ядро)",
-    "widget.exercise.title": "Упражнение {id}.",
-    "widget.exercise.choose": "вариант",
-    "widget.exercise.answer": "ответ",
-    "widget.exercise.form": "Форма ответа",
-    "widget.exercise.check": "Проверить",
-    "widget.exercise.reveal": "Показать ответ",
-    "widget.exercise.repr": "Форма упражнения {id}: поле ответа, «Проверить», «Показать ответ» (нужно работающее ядро)",
-    # reading answers
-    "answer.missing": "Ответа пока нет: замените ... своим ответом — {form}.",
-    "answer.blank": "Ответ пустой. Нужно: {form}.",
-    "answer.words": "В ответе есть слова или посторонние знаки, а нужны только числа: {form}.",
-    "answer.malformed": "Запись не разобрать: проверьте скобки и запятые (дробная часть — через точку). Нужно: {form}.",
-    "answer.not_numbers": "Ответ должен состоять из чисел. Нужно: {form}.",
-    "answer.non_finite": "NaN и бесконечность не подходят: все числа ответа конечны. Нужно: {form}.",
-    "answer.too_large": "Чисел такого размера (больше миллиона по модулю) здесь не бывает. Нужно: {form}.",
-    "answer.choice_missing": "Ответа пока нет: выберите один вариант — {letters}.",
-    "answer.choice_form": "Ответ — одна буква варианта: {letters}.",
-    "axis.batch": "пакет (B)",
-    "axis.tokens": "токены (T)",
-    "axis.width": "ширина",
-    # feedback
-    "feedback.correct": "Верно.",
-    "feedback.wrong": "Пока нет.",
-    "feedback.right": "Ответ совпал с тем, что только что вычислил движок.",
-    "feedback.partial": "Верно для {right}; неверно для {wrong}.",
-    "reveal.locked": "Сначала дайте свой ответ, пусть даже неверный: ответ откроется после попытки.",
-    "reveal.answer": "Ответ: {answer}.",
-    "progress.header": "Упражнения, проверенные в этом ядре:",
-    "progress.right": "верно",
-    "progress.tried": "есть попытки, пока неверно",
-    "progress.open": "не проверялось",
-    "progress.attempts": "попыток",
-    # misconceptions
-    "mis.rows-swapped": "Ответы двух запросов поменялись местами: строка i относится к запросу q_i, "
-                        "сверьте, не взят ли ответ соседней строки.",
-    "mis.scaled-too-early": "Это уже масштабированные оценки S: вы разделили на √d_k. Вопрос — о сырых "
-                            "скалярных произведениях QKᵀ до масштабирования.",
-    "mis.features-for-positions": "Перемножены не те оси: QᵀK сопоставляет столбцы признаков, а нужно сопоставить "
-                                  "позиции — строку q_i со строкой k_j, то есть Q·Kᵀ.",
-    "mis.query-with-query": "Здесь запросы сравнены с запросами (или ключи с ключами). Каждая оценка — "
-                            "произведение строки запроса на строку ключа: S_ij = q_i · k_j.",
-    "mis.query-key-swapped": "Роли перепутаны: строка i матрицы оценок — запрос q_i, столбец j — ключ k_j. "
-                             "Для запроса выбирайте столбец с большей оценкой в его собственной строке.",
-    "mis.forgot-scale": "Softmax применён к сырым оценкам QKᵀ, а множитель 1/√d_k забыт: сначала разделите "
-                        "оценки на √d_k, затем нормируйте.",
-    "mis.columns-normalized": "Нормированы столбцы, а не строки: softmax для запроса идёт вдоль его строки по "
-                              "позициям ключей, и в сумме даёт 1 именно строка.",
-    "mis.wrong-row": "Это строка другого запроса. Нужна строка весов запроса q_0.",
-    "mis.not-normalized": "Это ещё оценки, а не веса: softmax превращает строку оценок в неотрицательные веса "
-                          "с суммой 1.",
-    "mis.row-sum": "Ваши веса дают в сумме {total}, а строка весов после softmax всегда даёт 1.",
-    "mis.weights-shape-for-output": "Это форма матрицы весов A: [B, T, T]. Выход O = AV берёт последнюю ось "
-                                    "у значений: [B, T, d_v].",
-    "mis.dk-for-dv": "Здесь взята ширина запросов и ключей d_k. Выход смешивает строки V, поэтому его ширина — "
-                     "ширина значений d_v.",
-    "mis.single-weight-not-one": "У единственного токена в строке весов один ключ, а softmax даёт строке сумму 1: "
-                                 "этот вес равен 1 при любой оценке.",
-    "mis.scale-on-values": "Вес верный, но множитель 1/√d_k действует на оценки, а не на значения: выход — "
-                           "смесь строк V без масштабирования.",
-    "mis.single-output": "Вес верный. Выход — взвешенная сумма строк значений, а здесь одна строка с весом 1.",
-    "mis.identical-keys-unequal": "Одинаковые ключи дают запросу одинаковые оценки, а softmax равных чисел "
-                                  "равномерен: ни одна позиция не получит больший вес.",
-    # exercises
-    "ex.first-look.prompt": "До любых вычислений: строку какого значения, v_0 или v_1, каждый запрос учтёт "
-                            "с большим весом? Ответ — два индекса: для q_0 и для q_1.",
-    "ex.first-look.form": "два индекса строк значений, по одному на запрос, в виде [i, j]",
-    "ex.first-look.form_hint": "Нужны ровно два индекса, каждый 0 или 1: первый — для q_0, второй — для q_1.",
-    "ex.first-look.wrong": "Для каждого запроса сравните его скалярные произведения с k_0 и k_1: больший вес "
-                           "получит значение той позиции, чей ключ дал большее произведение.",
-    "ex.first-look.explain": "Строки QKᵀ равны {rows}: у q_0 больше произведение с k_1, у q_1 — с k_0, поэтому "
-                             "q_0 тянется к v_1, а q_1 — к v_0.",
-    "ex.scores.prompt": "Вычислите все четыре элемента QKᵀ для разобранного примера. Ответ — матрица 2×2 "
-                        "[[S_00, S_01], [S_10, S_11]].",
-    "ex.scores.form": "матрица 2×2 в виде [[a, b], [c, d]]",
-    "ex.scores.form_hint": "Нужна матрица {shape} без оси пакета: строка на запрос, столбец на ключ.",
-    "ex.scores.wrong": "Элемент (i, j) — скалярное произведение строки q_i на строку k_j: сумма попарных "
-                       "произведений координат.",
-    "ex.scores.explain": "QKᵀ = {answer}: элемент (i, j) равен q_i · k_j.",
-    "ex.heavier-key.prompt": "Ещё до softmax: какой ключ получит больший вес у каждого запроса? Ответ — два "
-                             "индекса ключей: для q_0 и для q_1.",
-    "ex.heavier-key.form": "два индекса ключей, по одному на запрос, в виде [i, j]",
-    "ex.heavier-key.form_hint": "Нужны ровно два индекса, каждый 0 или 1: первый — для q_0, второй — для q_1.",
-    "ex.heavier-key.wrong": "В строке запроса выберите столбец с большей оценкой: softmax монотонен и "
-                            "порядок внутри строки не меняет.",
-    "ex.heavier-key.explain": "Строки оценок: {rows}. Softmax сохраняет порядок внутри строки, поэтому "
-                              "больший вес получают ключи {answer}.",
-    "ex.weights.prompt": "Какой будет строка весов A_0 запроса q_0 после масштабирования и softmax? "
-                         "Хватит трёх знаков после запятой.",
-    "ex.weights.form": "строка из двух весов в виде [a, b]",
-    "ex.weights.form_hint": "Нужна строка из {count} весов.",
-    "ex.weights.wrong": "Разделите оценки строки q_0 на √d_k, возьмите экспоненты и поделите каждую на их сумму.",
-    "ex.weights.explain": "S_0 = {scaled_row}; softmax этой строки даёт {answer}, сумма {row_sum}.",
-    "ex.row-normalization.prompt": "Почему в сумме 1 дают строки A, а не столбцы?",
-    "ex.row-normalization.a": "Каждый запрос распределяет свой вес между позициями ключей: softmax нормирует "
-                              "ось ключей внутри строки запроса.",
-    "ex.row-normalization.b": "Каждый ключ распределяет внимание между запросами, поэтому нормируются столбцы.",
-    "ex.row-normalization.c": "Единицу даёт деление оценок на √d_k.",
-    "ex.row-normalization.d": "A симметрична, так что суммы строк и столбцов совпадают.",
-    "ex.row-normalization.right": "Строка A принадлежит одному запросу, и softmax идёт вдоль ключей этой строки.",
-    "ex.row-normalization.why_b": "Так нормировались бы столбцы. Здесь softmax идёт по оси ключей: веса "
-                                  "каждой строки дают 1, а суммы столбцов бывают любыми — в примере {column_sums}.",
-    "ex.row-normalization.why_c": "Множитель 1/√d_k лишь сжимает оценки и ничего не нормирует; сумму 1 даёт "
-                                  "softmax вдоль строки.",
-    "ex.row-normalization.why_d": "A не обязана быть симметричной: в примере суммы строк {row_sums}, "
-                                  "а суммы столбцов {column_sums}.",
-    "ex.row-normalization.explain": "Строка i — запрос q_i, столбец j — ключ k_j; softmax нормирует каждую "
-                                    "строку отдельно. Суммы строк: {row_sums}; суммы столбцов: {column_sums}.",
-    "ex.output-shape.prompt": "Какую форму имеет выход O при Q, K ∈ ℝ^(4×7×3) и V ∈ ℝ^(4×7×5)?",
-    "ex.output-shape.form": "три целых числа [B, T, ширина]",
-    "ex.output-shape.form_hint": "Нужна форма из трёх целых чисел: [пакет, токены, ширина].",
-    "ex.output-shape.wrong": "Выход сохраняет оси пакета и запросов, а последнюю ось берёт у значений.",
-    "ex.output-shape.explain": "O = AV: A имеет форму {weights_shape}, V — {value_shape}, значит O — "
-                               "{output_shape}.",
-    "ex.recurrent-vs-self.prompt": "Чем рекуррентное выравнивание отличается от матрицы оценок самовнимания?",
-    "ex.recurrent-vs-self.a": "Рекуррентное выравнивание вычисляет новый контекст шаг за шагом, по мере движения "
-                              "декодера; самовнимание связывает все доступные позиции одной последовательности "
-                              "внутри одного слоя.",
-    "ex.recurrent-vs-self.b": "Самовнимание делает общий объём работы постоянным, независимым от длины.",
-    "ex.recurrent-vs-self.c": "Самовнимание распараллеливает авторегрессионную генерацию: все токены ответа "
-                              "появляются сразу.",
-    "ex.recurrent-vs-self.d": "Разницы нет: аддитивное внимание Бахданау, Чо и Бенжио уже работало с "
-                              "запросами, ключами, значениями и масштабированными скалярными произведениями.",
-    "ex.recurrent-vs-self.right": "Отличие — в устройстве модели: контекст по шагам декодера против матрицы "
-                                  "всех пар позиций в одном слое.",
-    "ex.recurrent-vs-self.why_b": "Матрица оценок строится сразу, но её размер T×T растёт с длиной: объём "
-                                  "работы не постоянен.",
-    "ex.recurrent-vs-self.why_c": "Оценки одного слоя считаются пакетно, но генерация остаётся "
-                                  "авторегрессионной: следующий токен зависит от предыдущих.",
-    "ex.recurrent-vs-self.why_d": "Это анахронизм: в ранней работе нет обозначений Q, K, V и масштабированных "
-                                  "скалярных произведений, а имя «аддитивное» — позднейшая классификация "
-                                  "Васвани и соавторов.",
-    "ex.recurrent-vs-self.explain": "Выравнивание сопоставляет {encoder_pairs} пары «состояние декодера — "
-                                    "аннотация энкодера», самовнимание — {self_pairs} пары позиций одной "
-                                    "последовательности. Это не делает работу постоянной и не распараллеливает "
-                                    "генерацию.",
-    "ex.single-token.prompt": "В последовательности один токен, его значение {value}. Каковы его вес внимания "
-                              "и выход? Ответ — вес и выход: [w, [o_0, o_1]] или [w, o_0, o_1].",
-    "ex.single-token.form": "вес и выход в виде [w, [o_0, o_1]] или [w, o_0, o_1]",
-    "ex.single-token.form_hint": "Нужны три числа: вес и две координаты выхода.",
-    "ex.single-token.explain": "В строке весов один ключ, поэтому A = {weights}, а выход равен значению: "
-                               "O = {output}. Градиенты запроса и ключа нулевые: Q̄ = {grad_q}, K̄ = {grad_k}.",
-    "ex.permutation.prompt": "Что станет с выходом, если одинаково переставить две позиции токенов в Q, K и V?",
-    "ex.permutation.a": "Строки выхода переставятся так же: каждая строка следует за своей позицией.",
-    "ex.permutation.b": "Выход не изменится ни в одной строке.",
-    "ex.permutation.c": "Получатся другие числа: голова знает порядок позиций.",
-    "ex.permutation.d": "Переставятся только столбцы A, а строки выхода останутся на месте.",
-    "ex.permutation.right": "Голова не знает порядка позиций: строка выхода переезжает вместе со своим запросом.",
-    "ex.permutation.why_b": "Строка выхода принадлежит своему запросу; запрос переехал — его строка выхода "
-                            "переехала вместе с ним.",
-    "ex.permutation.why_c": "У этой головы нет сведений о позиции: оценки зависят только от содержимого строк. "
-                            "Позиционные входы и маска — отдельный разговор.",
-    "ex.permutation.why_d": "Переставляются и строки A (запросы), и её столбцы (ключи), поэтому строки выхода "
-                            "переставляются тоже.",
-    "ex.permutation.explain": "После перестановки {order} выход совпал с переставленным исходным выходом "
-                              "с расхождением {difference}. Позиционные входы и маску нужно рассматривать отдельно.",
-    "ex.identical-keys.prompt": "Две строки ключей одинаковы. Какими будут веса в строке любого запроса?",
-    "ex.identical-keys.form": "строка из двух весов в виде [a, b]",
-    "ex.identical-keys.form_hint": "Нужна строка из двух весов (или вся матрица 2×2).",
-    "ex.identical-keys.explain": "Обе оценки строки равны, и softmax даёт равномерную строку {weights}.",
-    "ex.future-access.prompt": "Какой доступ к будущему привёл бы к утечке целевой информации при каузальном "
-                               "обучении декодера?",
-    "ex.future-access.a": "Запрос позиции i учитывает ключи и значения позиций j > i — более поздние целевые "
-                          "токены.",
-    "ex.future-access.b": "Запрос позиции i учитывает ключи более ранних позиций j < i.",
-    "ex.future-access.c": "Запрос позиции i учитывает собственный ключ j = i.",
-    "ex.future-access.d": "Утечки нет: эта голова уже каузальная и будущего не видит.",
-    "ex.future-access.right": "Без маски запрос видит более поздние позиции; при авторегрессионном обучении это "
-                              "подсказка ответа.",
-    "ex.future-access.why_b": "Ранние позиции модели уже известны при генерации — их учитывать можно.",
-    "ex.future-access.why_c": "Собственная позиция тоже известна: каузальная маска её не скрывает.",
-    "ex.future-access.why_d": "Эта голова без маски: в примере запрос q_0 отдаёт более поздней позиции k_1 вес "
-                              "{future_weight}. Маску добавит глава 28.",
-    "ex.future-access.explain": "Без маски каждому запросу видны все ключи: в примере q_0 отдаёт будущей позиции "
-                                "k_1 вес {future_weight}. При авторегрессионном обучении модель так подсматривала "
-                                "бы ответ.",
-}
+from .catalogues import en, ru
 
-CATALOGUES: dict[str, dict[str, str]] = {"ru": RU}
-LANGUAGE = "ru"
+CATALOGUES: dict[str, dict[str, str]] = {"ru": ru.STRINGS, "en": en.STRINGS}
+_language = "ru"
+
+
+def set_language(language: str) -> None:
+    """Choose the language of everything the chapter's package says from now on."""
+    global _language
+    if language not in CATALOGUES:
+        raise ValueError(f"unknown language {language!r}; choose one of {', '.join(CATALOGUES)}")
+    _language = language
+
+
+def language() -> str:
+    return _language
+
+
+def text_in(language: str, key: str, **fields: object) -> str:
+    """The string ``key`` in ``language``, with ``fields`` filled in."""
+    template = CATALOGUES[language][key]
+    return template.format(**fields) if fields else template
 
 
 def text(key: str, **fields: object) -> str:
-    """The string ``key`` in the chapter's language, with ``fields`` filled in."""
-    template = CATALOGUES[LANGUAGE][key]
-    return template.format(**fields) if fields else template
+    """The string ``key`` in the chosen language, with ``fields`` filled in."""
+    return text_in(_language, key, **fields)

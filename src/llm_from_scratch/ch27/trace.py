@@ -21,7 +21,6 @@ BORDERS = {
     "value": "4px double #000",
     "score": "2px dotted #000",
     "probability": "4px double #000",
-    "plain": "1px solid #888",
 }
 ROLES = ("query", "key", "value", "score", "probability")
 

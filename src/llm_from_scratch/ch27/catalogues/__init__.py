@@ -1,0 +1,1 @@
+"""One catalogue of learner-facing strings per language, all with the same keys."""
