@@ -142,13 +142,18 @@ def open_and_run(page, relative: str) -> None:
 
 
 def close_notebook(page) -> None:
-    """Shut the kernel down and close the notebook without saving the copy's new outputs."""
+    """Close the notebook without saving the copy's new outputs, then shut its kernel down."""
     page.evaluate("""async () => {
-        const panel = window.jupyterapp.shell.currentWidget;
-        await panel.sessionContext.shutdown();
+        const app = window.jupyterapp;
+        const panel = app.shell.currentWidget;
+        const id = panel.sessionContext.session?.id;
         panel.context.model.dirty = false;
         panel.dispose();
+        if (id) {
+            try { await app.serviceManager.sessions.shutdown(id); } catch (error) { /* already gone */ }
+        }
     }""")
+    page.wait_for_function("() => document.querySelectorAll('.jp-NotebookPanel').length === 0")
 
 
 def code_cell_count(page) -> int:
