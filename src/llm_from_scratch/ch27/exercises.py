@@ -91,16 +91,27 @@ def _rows_swapped(answer: np.ndarray, expected: np.ndarray) -> bool:
 
 # --- the exercises -----------------------------------------------------------------------
 
-def _first_look(answer, ev):
-    expected = ev.worked.run.weights[0].argmax(axis=1).astype(float)
-    a = read_numbers(answer, text("ex.first-look.form"))
-    if a.shape != expected.shape or not np.isin(a, (0, 1)).all():
-        raise AnswerFormatError(text("ex.first-look.form_hint"))
-    if _same(a, expected):
-        return _ok("first-look")
-    if _rows_swapped(a, expected):
-        return _wrong("first-look", "rows-swapped", "mis.rows-swapped")
-    return _partial("first-look", a, expected, "q")
+def _index_per_query(exercise_id: str, expected_of: Callable[[LearnerEvidence], np.ndarray], swapped: str):
+    """Judge an answer of one 0/1 index per query; ``swapped`` names the misconception of reversed rows."""
+    def judge(answer, ev):
+        expected = expected_of(ev).astype(float)
+        a = read_numbers(answer, text(f"ex.{exercise_id}.form"))
+        if a.shape != expected.shape or not np.isin(a, (0, 1)).all():
+            raise AnswerFormatError(text(f"ex.{exercise_id}.form_hint"))
+        if _same(a, expected):
+            return _ok(exercise_id)
+        if _rows_swapped(a, expected):
+            return _wrong(exercise_id, swapped, f"mis.{swapped}")
+        return _partial(exercise_id, a, expected, "q")
+    return judge
+
+
+def _heavier_value(ev: LearnerEvidence) -> np.ndarray:
+    return ev.worked.run.weights[0].argmax(axis=1)
+
+
+def _heavier_key(ev: LearnerEvidence) -> np.ndarray:
+    return ev.worked.run.head.raw_scores.data[0].argmax(axis=1)
 
 
 def _scores(answer, ev):
@@ -121,18 +132,6 @@ def _scores(answer, ev):
     if _same(a, q @ q.T) or _same(a, k @ k.T):
         return _wrong("scores", "query-with-query", "mis.query-with-query")
     return _partial("scores", a, expected, "q")
-
-
-def _heavier_key(answer, ev):
-    expected = ev.worked.run.head.raw_scores.data[0].argmax(axis=1).astype(float)
-    a = read_numbers(answer, text("ex.heavier-key.form"))
-    if a.shape != expected.shape or not np.isin(a, (0, 1)).all():
-        raise AnswerFormatError(text("ex.heavier-key.form_hint"))
-    if _same(a, expected):
-        return _ok("heavier-key")
-    if _rows_swapped(a, expected):
-        return _wrong("heavier-key", "query-key-swapped", "mis.query-key-swapped")
-    return _partial("heavier-key", a, expected, "q")
 
 
 def _weights(answer, ev):
@@ -255,12 +254,12 @@ def _history_facts(ev: LearnerEvidence) -> dict[str, str]:
 
 
 EXERCISES: dict[str, Exercise] = {e.id: e for e in (
-    Exercise("first-look", "numbers", _first_look, lambda ev: {
-        **_worked_facts(ev), "answer": vector(ev.worked.run.weights[0].argmax(axis=1), 0)}),
+    Exercise("first-look", "numbers", _index_per_query("first-look", _heavier_value, "rows-swapped"),
+             lambda ev: {**_worked_facts(ev), "answer": vector(_heavier_value(ev), 0)}),
     Exercise("scores", "numbers", _scores, lambda ev: {
         **_worked_facts(ev), "answer": matrix(ev.worked.run.head.raw_scores.data[0], 0)}),
-    Exercise("heavier-key", "numbers", _heavier_key, lambda ev: {
-        **_worked_facts(ev), "answer": vector(ev.worked.run.head.raw_scores.data[0].argmax(axis=1), 0)}),
+    Exercise("heavier-key", "numbers", _index_per_query("heavier-key", _heavier_key, "query-key-swapped"),
+             lambda ev: {**_worked_facts(ev), "answer": vector(_heavier_key(ev), 0)}),
     Exercise("weights", "numbers", _weights, lambda ev: {
         **_worked_facts(ev), "answer": vector(ev.worked.run.weights[0, 0])}),
     Exercise("row-normalization", "choice",

@@ -58,6 +58,20 @@ def _snapshot(parts: list[Figure | str]) -> None:
             print(part)
 
 
+class Explorer:
+    """A slider-driven view: ``state_for`` computes the numbers, ``render`` draws them."""
+
+    figure: w.HTML
+    numbers: w.HTML
+
+    def update(self, value):
+        self.state = self.state_for(value)
+        figure, numbers = self.render(self.state)
+        self.figure.value = _figure_html(figure)
+        self.numbers.value = _pre(numbers)
+        return self.state
+
+
 # --- scale -----------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -68,7 +82,7 @@ class ScaleState:
     pair_weight: float  # first weight of softmax(factor * [1, 0])
 
 
-class ScaleExplorer:
+class ScaleExplorer(Explorer):
     """A factor from 0 to 2 multiplies the worked example's raw scores before softmax."""
 
     def __init__(self) -> None:
@@ -106,13 +120,6 @@ class ScaleExplorer:
         lines.append(text("widget.scale.pair", factor=num(state.factor, 2), weight=num(state.pair_weight)))
         return figure, "\n".join(lines)
 
-    def update(self, factor: float) -> ScaleState:
-        self.state = self.state_for(factor)
-        figure, numbers = self.render(self.state)
-        self.figure.value = _figure_html(figure)
-        self.numbers.value = _pre(numbers)
-        return self.state
-
     def show(self) -> None:
         _snapshot(list(self.render(self.state_for(self.default))))
         display(LiveWidget([w.HBox([self.slider, self.to_default, self.to_one]), self.figure, self.numbers],
@@ -135,7 +142,7 @@ class WidthState:
     entropy_scaled: float
 
 
-class WidthExplorer:
+class WidthExplorer(Explorer):
     """Random q, k with zero-mean unit-variance components: what d_k does with and without the scale."""
 
     batch, tokens, seed = 64, 16, 27
@@ -177,13 +184,6 @@ class WidthExplorer:
                        max_scaled=num(state.max_weight_scaled, 3), entropy_raw=num(state.entropy_raw, 3),
                        entropy_scaled=num(state.entropy_scaled, 3), uniform=num(math.log(self.tokens), 3))
         return figure, numbers
-
-    def update(self, key_width: int) -> WidthState:
-        self.state = self.state_for(key_width)
-        figure, numbers = self.render(self.state)
-        self.figure.value = _figure_html(figure)
-        self.numbers.value = _pre(numbers)
-        return self.state
 
     def show(self) -> None:
         _snapshot(list(self.render(self.state_for(64))))
