@@ -174,6 +174,12 @@ def assert_clean(page, path: pathlib.Path):
         figures.nth(i).scroll_into_view_if_needed()
         box = figures.nth(i).bounding_box()
         assert box and box["width"] > 50 and box["height"] > 50, f"{name}: figure {i} is not visible"
+    html_outputs = sum(1 for c in stored["cells"] for o in c.get("outputs", []) if "text/html" in o.get("data", {}))
+    rendered_html = page.locator(".jp-OutputArea-output.jp-RenderedHTMLCommon")
+    assert rendered_html.count() == html_outputs, f"{name}: {rendered_html.count()} of {html_outputs} HTML outputs"
+    for i in range(html_outputs):
+        rendered_html.nth(i).scroll_into_view_if_needed()
+        assert rendered_html.nth(i).is_visible() and rendered_html.nth(i).inner_text().strip(), f"{name}: HTML {i}"
     # every live widget output renders a view (views appear asynchronously, so wait for them)
     views = page.locator(".jp-OutputArea-output > .jupyter-widgets")
     expected_views = sum(1 for c in stored["cells"] for o in c.get("outputs", [])
@@ -264,9 +270,12 @@ def check_head_editor(page):
     field.press("Tab")
     q, k, v = worked_inputs()
     q[0, 0, 0] = 1.0
-    expected = run_head(q, k, v).output[0, 0]
+    run = run_head(q, k, v)
     page.wait_for_function("(row) => [...document.querySelectorAll('.widget-html-content')]"
-                           ".some(e => e.innerText.includes(row))", arg=f"o0 = {vector(expected)}")
+                           ".some(e => e.innerText.includes(row))", arg=f"o0 = {vector(run.output[0, 0])}")
+    view = page.locator(".widget-html-content", has_text=f"o0 = {vector(run.output[0, 0])}").last
+    scores_row = "\t".join(f"{x:.6f}" for x in run.head.raw_scores.data[0, 0])
+    assert scores_row in view.inner_text(), "the scores did not follow the edit"
 
 
 def check_exercise_form(page, lang: str):
