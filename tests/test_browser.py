@@ -230,6 +230,11 @@ def check_scale_slider(page, lang: str):
     numbers = widget_html(page, pair_prefix)
     figure = page.locator(".widget-html-content:has(svg)").filter(has_text="softmax").last
     before_numbers, before_figure = numbers.inner_text(), figure.inner_html()
+    # from exactly 1 (the button), five arrow steps of 0.01 land on the step grid at 1.05
+    page.locator("button", has_text=text_in(lang, "widget.scale.to_one")).click()
+    answered = text_in(lang, "widget.scale.pair", factor="1.00", weight="").strip()
+    page.wait_for_function("(text) => [...document.querySelectorAll('.widget-html-content')]"
+                           ".some(e => e.innerText.includes(text))", arg=answered)
     handle.focus()
     for _ in range(5):
         handle.press("ArrowRight")
@@ -239,7 +244,7 @@ def check_scale_slider(page, lang: str):
     page.wait_for_function("(text) => [...document.querySelectorAll('.widget-html-content')]"
                            ".some(e => e.innerText.includes(text))", arg=answered)
     factor = float(readout)
-    assert factor == pytest.approx(0.76), "five steps of 0.01 from 0.71"
+    assert factor == pytest.approx(1.05), "five steps of 0.01 from 1"
     assert numbers.inner_text() != before_numbers
     state = ScaleExplorer().state_for(factor)
     shown = numbers.inner_text()

@@ -37,6 +37,12 @@ def test_scale_sources_figures_at_its_marks(scale):
     np.testing.assert_allclose(scale.state_for(0.0).weights, 0.5)
 
 
+def test_the_scale_slider_opens_on_the_chapters_weights():
+    explorer = ScaleExplorer()
+    assert explorer.slider.value == 1 / math.sqrt(2)
+    assert "A_0,: = [0.014166,0.985834]" in explorer.numbers.value
+
+
 def test_moving_the_scale_slider_updates_figure_and_numbers(scale):
     before = (scale.figure.value, scale.numbers.value)
     scale.slider.value = 1.5
@@ -46,7 +52,7 @@ def test_moving_the_scale_slider_updates_figure_and_numbers(scale):
     scale.to_one.click()
     assert scale.slider.value == 1.0 and "0.731059" in scale.numbers.value
     scale.to_default.click()
-    assert scale.slider.value == pytest.approx(0.71) and "0.71" in scale.numbers.value
+    assert scale.slider.value == 1 / math.sqrt(2) and "0.014166,0.985834" in scale.numbers.value
 
 
 @pytest.fixture(scope="module")

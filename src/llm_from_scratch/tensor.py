@@ -2,7 +2,8 @@
 
 A tensor made by a primitive records its parents and a backward rule in one
 place (``Tensor.from_op``); ``backward`` walks the graph in reversed
-topological order and accumulates each parent's gradient with ``+=``.
+topological order and sums every gradient that reaches a tensor, so leaves
+accumulate ``.grad`` across calls. float64 arrays are wrapped, not copied.
 """
 
 from __future__ import annotations
@@ -32,11 +33,8 @@ def as_float_array(data: object, what: str = "tensor data") -> np.ndarray:
     if array.dtype.kind == "c":
         raise TypeError(f"{what} must be real numbers, got complex values")
     if array.dtype.kind not in _NUMERIC_KINDS:
-        raise TypeError(
-            f"{what} must be real numbers, got values of type {array.dtype} "
-            f"(for example {array.flat[0]!r})" if array.size else
-            f"{what} must be real numbers, got values of type {array.dtype}"
-        )
+        example = f" (for example {array.flat[0]!r})" if array.size else ""
+        raise TypeError(f"{what} must be real numbers, got values of type {array.dtype}{example}")
     return np.asarray(array, dtype=np.float64)
 
 
@@ -78,9 +76,6 @@ class Tensor:
     def __repr__(self) -> str:
         return f"Tensor(shape={list(self.shape)}, op={self.op!r}, requires_grad={self.requires_grad})"
 
-    def zero_grad(self) -> None:
-        self.grad = None
-
     def backward(self, upstream: object = None) -> None:
         """Accumulate d(sum(self * upstream))/d(leaf) into every leaf's ``.grad``.
 
@@ -102,7 +97,7 @@ class Tensor:
                     f"upstream gradient has shape {list(seed.shape)}, "
                     f"but the tensor has shape {list(self.shape)}"
                 )
-            seed = seed.copy()  # accumulation below must never write into the caller's array
+            seed = seed.copy()  # backward rules may overwrite the gradient they receive
 
         order = _topological_order(self)
         pending: dict[int, np.ndarray] = {id(self): seed}

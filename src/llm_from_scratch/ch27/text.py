@@ -21,10 +21,6 @@ def set_language(language: str) -> None:
     _language = language
 
 
-def language() -> str:
-    return _language
-
-
 def text_in(language: str, key: str, **fields: object) -> str:
     """The string ``key`` in ``language``, with ``fields`` filled in."""
     template = CATALOGUES[language][key]

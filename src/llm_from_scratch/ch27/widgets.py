@@ -21,7 +21,7 @@ from ..attention import scaled_dot_product_self_attention
 from ..tensor import Tensor
 from .evidence import HeadRun, LearnerEvidence, row_softmax, run_head, worked_inputs
 from .exercises import EXERCISES, attempted, check, reveal
-from .figures import Figure, Panel, heatmap, line_panels
+from .figures import Figure, Panel, heatmap, line_panels, show
 from .formatting import num, vector
 from .text import text
 from .trace import forward_html
@@ -52,8 +52,7 @@ def _snapshot(parts: list[Figure | str]) -> None:
     display(HTML(f"<p><em>{escape(text('widget.snapshot'))}</em></p>"))
     for part in parts:
         if isinstance(part, Figure):
-            display(part)
-            print(part.table)
+            show(part)
         else:
             print(part)
 
@@ -91,12 +90,13 @@ class ScaleExplorer(Explorer):
         self.key_width = self.run.head.key_width
         self.pair_scores = ev.scale.scores
         self.default = 1.0 / math.sqrt(self.key_width)
-        self.slider = w.FloatSlider(value=round(self.default, 2), min=0.0, max=2.0, step=0.01,
+        # the slider starts at exactly 1/sqrt(d_k) (its readout rounds to 0.71), so it opens on the chapter's A
+        self.slider = w.FloatSlider(value=self.default, min=0.0, max=2.0, step=0.01,
                                     description=text("widget.scale.slider"), style=LABEL_STYLE,
                                     continuous_update=True, readout_format=".2f")
         self.to_default = w.Button(description=text("widget.scale.to_default", value=num(self.default, 3)))
         self.to_one = w.Button(description=text("widget.scale.to_one"))
-        self.to_default.on_click(lambda _: setattr(self.slider, "value", round(self.default, 2)))
+        self.to_default.on_click(lambda _: setattr(self.slider, "value", self.default))
         self.to_one.on_click(lambda _: setattr(self.slider, "value", 1.0))
         self.figure = w.HTML()
         self.numbers = w.HTML()
@@ -104,11 +104,9 @@ class ScaleExplorer(Explorer):
         self.state = self.update(self.slider.value)
 
     def state_for(self, factor: float) -> ScaleState:
-        raw = Tensor(self.run.head.raw_scores.data)
-        weights = F.exp(F.log_softmax(F.mul(raw, factor), axis=2))
-        output = F.matmul(weights, Tensor(self.run.value))
-        return ScaleState(float(factor), weights.data[0], output.data[0],
-                          float(row_softmax(self.pair_scores, factor)[0]))
+        weights = row_softmax(self.run.head.raw_scores.data, factor)
+        output = F.matmul(Tensor(weights), Tensor(self.run.value))
+        return ScaleState(float(factor), weights[0], output.data[0], float(row_softmax(self.pair_scores, factor)[0]))
 
     def render(self, state: ScaleState) -> tuple[Figure, str]:
         tokens = state.weights.shape[0]
