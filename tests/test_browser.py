@@ -1,7 +1,7 @@
 """The chapter as a learner uses it: JupyterLab in a real Chromium, driven by Playwright.
 
 Starts JupyterLab on 127.0.0.1 (free port, random token, its own config, settings and
-workspace folders) over a temporary copy of the notebooks; for each notebook restarts
+workspace folders) over a temporary copy of the project; for each notebook restarts
 the kernel and runs all cells, then checks errors, figures and widgets, and saves a
 screenshot to artifacts/. Needs Debian's Chromium at /usr/bin/chromium
 (apt-get install -y chromium); nothing is downloaded.
@@ -59,11 +59,12 @@ def digest(paths) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
-    """A JupyterLab server over a copy of the chapter; stopped whatever happens."""
+    """A JupyterLab server over a copy of the project; stopped whatever happens."""
     before = digest(path for _, path in NOTEBOOKS)
     home = tmp_path_factory.mktemp("lab")
-    served = home / "served"  # only the notebooks are served; config and settings live beside it
-    shutil.copytree(ROOT / "chapter27", served / "chapter27", ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    served = home / "project"  # a copy of the project; config, settings and workspaces live beside it
+    shutil.copytree(ROOT, served, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "artifacts", "__pycache__", ".ipynb_checkpoints", ".pytest_cache", ".hypothesis", "*.egg-info"))
     settings = home / "settings" / "@jupyterlab" / "notebook-extension"
     settings.mkdir(parents=True)
     # render every cell (no windowing), so outputs far down the page exist in the DOM
