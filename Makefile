@@ -28,7 +28,7 @@ report: $(VENV)/.base ## print the chapter's text report
 	$(PY) -m llm_from_scratch.ch27
 
 bench: $(VENV)/.base ## benchmark the head (engine vs closed form) and the explorers' latency
-	$(PY) benchmarks/bench_head.py
+	MALLOC_MMAP_THRESHOLD_=4294967296 MALLOC_TRIM_THRESHOLD_=68719476736 $(PY) benchmarks/bench_head.py
 	$(PY) benchmarks/bench_widgets.py
 
 notebooks: $(VENV)/.test ## re-execute every notebook in place (commit the result)

@@ -6,6 +6,11 @@ one T x T buffer for scores, softmax and weights, the leanest numpy can do. Prin
 forward and forward+backward medians and ratios, and peak memory at the largest T
 against the bytes the engine's record must keep.
 
+`make bench` sets MALLOC_MMAP_THRESHOLD_ and MALLOC_TRIM_THRESHOLD_ so glibc keeps
+freed T x T arrays in the heap for reuse: otherwise each one goes back to the OS and
+every new one pays page faults (on this VM up to ms per MiB on first touch), which
+swamps the arithmetic being compared. The setting applies to every implementation.
+
     python benchmarks/bench_head.py [--repeats N] [--tokens 128 512 2048]
 """
 
@@ -14,6 +19,7 @@ from __future__ import annotations
 import argparse
 import gc
 import math
+import os
 import statistics
 import time
 import tracemalloc
@@ -83,6 +89,19 @@ def peak_bytes(fn, inputs) -> int:
     return peak
 
 
+def prefault(nbytes: int) -> float:
+    """Touch and free ``nbytes`` once, returning the seconds it took.
+
+    On a virtual machine the first touch of memory the guest never used costs
+    milliseconds per MiB; without this, whichever implementation first needs
+    more memory than the process has touched pays it inside its timing.
+    """
+    start = time.perf_counter()
+    block = np.ones(nbytes // 8)
+    del block
+    return time.perf_counter() - start
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=7)
@@ -90,6 +109,9 @@ def main() -> None:
     args = parser.parse_args()
 
     rng = np.random.default_rng(27)
+    largest = 12 * BATCH * max(args.tokens) ** 2 * 8  # well above every implementation's peak
+    print(f"pre-faulted {largest / 2**30:.1f} GiB in {prefault(largest):.1f} s; "
+          f"MALLOC_MMAP_THRESHOLD_={os.environ.get('MALLOC_MMAP_THRESHOLD_', 'unset (expect page-fault noise)')}")
     print(f"B = {BATCH}, d_k = d_v = {WIDTH}, float64, median of {args.repeats} interleaved repeats (ms)")
     print(f"{'T':>5}  {'pass':<17}{'engine':>9}{'plain':>9}{'in place':>10}{'engine/plain':>14}{'engine/in place':>17}")
     for tokens in args.tokens:
