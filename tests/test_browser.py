@@ -64,7 +64,8 @@ def lab(tmp_path_factory):
     home = tmp_path_factory.mktemp("lab")
     served = home / "project"  # a copy of the project; config, settings and workspaces live beside it
     shutil.copytree(ROOT, served, ignore=shutil.ignore_patterns(
-        ".git", ".venv", "artifacts", "__pycache__", ".ipynb_checkpoints", ".pytest_cache", ".hypothesis", "*.egg-info"))
+        ".git", ".venv", "artifacts", "__pycache__", ".ipynb_checkpoints", ".pytest_cache", ".hypothesis",
+        "*.egg-info"))
     settings = home / "settings" / "@jupyterlab" / "notebook-extension"
     settings.mkdir(parents=True)
     # render every cell (no windowing), so outputs far down the page exist in the DOM
