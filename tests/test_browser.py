@@ -131,6 +131,10 @@ def open_and_run(page, relative: str) -> None:
         return panel && panel.context && panel.context.path === path && panel.content.widgets.length > 0
             && panel.sessionContext.session?.kernel?.status === 'idle';
     }""", arg=relative)
+    # clear the stored counts first, or the wait below could pass on them while the kernel is restarting
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs')")
+    page.wait_for_function("() => window.jupyterapp.shell.currentWidget.content.widgets"
+                           ".every(c => c.model.type !== 'code' || c.model.executionCount === null)")
     # do not await the command: it resolves only after the confirmation dialog is accepted
     page.evaluate("() => { window.jupyterapp.commands.execute('notebook:restart-run-all'); }")
     page.click(".jp-Dialog .jp-mod-accept")
@@ -171,6 +175,8 @@ def assert_clean(page, path: pathlib.Path):
     stored = json.loads(path.read_text(encoding="utf-8"))
     svg_count = sum(1 for c in stored["cells"] for o in c.get("outputs", []) if "image/svg+xml" in o.get("data", {}))
     figures = page.locator(".jp-RenderedSVG, .jp-RenderedImage")
+    if svg_count:
+        figures.nth(svg_count - 1).wait_for(state="attached")
     assert figures.count() >= svg_count, f"{name}: {figures.count()} of {svg_count} figures rendered"
     for i in range(figures.count()):
         figures.nth(i).scroll_into_view_if_needed()
@@ -178,6 +184,8 @@ def assert_clean(page, path: pathlib.Path):
         assert box and box["width"] > 50 and box["height"] > 50, f"{name}: figure {i} is not visible"
     html_outputs = sum(1 for c in stored["cells"] for o in c.get("outputs", []) if "text/html" in o.get("data", {}))
     rendered_html = page.locator(".jp-OutputArea-output.jp-RenderedHTMLCommon")
+    if html_outputs:
+        rendered_html.nth(html_outputs - 1).wait_for(state="attached")
     assert rendered_html.count() == html_outputs, f"{name}: {rendered_html.count()} of {html_outputs} HTML outputs"
     for i in range(html_outputs):
         rendered_html.nth(i).scroll_into_view_if_needed()
