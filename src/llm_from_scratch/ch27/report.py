@@ -129,8 +129,10 @@ def checks_section(ev: LearnerEvidence) -> list[str]:
 
 
 def scale_example_section(ev: LearnerEvidence) -> list[str]:
-    return [f"{text('unscaled_weight')}: {num(ev.scale.unscaled[0])}",
-            f"{text('scaled_weight')}: {num(ev.scale.scaled[0])}"]
+    scale = ev.scale
+    scores = vector(scale.scores, 0)
+    return [f"{text('unscaled_weight', scores=scores)}: {num(scale.unscaled[0])}",
+            f"{text('scaled_weight', scores=scores, key_width=scale.key_width)}: {num(scale.scaled[0])}"]
 
 
 def history_section(ev: LearnerEvidence) -> list[str]:

@@ -48,9 +48,9 @@ STRINGS: dict[str, str] = {
     "replay": "second run",
     "replay.bitwise": "bitwise identical",
     "replay.differs": "DIFFERS",
-    "section.scale_example": "The scale example: scores [1, 0]",
-    "unscaled_weight": "weight of the first position without the scale",
-    "scaled_weight": "weight of the first position with the scale at d_k = 2",
+    "section.scale_example": "The scale example",
+    "unscaled_weight": "weight of the first position of {scores} without the scale",
+    "scaled_weight": "weight of the first position of {scores} with the scale at d_k = {key_width}",
     "section.history": "History: where queries and keys come from",
     "history.recurrent-fixed-context":
         "Fixed recurrent context: the whole source sentence squeezed into one vector.",

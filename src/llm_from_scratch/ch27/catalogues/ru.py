@@ -48,9 +48,9 @@ STRINGS: dict[str, str] = {
     "replay": "повторный запуск",
     "replay.bitwise": "побитово совпадает",
     "replay.differs": "РАЗЛИЧАЕТСЯ",
-    "section.scale_example": "Пример масштаба: оценки [1, 0]",
-    "unscaled_weight": "вес первой позиции без масштаба",
-    "scaled_weight": "вес первой позиции с масштабом при d_k = 2",
+    "section.scale_example": "Пример масштаба",
+    "unscaled_weight": "вес первой позиции {scores} без масштаба",
+    "scaled_weight": "вес первой позиции {scores} с масштабом при d_k = {key_width}",
     "section.history": "История: откуда берутся запросы и ключи",
     "history.recurrent-fixed-context":
         "Фиксированный рекуррентный контекст: всё исходное предложение сжато в один вектор.",
