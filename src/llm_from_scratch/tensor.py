@@ -1,13 +1,17 @@
 """Tensor: float64 numpy data with reverse-mode gradients.
 
-A tensor made by a primitive records its parents and a backward rule in one
-place (``Tensor.from_op``); ``backward`` walks the graph in reversed
-topological order and sums every gradient that reaches a tensor, so leaves
+A tensor made by a primitive gets a ``Node`` (made in one place,
+``Tensor.from_op``) that records the primitive, its inputs' nodes and its
+backward rule. The graph holds nodes and what each rule keeps, never the value
+of an intermediate tensor, so an intermediate nobody holds is freed as soon as
+the forward pass is done with it. ``backward`` walks the nodes in reversed
+topological order and sums every gradient that reaches a node, so leaves
 accumulate ``.grad`` across calls. float64 arrays are wrapped, not copied.
 """
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -38,32 +42,54 @@ def as_float_array(data: object, what: str = "tensor data") -> np.ndarray:
     return np.asarray(array, dtype=np.float64)
 
 
+class Node:
+    """One step of the graph: a primitive's name, its inputs' nodes and its backward rule.
+
+    A leaf's node has no rule; it refers weakly to its tensor, which receives the gradient.
+    ``parents`` has ``None`` for an input that needs no gradient.
+    """
+
+    __slots__ = ("op", "parents", "rule", "shape", "leaf")
+
+    def __init__(self, op: str, parents: tuple[Node | None, ...], rule: BackwardRule | None,
+                 shape: tuple[int, ...], leaf: Tensor | None = None) -> None:
+        self.op = op
+        self.parents = parents
+        self.rule = rule
+        self.shape = shape
+        self.leaf = weakref.ref(leaf) if leaf is not None else None
+
+    def __repr__(self) -> str:
+        return f"Node(op={self.op!r}, shape={list(self.shape)})"
+
+
 class Tensor:
     """An n-dimensional float64 array that can carry a gradient."""
 
-    __slots__ = ("data", "grad", "requires_grad", "parents", "backward_rule", "op")
+    __slots__ = ("data", "grad", "node", "op", "__weakref__")
 
     def __init__(self, data: object, requires_grad: bool = False) -> None:
         self.data = as_float_array(data)
         self.grad: np.ndarray | None = None
-        self.requires_grad = bool(requires_grad)
-        self.parents: tuple[Tensor, ...] = ()
-        self.backward_rule: BackwardRule | None = None
         self.op = "input"
+        self.node = Node("input", (), None, self.data.shape, leaf=self) if requires_grad else None
 
     @classmethod
     def from_op(
         cls, data: np.ndarray, parents: Sequence[Tensor], rule: BackwardRule, op: str
     ) -> Tensor:
-        """The one place where a primitive's result records its parents."""
+        """The one place where a primitive's result records its inputs and backward rule."""
         out = cls.__new__(cls)
         out.data = data
         out.grad = None
-        out.requires_grad = any(p.requires_grad for p in parents)
-        out.parents = tuple(parents) if out.requires_grad else ()
-        out.backward_rule = rule if out.requires_grad else None
         out.op = op
+        needs = any(p.requires_grad for p in parents)
+        out.node = Node(op, tuple(p.node for p in parents), rule, data.shape) if needs else None
         return out
+
+    @property
+    def requires_grad(self) -> bool:
+        return self.node is not None
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -81,7 +107,7 @@ class Tensor:
 
         ``upstream`` defaults to 1 for a single-element tensor.
         """
-        if not self.requires_grad:
+        if self.node is None:
             raise ValueError("backward() needs a tensor that depends on an input with requires_grad=True")
         if upstream is None:
             if self.data.size != 1:
@@ -99,19 +125,22 @@ class Tensor:
                 )
             seed = seed.copy()  # backward rules may overwrite the gradient they receive
 
-        order = _topological_order(self)
-        pending: dict[int, np.ndarray] = {id(self): seed}
+        order = _topological_order(self.node)
+        pending: dict[int, np.ndarray] = {id(self.node): seed}
         for node in reversed(order):
             grad = pending.pop(id(node), None)
             if grad is None:
                 continue
-            if node.backward_rule is None:  # a leaf
-                node.grad = grad if node.grad is None else node.grad + grad
+            if node.rule is None:  # a leaf
+                leaf = node.leaf()
+                if leaf is not None:
+                    leaf.grad = grad if leaf.grad is None else leaf.grad + grad
                 continue
-            parent_grads = node.backward_rule(grad)
+            parent_grads = node.rule(grad)
+            del grad  # a rule's input gradient is dead once the rule is done
             assert len(parent_grads) == len(node.parents), f"{node.op} backward returned the wrong count"
             for parent, parent_grad in zip(node.parents, parent_grads):
-                if parent_grad is None or not parent.requires_grad:
+                if parent is None or parent_grad is None:
                     continue
                 assert parent_grad.shape == parent.shape, (
                     f"{node.op} backward gave shape {parent_grad.shape} for a parent of shape {parent.shape}"
@@ -121,10 +150,10 @@ class Tensor:
                 pending[key] = pending[key] + parent_grad if key in pending else parent_grad
 
 
-def _topological_order(root: Tensor) -> list[Tensor]:
-    order: list[Tensor] = []
+def _topological_order(root: Node) -> list[Node]:
+    order: list[Node] = []
     seen: set[int] = set()
-    stack: list[tuple[Tensor, bool]] = [(root, False)]
+    stack: list[tuple[Node, bool]] = [(root, False)]
     while stack:
         node, expanded = stack.pop()
         if expanded:
@@ -135,6 +164,6 @@ def _topological_order(root: Tensor) -> list[Tensor]:
         seen.add(id(node))
         stack.append((node, True))
         for parent in node.parents:
-            if parent.requires_grad and id(parent) not in seen:
+            if parent is not None and id(parent) not in seen:
                 stack.append((parent, False))
     return order

@@ -154,10 +154,11 @@ def pairs_section(ev: LearnerEvidence) -> list[str]:
 
 def composition_section(run: HeadRun) -> list[str]:
     """The primitives behind the output, walked back from O to the inputs."""
-    ops, node = [], run.head.output
+    ops, node = [], run.head.output.node
     while node.parents:
         ops.append(node.op)
-        node = next(p for p in node.parents if p.parents) if any(p.parents for p in node.parents) else node.parents[0]
+        parents = [p for p in node.parents if p is not None]
+        node = next((p for p in parents if p.parents), parents[0])
     ops.append(node.op)
     return [" ← ".join(ops), text("composition.read")]
 
