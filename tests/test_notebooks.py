@@ -17,6 +17,8 @@ EDITIONS = {"ru": ROOT / "chapter27", "en": ROOT / "chapter27" / "en"}
 BY_EDITION = {lang: sorted(folder.glob("[0-9][0-9]_*.ipynb")) for lang, folder in EDITIONS.items()}
 NOTEBOOKS = [path for paths in BY_EDITION.values() for path in paths]
 EXPECTED_ERRORS_TAG = "raises-exception"
+UNGUARDED = "nbval-ignore-output"
+TIMING_CALL = "measure_engine("  # the appendix's timing cell: the only output that may differ between runs
 LANGUAGE_LINE = re.compile(r'^set_language\("(\w+)"\)$', re.M)
 
 
@@ -65,7 +67,8 @@ def test_every_code_cell_was_executed_in_order_without_unexpected_errors(path):
         tags = set(cell.metadata.get("tags", []))
         errors = [o for o in cell.outputs if o.output_type == "error"]
         assert not errors or EXPECTED_ERRORS_TAG in tags, f"stored error in {cell.source[:60]!r}"
-        assert not tags & {"nbval-ignore-output", "nbval-skip", "skip-execution"}, tags
+        assert not tags & {"nbval-skip", "skip-execution"}, tags
+        assert (UNGUARDED in tags) == (TIMING_CALL in cell.source), f"unguarded output: {cell.source[:60]!r}"
     assert counts == list(range(1, len(counts) + 1)), "cells were not run top to bottom in one kernel"
 
 
@@ -77,14 +80,24 @@ def test_notebooks_stay_thin(path):
 
 
 @pytest.mark.parametrize("lang", list(EDITIONS))
-def test_exercises_appear_in_order_and_again_in_the_final_notebook(lang):
+def test_only_the_appendix_timing_cell_is_unguarded(lang):
+    timing = [(path.name, cell.source) for path in BY_EDITION[lang] for cell in code_cells(load(path))
+              if TIMING_CALL in cell.source]
+    assert [name for name, _ in timing] == ["11_appendix_cost.ipynb"]
+
+
+@pytest.mark.parametrize("lang", list(EDITIONS))
+def test_exercises_appear_in_order_and_again_in_the_exercises_notebook(lang):
     paths = BY_EDITION[lang]
+    final_path = next(p for p in paths if p.name.endswith("_exercises.ipynb"))
     calls = []
-    for path in paths[:-1]:
+    for path in paths:
+        if path == final_path:
+            continue
         for cell in code_cells(load(path)):
             calls += re.findall(r'^exercise\("([a-z-]+)"\)', cell.source, re.M)
     assert calls == list(EXERCISES)
-    final = "\n".join(c.source for c in code_cells(load(paths[-1])))
+    final = "\n".join(c.source for c in code_cells(load(final_path)))
     assert re.findall(r'^exercise\("([a-z-]+)"\)', final, re.M) == list(EXERCISES)
 
 

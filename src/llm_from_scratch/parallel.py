@@ -24,7 +24,7 @@ WORKERS = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 
 PARALLEL_MIN_ELEMENTS = 1 << 16  # below this, one thread is faster
 BLOCK_ELEMENTS = 1 << 17  # 1 MiB of float64: a block and its scratch copy fit in a 2 MiB L2 cache
 
-_pool = ThreadPoolExecutor(WORKERS, thread_name_prefix="engine") if WORKERS > 1 else None
+_pool = ThreadPoolExecutor(WORKERS - 1, thread_name_prefix="engine") if WORKERS > 1 else None
 _blas = ThreadpoolController().select(user_api="blas")
 
 
@@ -35,11 +35,14 @@ def _split(rows: int, work: int) -> list[int]:
 
 
 def _run(task: Callable[[int, int], object], bounds: list[int]) -> None:
-    if len(bounds) == 2 or _pool is None:
-        for lo, hi in zip(bounds, bounds[1:]):
+    """Run ``task`` on each share: the first in the calling thread, the rest on the pool."""
+    shares = list(zip(bounds, bounds[1:]))
+    futures = [_pool.submit(task, lo, hi) for lo, hi in shares[1:]] if _pool is not None else []
+    if _pool is None:
+        for lo, hi in shares[1:]:
             task(lo, hi)
-        return
-    for future in [_pool.submit(task, lo, hi) for lo, hi in zip(bounds, bounds[1:])]:
+    task(*shares[0])
+    for future in futures:
         future.result()
 
 

@@ -177,7 +177,7 @@ def line_panels(x_labels: list[str], xlabel: str, panels: list[Panel], mark: int
         tables.append(panel.title + "\n" + "\n".join(rows))
     if mark is not None:
         fig.text(0.5, 0.005, text("figure.mark", label=x_labels[mark]), ha="center", fontsize=9, style="italic")
-    fig.subplots_adjust(left=0.06, right=0.99, bottom=0.2, top=0.9, wspace=0.3)
+    fig.subplots_adjust(left=0.08, right=0.99, bottom=0.2, top=0.9, wspace=0.32)
     buffer = io.StringIO()
     fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
     plt.close(fig)

@@ -312,4 +312,22 @@ STRINGS: dict[str, str] = {
     "ex.future-access.explain": "Without a mask every query sees every key: in the example q_0 gives the future "
                                 "position k_1 a weight of {future_weight}. In autoregressive training the model "
                                 "would peek at the answer.",
+    # appendix: what the score matrix costs
+    "cost.table_title": "B = {batch}, d_k = {key_width}, d_v = {value_width}; multiply-adds and bytes (float64)",
+    "cost.forward_backward": "forward+backward",
+    "cost.score_bytes": "one [B,T,T]",
+    "cost.record_bytes": "record",
+    "cost.input_bytes": "Q, K, V",
+    "cost.doubling_tokens": "T: {tokens} → doubled: work ×{work:g}, score matrix ×{memory:g}, "
+                            "but the inputs Q, K, V only ×{inputs:g}",
+    "cost.doubling_width": "d_k: {key_width} → doubled: QKᵀ multiply-adds ×{work:g}, "
+                           "score matrix ×{memory:g} (its size does not depend on d_k)",
+    "cost.time_title": "Time of the head (B = {batch}, d = {width})",
+    "cost.time_axis": "ms (log scale)",
+    "cost.forward": "forward",
+    "cost.quadratic": "∝ T² (through the last point)",
+    "cost.memory_title": "Peak memory of forward+backward",
+    "cost.memory_axis": "MiB (log scale)",
+    "cost.peak": "measured peak",
+    "cost.one_score_matrix": "one [B,T,T] matrix",
 }

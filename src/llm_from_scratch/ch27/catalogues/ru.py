@@ -313,4 +313,22 @@ STRINGS: dict[str, str] = {
     "ex.future-access.explain": "Без маски каждому запросу видны все ключи: в примере q_0 отдаёт будущей позиции "
                                 "k_1 вес {future_weight}. При авторегрессионном обучении модель так подсматривала "
                                 "бы ответ.",
+    # appendix: what the score matrix costs
+    "cost.table_title": "B = {batch}, d_k = {key_width}, d_v = {value_width}; умножения-сложения и байты (float64)",
+    "cost.forward_backward": "прямой+обратный",
+    "cost.score_bytes": "одна [B,T,T]",
+    "cost.record_bytes": "запись",
+    "cost.input_bytes": "Q, K, V",
+    "cost.doubling_tokens": "T: {tokens} → вдвое больше: работа ×{work:g}, матрица оценок ×{memory:g}, "
+                            "а входы Q, K, V лишь ×{inputs:g}",
+    "cost.doubling_width": "d_k: {key_width} → вдвое больше: умножения-сложения QKᵀ ×{work:g}, "
+                           "матрица оценок ×{memory:g} (её размер от d_k не зависит)",
+    "cost.time_title": "Время головы (B = {batch}, d = {width})",
+    "cost.time_axis": "мс (логарифмическая шкала)",
+    "cost.forward": "прямой",
+    "cost.quadratic": "∝ T² (через последнюю точку)",
+    "cost.memory_title": "Пик памяти прямого+обратного прохода",
+    "cost.memory_axis": "MiB (логарифмическая шкала)",
+    "cost.peak": "измеренный пик",
+    "cost.one_score_matrix": "одна матрица [B,T,T]",
 }
