@@ -15,6 +15,10 @@ $(VENV)/.test: $(VENV)/.base
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $@
 
+$(VENV)/.bench: $(VENV)/.base
+	$(PY) -m pip install --quiet -e '.[bench]'
+	touch $@
+
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 
 lab: $(VENV)/.base ## set up and open JupyterLab on the chapter
@@ -27,7 +31,7 @@ test: $(VENV)/.test ## set up and run every test: lint, unit tests and every not
 report: $(VENV)/.base ## print the chapter's text report
 	$(PY) -m llm_from_scratch.ch27
 
-bench: $(VENV)/.base ## benchmark the head (engine vs closed form) and the explorers' latency
+bench: $(VENV)/.bench ## benchmark the head (engine vs closed form vs PyTorch) and the explorers' latency
 	MALLOC_MMAP_THRESHOLD_=4294967296 MALLOC_TRIM_THRESHOLD_=68719476736 $(PY) benchmarks/bench_head.py
 	$(PY) benchmarks/bench_widgets.py
 

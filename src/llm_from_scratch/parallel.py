@@ -64,22 +64,23 @@ def for_row_blocks(work: Callable[..., None], *matrices: np.ndarray) -> None:
 
 
 def elementwise(ufunc: np.ufunc, *operands: np.ndarray | float, out: np.ndarray) -> np.ndarray:
-    """``ufunc(*operands, out=out)``, split over the workers by rows.
+    """``ufunc(*operands, out=out)``, one call per worker on its share of the rows.
 
     Every array operand must have ``out``'s shape; other operands are single
     numbers. ``out`` may be one of the operands (the operation is then in place).
+    No blocks here: a single pass gains nothing from the cache, and each extra
+    call costs the threads a hand-over of the interpreter lock.
     """
     if out.size == 0 or out.ndim == 0 or not out.flags.c_contiguous:
         return ufunc(*operands, out=out)
     width = out.shape[-1]
     flat = [np.reshape(x, (-1, width)) if np.ndim(x) else x for x in (*operands, out)]
 
-    def work(*blocks: np.ndarray) -> None:
-        it = iter(blocks)
-        args = [next(it) if np.ndim(x) else x for x in flat]
+    def task(lo: int, hi: int) -> None:
+        args = [x[lo:hi] if np.ndim(x) else x for x in flat]
         ufunc(*args[:-1], out=args[-1])
 
-    for_row_blocks(work, *(x for x in flat if np.ndim(x)))
+    _run(task, _split(flat[-1].shape[0], out.size))
     return out
 
 
