@@ -85,13 +85,26 @@ def elementwise(ufunc: np.ufunc, *operands: np.ndarray | float, out: np.ndarray)
 
 
 def matmul(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """``x @ y`` with the rows of the result split over the workers, BLAS on one thread each."""
-    shape = np.broadcast_shapes(x.shape[:-2], y.shape[:-2]) + (x.shape[-2], y.shape[-1])
-    out = np.empty(shape)
+    """``x @ y`` split over the workers, BLAS on one thread each.
 
-    def task(lo: int, hi: int) -> None:
-        np.matmul(x[..., lo:hi, :], y, out=out[..., lo:hi, :])
+    Split by batch when there are enough matrices, so each worker reads only its
+    own operands; otherwise by rows of the result.
+    """
+    batch = np.broadcast_shapes(x.shape[:-2], y.shape[:-2])
+    out = np.empty(batch + (x.shape[-2], y.shape[-1]))
+    work = out.size * max(x.shape[-1], 1)
+    if len(batch) == 1 and batch[0] >= WORKERS:
+        xs, ys = np.broadcast_to(x, batch + x.shape[-2:]), np.broadcast_to(y, batch + y.shape[-2:])
 
+        def task(lo: int, hi: int) -> None:
+            np.matmul(xs[lo:hi], ys[lo:hi], out=out[lo:hi])
+
+        bounds = _split(batch[0], work)
+    else:
+        def task(lo: int, hi: int) -> None:
+            np.matmul(x[..., lo:hi, :], y, out=out[..., lo:hi, :])
+
+        bounds = _split(x.shape[-2], work)
     with _blas.limit(limits=1):
-        _run(task, _split(x.shape[-2], out.size * max(x.shape[-1], 1)))
+        _run(task, bounds)
     return out
