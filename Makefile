@@ -33,6 +33,7 @@ report: $(VENV)/.base ## print the chapter's text report
 
 bench: $(VENV)/.bench ## benchmark the head (engine vs closed form vs PyTorch) and the explorers' latency
 	MALLOC_MMAP_THRESHOLD_=4294967296 MALLOC_TRIM_THRESHOLD_=68719476736 $(PY) benchmarks/bench_head.py
+	MALLOC_MMAP_THRESHOLD_=4294967296 MALLOC_TRIM_THRESHOLD_=68719476736 $(PY) benchmarks/profile_head.py
 	$(PY) benchmarks/bench_widgets.py
 
 notebooks: $(VENV)/.test ## re-execute every notebook in place (commit the result)

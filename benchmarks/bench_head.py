@@ -258,6 +258,14 @@ def main() -> None:
                 lines.append(row)
                 print(row, flush=True)
 
+    rate_header = f"| B | T | pass | {' | '.join(IMPLEMENTATIONS)} |"
+    rate_lines = [rate_header, "|" + "---|" * (rate_header.count("|") - 1)]
+    for (batch, tokens, backward), ms in times.items():
+        work = flops(batch, tokens, backward)
+        rate_lines.append(f"| {batch} | {tokens} | {PASSES[backward]} | " + " | ".join(
+            f"{work / ms[n] / 1e6:.1f} ({100 * work / ms[n] / 1e6 / limit:.0f}%)" for n in IMPLEMENTATIONS) + " |")
+    print("\nachieved GFLOP/s of the matrix products (% of the machine's limit)\n" + "\n".join(rate_lines))
+
     batch = max(args.batches)
     print(f"\npeak memory above the resident set, B = {batch}, each implementation in its own process (MiB)")
     memory_header = f"| T | pass | {' | '.join(IMPLEMENTATIONS)} | record must keep |"
@@ -293,6 +301,7 @@ def main() -> None:
     (OUT / "head.md").write_text("\n".join([
         f"# Head benchmark (d = {WIDTH}, float64, median of {args.repeats})", "",
         f"Machine limit (2048 x 2048 float64 product): {limit_line}", "", *lines, "",
+        "Achieved GFLOP/s of the matrix products (% of the machine's limit)", "", *rate_lines, "",
         f"Peak memory above the resident set, B = {batch}, own process (MiB)", "", *memory_lines, "",
         *verdicts, ""]), encoding="utf-8")
     write_plot(args.tokens, batch, times, peaks)
