@@ -21,8 +21,8 @@ implementation in a process of its own (Linux: the resident set's high-water mar
 reset just before the pass, minus the resident set just before), with glibc told to
 give freed memory back at once, so the resident set follows what is allocated.
 
-Writes artifacts/bench/head.md (the table) and artifacts/bench/head.svg (time and
-memory against T, both logarithmic).
+Writes head.md (the tables) and head.svg (time and memory against T, both
+logarithmic) to --out, by default the git-ignored artifacts/bench/.
 
     python benchmarks/bench_head.py [--repeats N] [--tokens 16 128 512 2048] [--batches 1 8]
 """
@@ -56,7 +56,7 @@ WIDTH = 64
 PASSES = ("forward", "forward+backward")
 TARGETS = {512: 1.2, 2048: 1.0}  # engine / torch autograd, B = 8, forward+backward
 MEMORY_TARGET = 1.5  # engine peak / torch autograd peak at the largest T
-OUT = pathlib.Path(__file__).resolve().parents[1] / "artifacts" / "bench"
+OUT = pathlib.Path(__file__).resolve().parents[1] / "artifacts" / "bench"  # git-ignored
 MIB = 2**20
 
 
@@ -202,14 +202,14 @@ def peak_mib(name: str, backward: bool, batch: int, tokens: int) -> float:
     return float(result.stdout)
 
 
-def write_plot(tokens: list[int], batch: int, times: dict, peaks: dict) -> None:
+def write_plot(out: pathlib.Path, tokens: list[int], batch: int, times: dict, peaks: dict) -> None:
     names = list(IMPLEMENTATIONS)
     time_panel = Panel(f"forward+backward time, B = {batch}, d = {WIDTH}", "ms (log scale)", {
         name: np.array([times[(batch, t, True)][name] for t in tokens]) for name in names}, log2_y=True)
     memory_panel = Panel(f"peak memory, forward+backward, B = {batch}", "MiB (log scale)", {
         name: np.array([max(peaks[(name, True, t)], 0.01) for t in tokens]) for name in names}, log2_y=True)
     figure = line_panels([str(t) for t in tokens], "T", [time_panel, memory_panel])
-    (OUT / "head.svg").write_text(figure.svg, encoding="utf-8")
+    (out / "head.svg").write_text(figure.svg, encoding="utf-8")
 
 
 def main() -> None:
@@ -219,6 +219,7 @@ def main() -> None:
                         help="seconds of neutral busy work before each timed call")
     parser.add_argument("--tokens", type=int, nargs="+", default=[16, 128, 512, 2048])
     parser.add_argument("--batches", type=int, nargs="+", default=[1, 8])
+    parser.add_argument("--out", type=pathlib.Path, default=OUT, help="folder for head.md and head.svg")
     parser.add_argument("--peak-memory", nargs=4, metavar=("IMPL", "BACKWARD", "B", "T"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.peak_memory:
@@ -296,16 +297,16 @@ def main() -> None:
                         f"(target <= {MEMORY_TARGET}): {'met' if ratio <= MEMORY_TARGET else 'MISSED'}")
     print("\n" + "\n".join(verdicts))
 
-    OUT.mkdir(parents=True, exist_ok=True)
+    args.out.mkdir(parents=True, exist_ok=True)
     limit_line = ", ".join(f"{name} {value:.1f} GFLOP/s" for name, value in peak.items())
-    (OUT / "head.md").write_text("\n".join([
+    (args.out / "head.md").write_text("\n".join([
         f"# Head benchmark (d = {WIDTH}, float64, median of {args.repeats})", "",
         f"Machine limit (2048 x 2048 float64 product): {limit_line}", "", *lines, "",
         "Achieved GFLOP/s of the matrix products (% of the machine's limit)", "", *rate_lines, "",
         f"Peak memory above the resident set, B = {batch}, own process (MiB)", "", *memory_lines, "",
         *verdicts, ""]), encoding="utf-8")
-    write_plot(args.tokens, batch, times, peaks)
-    print(f"\nwrote {OUT / 'head.md'} and {OUT / 'head.svg'}")
+    write_plot(args.out, args.tokens, batch, times, peaks)
+    print(f"\nwrote {args.out / 'head.md'} and {args.out / 'head.svg'}")
 
 
 if __name__ == "__main__":
