@@ -50,6 +50,14 @@ def test_the_split_head_matches_the_closed_form_forward_and_backward(split_every
         np.testing.assert_allclose(tensor.grad, grad, rtol=1e-10, atol=1e-12)
 
 
+def test_the_callers_numpy_error_state_holds_in_the_workers(split_everything):
+    big = np.full((4, 6), 1000.0)
+    with np.errstate(over="raise"), pytest.raises(FloatingPointError):
+        parallel.elementwise(np.exp, big, out=np.empty_like(big))
+    with np.errstate(over="ignore"):
+        assert np.isinf(parallel.elementwise(np.exp, big, out=np.empty_like(big))).all()
+
+
 def test_log_softmax_along_a_middle_axis_and_its_gradient(split_everything):
     rng = np.random.default_rng(3)
     x = Tensor(rng.standard_normal((3, 5, 4)), requires_grad=True)

@@ -5,7 +5,7 @@ computes, so threads calling numpy on different rows of an array run at once.
 Row-wise work goes through ``for_row_blocks``: the rows are split between the
 workers, and each worker walks its share in blocks small enough to stay in its
 core's cache while several numpy calls pass over them. Matrix products are
-split the same way, with BLAS held to one thread meanwhile: BLAS's own helper
+split by batch (or by rows of the result), with BLAS held to one thread: its own helper
 threads keep spinning for a while after each product and would take the cores
 from the next step (measured: log-softmax after a product ran 1.4x slower).
 Small arrays run in the calling thread: there threads cost more than they save.
@@ -13,6 +13,7 @@ Small arrays run in the calling thread: there threads cost more than they save.
 
 from __future__ import annotations
 
+import contextvars
 import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -35,12 +36,17 @@ def _split(rows: int, work: int) -> list[int]:
 
 
 def _run(task: Callable[[int, int], object], bounds: list[int]) -> None:
-    """Run ``task`` on each share: the first in the calling thread, the rest on the pool."""
+    """Run ``task`` on each share: the first in the calling thread, the rest on the pool.
+
+    Each pool task runs in a copy of the caller's context, so numpy's error
+    state (``np.errstate``) holds in the workers as it does in the caller.
+    """
     shares = list(zip(bounds, bounds[1:]))
-    futures = [_pool.submit(task, lo, hi) for lo, hi in shares[1:]] if _pool is not None else []
     if _pool is None:
-        for lo, hi in shares[1:]:
-            task(lo, hi)
+        for share in shares:
+            task(*share)
+        return
+    futures = [_pool.submit(contextvars.copy_context().run, task, *share) for share in shares[1:]]
     task(*shares[0])
     for future in futures:
         future.result()
