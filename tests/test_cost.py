@@ -43,9 +43,12 @@ def test_the_tables_say_what_doubling_does():
     try:
         lines = cost_lines(8, [16, 2048], 64, 64)
         assert "2,147,483,648" in lines[-1] and "256 MiB" in lines[-1] and "776 MiB" in lines[-1]
-        tokens, width = doubling_lines(8, 512, 64, 64)
-        assert "work ×4, score matrix ×4" in tokens and "only ×2" in tokens
-        assert "multiply-adds ×2, score matrix ×1" in width
+        rows = {line.split()[0]: line.split()[1:] for line in doubling_lines(8, 512, 64, 64)[2:]}
+        # QKᵀ, AV, forward+backward, one [B,T,T], record, inputs
+        assert rows["B"] == ["×2"] * 6
+        assert rows["T"] == ["×4", "×4", "×4", "×4", "×3.92", "×2"]
+        assert rows["d_k"] == ["×2", "×1", "×1.5", "×1", "×1", "×1.667"]
+        assert rows["d_v"] == ["×1", "×2", "×1.5", "×1", "×1.04", "×1.333"]
     finally:
         set_language("ru")
 

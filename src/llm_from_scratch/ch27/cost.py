@@ -79,6 +79,16 @@ def size(nbytes: float) -> str:
     return f"{nbytes:.4g} GiB"
 
 
+def _cost_row(c: HeadCost) -> list[float]:
+    return [c.score_multiply_adds, c.mixture_multiply_adds, c.forward_multiply_adds + c.backward_multiply_adds,
+            c.score_bytes, c.record_bytes, c.input_bytes]
+
+
+def _aligned(rows: list[list[str]]) -> list[str]:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    return ["  ".join(cell.rjust(w) for cell, w in zip(row, widths)) for row in rows]
+
+
 def cost_lines(batch: int, tokens: list[int], key_width: int, value_width: int) -> list[str]:
     """A table of multiply-adds and bytes for each T."""
     header = ["T", "QKᵀ", "AV", text("cost.forward_backward"), text("cost.score_bytes"), text("cost.record_bytes"),
@@ -89,25 +99,24 @@ def cost_lines(batch: int, tokens: list[int], key_width: int, value_width: int) 
         rows.append([str(t), f"{c.score_multiply_adds:,}", f"{c.mixture_multiply_adds:,}",
                      f"{c.forward_multiply_adds + c.backward_multiply_adds:,}", size(c.score_bytes),
                      size(c.record_bytes), size(c.input_bytes)])
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    lines = [text("cost.table_title", batch=batch, key_width=key_width, value_width=value_width)]
-    lines += ["  ".join(cell.rjust(w) for cell, w in zip(row, widths)) for row in [header, *rows]]
-    return lines
+    return [text("cost.table_title", batch=batch, key_width=key_width, value_width=value_width),
+            *_aligned([header, *rows])]
 
 
 def doubling_lines(batch: int, tokens: int, key_width: int, value_width: int) -> list[str]:
-    """How each count grows when T doubles (and, for contrast, when d_k doubles)."""
-    base = HeadCost(batch, tokens, key_width, value_width)
-    longer = HeadCost(batch, 2 * tokens, key_width, value_width)
-    wider = HeadCost(batch, tokens, 2 * key_width, value_width)
-    return [
-        text("cost.doubling_tokens", tokens=tokens,
-             work=longer.forward_multiply_adds / base.forward_multiply_adds,
-             memory=longer.score_bytes / base.score_bytes, inputs=longer.input_bytes / base.input_bytes),
-        text("cost.doubling_width", key_width=key_width,
-             work=wider.score_multiply_adds / base.score_multiply_adds,
-             memory=wider.score_bytes / base.score_bytes),
-    ]
+    """How each count grows when one of B, T, d_k, d_v doubles and the others stay."""
+    base = _cost_row(HeadCost(batch, tokens, key_width, value_width))
+    doubled = {
+        "B": HeadCost(2 * batch, tokens, key_width, value_width),
+        "T": HeadCost(batch, 2 * tokens, key_width, value_width),
+        "d_k": HeadCost(batch, tokens, 2 * key_width, value_width),
+        "d_v": HeadCost(batch, tokens, key_width, 2 * value_width),
+    }
+    header = [text("cost.doubled"), "QKᵀ", "AV", text("cost.forward_backward"), text("cost.score_bytes"),
+              text("cost.record_bytes"), text("cost.input_bytes")]
+    rows = [[name, *(f"×{new / old:.4g}" for new, old in zip(_cost_row(cost), base))] for name, cost in doubled.items()]
+    title = text("cost.doubling_title", batch=batch, tokens=tokens, key_width=key_width, value_width=value_width)
+    return [title, *_aligned([header, *rows])]
 
 
 @dataclass(frozen=True)

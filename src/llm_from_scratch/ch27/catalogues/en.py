@@ -318,10 +318,9 @@ STRINGS: dict[str, str] = {
     "cost.score_bytes": "one [B,T,T]",
     "cost.record_bytes": "record",
     "cost.input_bytes": "Q, K, V",
-    "cost.doubling_tokens": "T: {tokens} → doubled: work ×{work:g}, score matrix ×{memory:g}, "
-                            "but the inputs Q, K, V only ×{inputs:g}",
-    "cost.doubling_width": "d_k: {key_width} → doubled: QKᵀ multiply-adds ×{work:g}, "
-                           "score matrix ×{memory:g} (its size does not depend on d_k)",
+    "cost.doubling_title": "Each row doubles one quantity from B = {batch}, T = {tokens}, d_k = {key_width}, "
+                           "d_v = {value_width}; each cell says how many times the count grew",
+    "cost.doubled": "doubled",
     "cost.time_title": "Time of the head (B = {batch}, d = {width})",
     "cost.time_axis": "ms (log scale)",
     "cost.forward": "forward",

@@ -319,10 +319,9 @@ STRINGS: dict[str, str] = {
     "cost.score_bytes": "одна [B,T,T]",
     "cost.record_bytes": "запись",
     "cost.input_bytes": "Q, K, V",
-    "cost.doubling_tokens": "T: {tokens} → вдвое больше: работа ×{work:g}, матрица оценок ×{memory:g}, "
-                            "а входы Q, K, V лишь ×{inputs:g}",
-    "cost.doubling_width": "d_k: {key_width} → вдвое больше: умножения-сложения QKᵀ ×{work:g}, "
-                           "матрица оценок ×{memory:g} (её размер от d_k не зависит)",
+    "cost.doubling_title": "Каждая строка удваивает одну величину при B = {batch}, T = {tokens}, d_k = {key_width}, "
+                           "d_v = {value_width}; в ячейках — во сколько раз вырос счёт",
+    "cost.doubled": "удвоено",
     "cost.time_title": "Время головы (B = {batch}, d = {width})",
     "cost.time_axis": "мс (логарифмическая шкала)",
     "cost.forward": "прямой",
