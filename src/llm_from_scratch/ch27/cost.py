@@ -79,44 +79,40 @@ def size(nbytes: float) -> str:
     return f"{nbytes:.4g} GiB"
 
 
-def _cost_row(c: HeadCost) -> list[float]:
+def _counts(c: HeadCost) -> list[int]:
+    """The columns of both tables: three counts of multiply-adds, then three sizes in bytes."""
     return [c.score_multiply_adds, c.mixture_multiply_adds, c.forward_multiply_adds + c.backward_multiply_adds,
             c.score_bytes, c.record_bytes, c.input_bytes]
 
 
-def _aligned(rows: list[list[str]]) -> list[str]:
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    return ["  ".join(cell.rjust(w) for cell, w in zip(row, widths)) for row in rows]
+def _table(first_column: str, rows: list[list[str]]) -> list[str]:
+    header = [first_column, "QKᵀ", "AV", text("cost.forward_backward"), text("cost.score_bytes"),
+              text("cost.record_bytes"), text("cost.input_bytes")]
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    return ["  ".join(cell.rjust(w) for cell, w in zip(row, widths)) for row in [header, *rows]]
 
 
 def cost_lines(batch: int, tokens: list[int], key_width: int, value_width: int) -> list[str]:
     """A table of multiply-adds and bytes for each T."""
-    header = ["T", "QKᵀ", "AV", text("cost.forward_backward"), text("cost.score_bytes"), text("cost.record_bytes"),
-              text("cost.input_bytes")]
     rows = []
     for t in tokens:
-        c = HeadCost(batch, t, key_width, value_width)
-        rows.append([str(t), f"{c.score_multiply_adds:,}", f"{c.mixture_multiply_adds:,}",
-                     f"{c.forward_multiply_adds + c.backward_multiply_adds:,}", size(c.score_bytes),
-                     size(c.record_bytes), size(c.input_bytes)])
-    return [text("cost.table_title", batch=batch, key_width=key_width, value_width=value_width),
-            *_aligned([header, *rows])]
+        counts = _counts(HeadCost(batch, t, key_width, value_width))
+        rows.append([str(t), *(f"{n:,}" for n in counts[:3]), *(size(n) for n in counts[3:])])
+    return [text("cost.table_title", batch=batch, key_width=key_width, value_width=value_width), *_table("T", rows)]
 
 
 def doubling_lines(batch: int, tokens: int, key_width: int, value_width: int) -> list[str]:
     """How each count grows when one of B, T, d_k, d_v doubles and the others stay."""
-    base = _cost_row(HeadCost(batch, tokens, key_width, value_width))
+    base = _counts(HeadCost(batch, tokens, key_width, value_width))
     doubled = {
         "B": HeadCost(2 * batch, tokens, key_width, value_width),
         "T": HeadCost(batch, 2 * tokens, key_width, value_width),
         "d_k": HeadCost(batch, tokens, 2 * key_width, value_width),
         "d_v": HeadCost(batch, tokens, key_width, 2 * value_width),
     }
-    header = [text("cost.doubled"), "QKᵀ", "AV", text("cost.forward_backward"), text("cost.score_bytes"),
-              text("cost.record_bytes"), text("cost.input_bytes")]
-    rows = [[name, *(f"×{new / old:.4g}" for new, old in zip(_cost_row(cost), base))] for name, cost in doubled.items()]
+    rows = [[name, *(f"×{new / old:.4g}" for new, old in zip(_counts(cost), base))] for name, cost in doubled.items()]
     title = text("cost.doubling_title", batch=batch, tokens=tokens, key_width=key_width, value_width=value_width)
-    return [title, *_aligned([header, *rows])]
+    return [title, *_table(text("cost.doubled"), rows)]
 
 
 @dataclass(frozen=True)
