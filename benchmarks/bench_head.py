@@ -55,7 +55,7 @@ except ImportError:  # the bench extra is not installed
 WIDTH = 64
 PASSES = ("forward", "forward+backward")
 TARGETS = {512: 1.2, 2048: 1.0}  # engine / torch autograd, B = 8, forward+backward
-MEMORY_TARGET = 1.5  # engine peak / torch autograd peak at the largest T
+MEMORY_TARGET = (2048, 1.5)  # engine peak / torch autograd peak, B = 8, forward+backward, at this T
 OUT = pathlib.Path(__file__).resolve().parents[1] / "artifacts" / "bench"  # git-ignored
 MIB = 2**20
 
@@ -291,10 +291,11 @@ def main() -> None:
                 ratio = times[(8, tokens, True)]["engine"] / times[(8, tokens, True)]["torch"]
                 verdicts.append(f"engine/torch, B = 8, T = {tokens}, forward+backward: {ratio:.2f} "
                                 f"(target <= {target}): {'met' if ratio <= target else 'MISSED'}")
-        largest = max(args.tokens)
-        ratio = peaks[("engine", True, largest)] / peaks[("torch", True, largest)]
-        verdicts.append(f"engine/torch peak memory, T = {largest}: {ratio:.2f} "
-                        f"(target <= {MEMORY_TARGET}): {'met' if ratio <= MEMORY_TARGET else 'MISSED'}")
+        tokens, target = MEMORY_TARGET
+        if tokens in args.tokens:
+            ratio = peaks[("engine", True, tokens)] / peaks[("torch", True, tokens)]
+            verdicts.append(f"engine/torch peak memory, B = 8, T = {tokens}: {ratio:.2f} "
+                            f"(target <= {target}): {'met' if ratio <= target else 'MISSED'}")
     print("\n" + "\n".join(verdicts))
 
     args.out.mkdir(parents=True, exist_ok=True)
