@@ -1,10 +1,14 @@
 """Differentiable primitives: each forward sits next to its backward rule.
 
 A backward rule receives the gradient of the primitive's result and returns
-one gradient per parent (``None`` where a parent needs none). Every gradient
-array is handed to exactly one rule, so a rule may overwrite the array it
-receives; the rules here do so where that saves a temporary. A rule keeps
-only the arrays it needs, so a result nobody holds can be freed.
+one float64 gradient per parent, of that parent's shape (``None`` where a
+parent needs none). The engine (``Tensor.backward``) owns gradient memory: the
+array a rule receives is the rule's own, so the rule may overwrite it and
+return it or views of it; the rules here do so where that saves a temporary.
+A rule may return one array for two parents, or a read-only view: the engine
+copies whatever would otherwise be seen twice. A rule never returns an array it
+keeps, and keeps only the arrays (and shapes) it needs, so a result nobody
+holds can be freed.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ def unbroadcast(grad: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     stretched = tuple(i for i, n in enumerate(shape) if n == 1 and grad.shape[i] != 1)
     if stretched:
         grad = grad.sum(axis=stretched, keepdims=True)
-    return grad.reshape(shape)
+    return np.asarray(grad).reshape(shape)  # a full sum gives a numpy scalar, not an array
 
 
 def _swap_last(a: np.ndarray) -> np.ndarray:
@@ -44,7 +48,7 @@ def transpose(x: Tensor, axis1: int, axis2: int) -> Tensor:
             raise ValueError(f"transpose axis {axis} is out of range for a tensor of rank {x.ndim}")
 
     def backward(grad: np.ndarray) -> tuple[np.ndarray]:
-        return (np.swapaxes(grad, axis1, axis2),)
+        return (np.swapaxes(grad, axis1, axis2),)  # a view of the rule's own array
 
     return Tensor.from_op(np.swapaxes(x.data, axis1, axis2), (x,), backward, "transpose")
 
@@ -93,7 +97,7 @@ def mul(a: Tensor, b: Tensor | float) -> Tensor:
         shape = np.broadcast_shapes(a.shape, b.shape)
     except ValueError:
         raise ValueError(f"mul operands do not broadcast: {list(a.shape)} * {list(b.shape)}") from None
-    data = _multiply(a.data, b.data, np.empty(shape))
+    data = _binary(np.multiply, a.data, b.data, np.empty(shape))
     a_data, b_data = a.data, b.data
     a_shape, b_shape = a.shape, b.shape
     needs_a, needs_b = a.requires_grad, b.requires_grad
@@ -102,18 +106,37 @@ def mul(a: Tensor, b: Tensor | float) -> Tensor:
         grad_b = unbroadcast(grad * a_data, b_shape) if needs_b else None
         if not needs_a:
             return None, grad_b
-        if grad.shape == a_shape and grad.flags.writeable:  # grad_b is already computed
-            return _multiply(grad, b_data, grad), grad_b
+        if grad.shape == a_shape:  # grad is the rule's own and grad_b is done: write into it
+            return _binary(np.multiply, grad, b_data, grad), grad_b
         return unbroadcast(grad * b_data, a_shape), grad_b
 
     return Tensor.from_op(data, (a, b), backward, "mul")
 
 
-def _multiply(x: np.ndarray, y: np.ndarray, out: np.ndarray) -> np.ndarray:
-    """x * y into ``out``, on all cores when each operand is ``out``-shaped or a single number."""
+def add(a: Tensor, b: Tensor | float) -> Tensor:
+    """Elementwise sum with numpy broadcasting; ``b`` may be a plain number."""
+    a, b = _tensor(a), _tensor(b)
+    try:
+        shape = np.broadcast_shapes(a.shape, b.shape)
+    except ValueError:
+        raise ValueError(f"add operands do not broadcast: {list(a.shape)} + {list(b.shape)}") from None
+    data = _binary(np.add, a.data, b.data, np.empty(shape))
+    a_shape, b_shape = a.shape, b.shape
+    needs_a, needs_b = a.requires_grad, b.requires_grad
+
+    def backward(grad: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
+        # with equal shapes both are grad itself: the engine copies one of them
+        return (unbroadcast(grad, a_shape) if needs_a else None,
+                unbroadcast(grad, b_shape) if needs_b else None)
+
+    return Tensor.from_op(data, (a, b), backward, "add")
+
+
+def _binary(ufunc: np.ufunc, x: np.ndarray, y: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """ufunc(x, y) into ``out``, on all cores when each operand is ``out``-shaped or a single number."""
     if all(v.shape == out.shape or v.size == 1 for v in (x, y)):
-        return elementwise(np.multiply, *(v if v.shape == out.shape else v.item() for v in (x, y)), out=out)
-    return np.multiply(x, y, out=out)
+        return elementwise(ufunc, *(v if v.shape == out.shape else v.item() for v in (x, y)), out=out)
+    return ufunc(x, y, out=out)
 
 
 def exp(x: Tensor) -> Tensor:
@@ -122,7 +145,7 @@ def exp(x: Tensor) -> Tensor:
     out = elementwise(np.exp, x.data, out=np.empty(x.shape))
 
     def backward(grad: np.ndarray) -> tuple[np.ndarray]:
-        return (_multiply(grad, out, grad if grad.flags.writeable else np.empty(grad.shape)),)
+        return (_binary(np.multiply, grad, out, grad),)  # into the rule's own array
 
     return Tensor.from_op(out, (x,), backward, "exp")
 
@@ -138,24 +161,23 @@ def log_softmax(x: Tensor, axis: int = -1) -> Tensor:
         raise ValueError(f"log_softmax axis {axis} is out of range for a tensor of rank {x.ndim}")
     if x.shape[axis] == 0:
         raise ValueError("log_softmax needs at least one element along its axis")
-    rows = _rows_along(x.data, axis, copy=False)
+    rows = _rows_along(x.data, axis)
     out = np.empty(rows.shape)
     log_sums = np.empty((rows.shape[0], 1))
     for_row_blocks(_log_softmax_rows, rows, out, log_sums)
     rows_shape = np.moveaxis(x.data, axis, -1).shape
 
     def backward(grad: np.ndarray) -> tuple[np.ndarray]:
-        grad_rows = _rows_along(grad, axis, copy=not grad.flags.writeable)
+        grad_rows = _rows_along(grad, axis)  # the rule's own array, or a copy where its rows are not contiguous
         for_row_blocks(_log_softmax_backward_rows, grad_rows, rows, log_sums)
         return (np.moveaxis(grad_rows.reshape(rows_shape), -1, axis),)
 
     return Tensor.from_op(np.moveaxis(out.reshape(rows_shape), -1, axis), (x,), backward, "log_softmax")
 
 
-def _rows_along(a: np.ndarray, axis: int, copy: bool) -> np.ndarray:
+def _rows_along(a: np.ndarray, axis: int) -> np.ndarray:
     """``a`` as a C-contiguous [rows, n] matrix of its lines along ``axis`` (a view where possible)."""
-    lines = np.moveaxis(a, axis, -1)
-    lines = np.array(lines, order="C") if copy else np.ascontiguousarray(lines)
+    lines = np.ascontiguousarray(np.moveaxis(a, axis, -1))
     return lines.reshape(-1, lines.shape[-1])
 
 
@@ -180,10 +202,11 @@ def sum(x: Tensor, axis: int | tuple[int, ...] | None = None, keepdims: bool = F
     """Sum over ``axis`` (all axes when None)."""
     x = _tensor(x)
     data = np.sum(x.data, axis=axis, keepdims=keepdims)
+    shape = x.shape  # the shape only: the rule must not keep x alive
 
     def backward(grad: np.ndarray) -> tuple[np.ndarray]:
         if not keepdims and axis is not None:
             grad = np.expand_dims(grad, axis)
-        return (np.broadcast_to(grad, x.shape).copy(),)
+        return (np.broadcast_to(grad, shape),)  # read-only: the engine copies it where it must
 
     return Tensor.from_op(np.asarray(data), (x,), backward, "sum")

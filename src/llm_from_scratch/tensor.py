@@ -7,6 +7,15 @@ of an intermediate tensor, so an intermediate nobody holds is freed as soon as
 the forward pass is done with it. ``backward`` walks the nodes in reversed
 topological order and sums every gradient that reaches a node, so leaves
 accumulate ``.grad`` across calls. float64 arrays are wrapped, not copied.
+
+The engine owns gradient memory. Every rule receives a gradient array it owns
+(writeable, seen by nothing else), so it may overwrite it and return it or
+views of it. A rule returns arrays it made, the array it received, or views of
+these; the engine keeps a returned array as an input's gradient only if nothing
+else can see it and copies it otherwise: when it is read-only (a broadcast
+view) or shares memory with another gradient the same rule returned (``add``
+hands one array to both inputs). The caller's upstream is copied once, and
+further gradients reaching a node are added into the one it already has.
 """
 
 from __future__ import annotations
@@ -19,6 +28,10 @@ import numpy as np
 BackwardRule = Callable[[np.ndarray], Sequence[np.ndarray | None]]
 
 _NUMERIC_KINDS = "biuf"  # bool, signed and unsigned integers, real floats
+
+
+class BackwardRuleError(RuntimeError):
+    """A backward rule returned the wrong number of gradients, or one of the wrong kind or shape."""
 
 
 def as_float_array(data: object, what: str = "tensor data") -> np.ndarray:
@@ -123,10 +136,10 @@ class Tensor:
                     f"upstream gradient has shape {list(seed.shape)}, "
                     f"but the tensor has shape {list(self.shape)}"
                 )
-            seed = seed.copy()  # backward rules may overwrite the gradient they receive
+            seed = seed.copy()  # the caller keeps its array; the rules get the engine's
 
         order = _topological_order(self.node)
-        pending: dict[int, np.ndarray] = {id(self.node): seed}
+        pending: dict[int, np.ndarray] = {id(self.node): seed}  # each array owned by the engine alone
         for node in reversed(order):
             grad = pending.pop(id(node), None)
             if grad is None:
@@ -138,16 +151,43 @@ class Tensor:
                 continue
             parent_grads = node.rule(grad)
             del grad  # a rule's input gradient is dead once the rule is done
-            assert len(parent_grads) == len(node.parents), f"{node.op} backward returned the wrong count"
-            for parent, parent_grad in zip(node.parents, parent_grads):
+            _check_count(node, parent_grads)
+            kept: list[np.ndarray] = []
+            for i, (parent, parent_grad) in enumerate(zip(node.parents, parent_grads)):
                 if parent is None or parent_grad is None:
                     continue
-                assert parent_grad.shape == parent.shape, (
-                    f"{node.op} backward gave shape {parent_grad.shape} for a parent of shape {parent.shape}"
-                )
+                _check_gradient(node, i, parent, parent_grad)
                 key = id(parent)
-                # a new array on accumulation: a rule may hand the same array to two parents
-                pending[key] = pending[key] + parent_grad if key in pending else parent_grad
+                if key in pending:  # read at once, into a sum the engine owns
+                    np.add(pending[key], parent_grad, out=pending[key])
+                    continue
+                if not parent_grad.flags.writeable or any(np.may_share_memory(parent_grad, k) for k in kept):
+                    parent_grad = parent_grad.copy()
+                pending[key] = parent_grad
+                kept.append(parent_grad)
+
+
+def _check_count(node: Node, grads: object) -> None:
+    """Raise BackwardRuleError unless a rule returned a tuple (or list) of one gradient per input."""
+    if isinstance(grads, (tuple, list)) and len(grads) == len(node.parents):
+        return
+    got = f"{len(grads)} gradients" if isinstance(grads, (tuple, list)) else f"a {type(grads).__name__}"
+    raise BackwardRuleError(
+        f"{node.op} backward (result shape {list(node.shape)}) returned {got}; "
+        f"it must return a tuple of {len(node.parents)}, one per input"
+    )
+
+
+def _check_gradient(node: Node, i: int, parent: Node, grad: object) -> None:
+    """Raise BackwardRuleError unless ``grad`` is a float64 array of the input's shape."""
+    if isinstance(grad, np.ndarray) and grad.dtype == np.float64 and grad.shape == parent.shape:
+        return
+    got = f"a {grad.dtype} array of shape {list(grad.shape)}" if isinstance(grad, np.ndarray) else (
+        f"a {type(grad).__name__}")
+    raise BackwardRuleError(
+        f"{node.op} backward (result shape {list(node.shape)}) gave {got} for input {i}; "
+        f"it must be a float64 array of that input's shape {list(parent.shape)}"
+    )
 
 
 def _topological_order(root: Node) -> list[Node]:
