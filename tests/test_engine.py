@@ -12,8 +12,14 @@ from llm_from_scratch.gradcheck import check_gradients
 
 
 def test_tensor_is_float64_and_copies_nothing_it_need_not():
-    t = Tensor([[1, 2], [3, 4]])
-    assert t.data.dtype == np.float64 and t.shape == (2, 2) and t.grad is None
+    data = np.arange(6.0).reshape(2, 3)[:, ::2]  # a float64 view: wrapped as it is
+    t = Tensor(data)
+    assert t.data is data and t.shape == (2, 2) and t.grad is None
+    for other in (np.arange(4, dtype=np.int32), np.arange(4, dtype=np.float32), np.ones(4, dtype=bool)):
+        converted = Tensor(other).data
+        assert converted.dtype == np.float64 and not np.shares_memory(converted, other)
+        np.testing.assert_array_equal(converted, other)
+    assert Tensor([[1, 2], [3, 4]]).data.dtype == np.float64
 
 
 @pytest.mark.parametrize(
@@ -70,6 +76,18 @@ def test_log_softmax_is_stable_for_huge_scores():
     np.testing.assert_allclose(np.exp(out).sum(), 1.0)
 
 
+def test_add_broadcasts_and_refuses_shapes_that_do_not():
+    a = Tensor(np.arange(6.0).reshape(2, 3), requires_grad=True)
+    b = Tensor([[1.0, 2.0, 3.0]], requires_grad=True)
+    np.testing.assert_array_equal(F.add(a, b).data, a.data + b.data)
+    np.testing.assert_array_equal(F.add(a, 1.5).data, a.data + 1.5)
+    F.sum(F.add(a, b)).backward()
+    np.testing.assert_array_equal(a.grad, np.ones((2, 3)))
+    np.testing.assert_array_equal(b.grad, [[2.0, 2.0, 2.0]])
+    with pytest.raises(ValueError, match=r"add operands do not broadcast: \[2, 3\] \+ \[2\]"):
+        F.add(a, Tensor([1.0, 2.0]))
+
+
 def test_mul_unbroadcasts_to_each_operand():
     a = Tensor(np.arange(6.0).reshape(2, 3), requires_grad=True)
     b = Tensor([[1.0, 2.0, 3.0]], requires_grad=True)
@@ -112,7 +130,8 @@ def test_transpose_exp_sum_gradients_match_central_differences(x):
 
 @settings(max_examples=25, deadline=None)
 @given(arrays(np.float64, (3, 4), elements=small), arrays(np.float64, (1, 4), elements=small))
-def test_mul_and_log_softmax_gradients_match_central_differences(a, b):
+def test_add_mul_and_log_softmax_gradients_match_central_differences(a, b):
+    _check(F.add, a, b)
     _check(F.mul, a, b)
     _check(lambda t: F.log_softmax(t, axis=1), a)
     _check(lambda t: F.log_softmax(t, axis=0), a)
