@@ -69,6 +69,16 @@ def for_row_blocks(work: Callable[..., None], *matrices: np.ndarray) -> None:
     _run(task, _split(rows, rows * width))
 
 
+def for_shares(task: Callable[[int, int], object], count: int, work: int) -> None:
+    """Call ``task(lo, hi)`` on contiguous shares of ``range(count)``, one share per worker.
+
+    ``work`` (roughly the elements the whole job touches) decides whether it is
+    worth splitting at all. BLAS is held to one thread, as in ``matmul``.
+    """
+    with _blas.limit(limits=1):
+        _run(task, _split(count, work))
+
+
 def elementwise(ufunc: np.ufunc, *operands: np.ndarray | float, out: np.ndarray) -> np.ndarray:
     """``ufunc(*operands, out=out)``, one call per worker on its share of the rows.
 
