@@ -20,27 +20,28 @@ $(VENV)/.bench: $(VENV)/.base
 	touch $@
 
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
+CHAPTERS := $(sort $(wildcard chapter[0-9]*))  # discovered: adding chapterNN/ needs no edit here
 
-lab: $(VENV)/.base ## set up and open JupyterLab on the chapter
-	$(VENV)/bin/jupyter lab $(ROOT_FLAG) chapter27/
+lab: $(VENV)/.base ## set up and open JupyterLab on the chapters, the first one open
+	$(VENV)/bin/jupyter lab $(ROOT_FLAG) --ServerApp.default_url=/lab/tree/$(firstword $(CHAPTERS))
 
 test: $(VENV)/.test ## set up and run every test: lint, unit tests and every notebook (nbval)
-	$(VENV)/bin/ruff check src tests benchmarks
+	$(VENV)/bin/ruff check .
 	$(PY) -m pytest --nbval
 
-report: $(VENV)/.base ## print the chapter's text report
-	$(PY) -m llm_from_scratch.ch27
+report: $(VENV)/.base ## print every chapter's text report
+	for chapter in $(CHAPTERS); do $(PY) -m llm_from_scratch.ch$${chapter#chapter} || exit 1; done
 
 bench: $(VENV)/.bench ## benchmark the head (engine vs closed form vs PyTorch) and the explorers' latency
 	MALLOC_MMAP_THRESHOLD_=4294967296 MALLOC_TRIM_THRESHOLD_=68719476736 $(PY) benchmarks/bench_head.py
 	MALLOC_MMAP_THRESHOLD_=4294967296 MALLOC_TRIM_THRESHOLD_=68719476736 $(PY) benchmarks/profile_head.py
 	$(PY) benchmarks/bench_widgets.py
 
-notebooks: $(VENV)/.test ## re-execute every notebook in place (commit the result)
-	$(PY) -m llm_from_scratch.ch27.notebooks chapter27
+notebooks: $(VENV)/.test ## re-execute every chapter's notebooks in place (commit the result)
+	$(PY) -m llm_from_scratch.book.notebooks
 
-lint: $(VENV)/.test
-	$(VENV)/bin/ruff check src tests benchmarks
+lint: $(VENV)/.test ## ruff over the package, tests, benchmarks and the notebooks' code cells
+	$(VENV)/bin/ruff check .
 
 clean:
 	rm -rf $(VENV) artifacts .pytest_cache

@@ -43,8 +43,8 @@ import time
 import numpy as np
 
 from llm_from_scratch import Tensor, scaled_dot_product_self_attention
-from llm_from_scratch.ch27.cost import HeadCost
-from llm_from_scratch.ch27.figures import Panel, line_panels
+from llm_from_scratch.book.figures import Panel, line_panels
+from llm_from_scratch.cost import HeadCost
 from llm_from_scratch.reference import closed_form_backward, closed_form_forward
 
 try:

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from llm_from_scratch.ch27.evidence import LearnerEvidence, history
-from llm_from_scratch.ch27.report import render_report
+from llm_from_scratch.ch27.sections import render_report
 
 
 @pytest.fixture(scope="module")
@@ -54,16 +54,18 @@ def test_report_carries_the_sources_figures():
     report = render_report()
     for figure in ["0.000000   6.000000", "4.242641  -2.828427", "0.707107",
                    "A_0,: = [0.014166,0.985834]", "A_1,: = [0.999151,0.000849]",
-                   "[0.042498,-0.042498] + [0.985834,2.957502] = [1.028332,2.915004]",
-                   "[2.997454,-2.997454] + [0.000849,0.002546] = [2.998303,-2.994908]",
+                   "[0.042498,-0.042498] + [0.985834,2.957502]", "o_0 = [1.028332,2.915004]",
+                   "[2.997454,-2.997454] + [0.000849,0.002546]", "o_1 = [2.998303,-2.994908]",
                    "Q̄ = [0.079000,-0.039500,-0.014389,0.007195]",
                    "K̄ = [-0.007195,0.062847,0.007195,-0.062847]",
                    "V̄ = [0.014166,0.999151,0.985834,0.000849]", "L = ⟨O, Ō⟩ = -1.966576",
-                   "4+4+4", "0.731059", "0.669762", "A = [1.000000]; O = [5.000000,-2.000000]",
-                   "Q, K, V: [2,2,2]; A: [2,2,2]; O: [2,2,2]", "V [0,2,3] → A [0,2,2], O [0,2,3]",
+                   "4+4+4", "0.731059", "0.669762", "A = [1.000000]", "O = [5.000000,-2.000000]",
+                   "Q, K, V = [2,2,2]", "A = [2,2,2]", "O = [2,2,2]", "V [0,2,3] → A [0,2,2], O [0,2,3]",
                    "V [1,2,1] → A [1,2,2], O [1,2,1]", "побитово совпадает", "пройдена"]:
         assert figure in report, figure
-    assert report.count("отклонено · ") == 7
+    rejected = report.split("Отклонённые входы")[1].split("\n\n")[0]
+    assert [line.split()[0] for line in rejected.splitlines()[3:]] == [r.error.kind for r in LearnerEvidence().rejected]
+    assert report.count("побитово совпадает") == 1, "each fact is stated once"
     assert "-0.000000" not in report
 
 

@@ -1,64 +1,54 @@
-"""The stored notebooks: executed, honest, thin, and guarded by nbval."""
+"""The stored notebooks of every chapter: executed, honest, thin, and guarded by nbval."""
 
+import json
 import pathlib
 import re
 import shutil
 import subprocess
 import sys
 
-import nbformat
 import pytest
 
+from llm_from_scratch.book.chapters import chapters
+from llm_from_scratch.book.testing import LANGUAGE_LINE, code_cells, language_of, load, outputs_text
 from llm_from_scratch.ch27.evidence import LearnerEvidence
 from llm_from_scratch.ch27.exercises import EXERCISES
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-EDITIONS = {"ru": ROOT / "chapter27", "en": ROOT / "chapter27" / "en"}
-BY_EDITION = {lang: sorted(folder.glob("[0-9][0-9]_*.ipynb")) for lang, folder in EDITIONS.items()}
-NOTEBOOKS = [path for paths in BY_EDITION.values() for path in paths]
+CHAPTERS = chapters(ROOT)
+NOTEBOOKS = [path for chapter in CHAPTERS for path in chapter.notebooks()]
+CH27 = next(c for c in CHAPTERS if c.name == "chapter27")
 EXPECTED_ERRORS_TAG = "raises-exception"
 UNGUARDED = "nbval-ignore-output"
 TIMING_CALL = "measure_engine("  # the appendix's timing cell: the only output that may differ between runs
-LANGUAGE_LINE = re.compile(r'^set_language\("(\w+)"\)$', re.M)
+EXERCISE_CALL = re.compile(r'^exercise\("([a-z-]+)"\)', re.M)
 
 
-def load(path):
-    return nbformat.read(path, as_version=4)
+def test_chapters_are_found():
+    assert "chapter27" in [c.name for c in CHAPTERS]
+    assert set(CH27.editions()) == {"ru", "en"}
 
 
-def code_cells(nb):
-    return [c for c in nb.cells if c.cell_type == "code" and c.source.strip()]
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=lambda c: c.name)
+def test_every_edition_has_the_notebooks_in_reading_order(chapter):
+    names = {lang: [p.name for p in chapter.notebooks(lang)] for lang in chapter.editions()}
+    for found in names.values():
+        assert [int(name[:2]) for name in found] == list(range(1, len(found) + 1))
+    assert len({tuple(found) for found in names.values()}) == 1, "every edition has the same notebooks"
 
 
-def outputs_text(cell) -> str:
-    parts = []
-    for output in cell.get("outputs", []):
-        parts.append(output.get("text", ""))
-        for mime, value in output.get("data", {}).items():
-            if mime.startswith("text/"):
-                parts.append(value if isinstance(value, str) else "".join(value))
-    return "\n".join(parts)
-
-
-def test_the_chapter_has_its_notebooks_in_reading_order():
-    for paths in BY_EDITION.values():
-        numbers = [int(p.name[:2]) for p in paths]
-        assert numbers == list(range(1, len(paths) + 1)) and len(paths) >= 9
-    assert [p.name for p in BY_EDITION["ru"]] == [p.name for p in BY_EDITION["en"]]
-
-
-@pytest.mark.parametrize("name", [p.name for p in BY_EDITION["ru"]])
-def test_editions_share_their_code_but_the_language_line(name):
-    """Code cells are identical in both editions, so they cannot drift; only set_language differs."""
+@pytest.mark.parametrize("path", [p for p in NOTEBOOKS if p.parent == CH27.folder], ids=lambda p: p.name)
+def test_editions_share_their_code_but_the_language_line(path):
+    """Code cells are identical in every edition, so they cannot drift; only set_language differs."""
     sources = {}
-    for lang, folder in EDITIONS.items():
-        cells = [c.source for c in code_cells(load(folder / name))]
-        assert LANGUAGE_LINE.findall(cells[0]) == [lang], "the first code cell chooses the language"
-        sources[lang] = [LANGUAGE_LINE.sub('set_language("…")', source) for source in cells]
+    for lang, folder in CH27.editions().items():
+        notebook = load(folder / path.name)
+        assert language_of(notebook) == lang, "the first code cell chooses the language"
+        sources[lang] = [LANGUAGE_LINE.sub('set_language("…")', c.source) for c in code_cells(notebook)]
     assert sources["ru"] == sources["en"]
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_every_code_cell_was_executed_in_order_without_unexpected_errors(path):
     counts = []
     for cell in code_cells(load(path)):
@@ -72,49 +62,44 @@ def test_every_code_cell_was_executed_in_order_without_unexpected_errors(path):
     assert counts == list(range(1, len(counts) + 1)), "cells were not run top to bottom in one kernel"
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_notebooks_stay_thin(path):
     for cell in code_cells(load(path)):
         assert not re.search(r"^\s*(def|class) ", cell.source, re.M), "helpers belong in src/"
         assert len(cell.source.splitlines()) <= 16, f"a long cell: {cell.source[:60]!r}"
 
 
-@pytest.mark.parametrize("lang", list(EDITIONS))
-def test_only_the_appendix_timing_cell_is_unguarded(lang):
-    timing = [(path.name, cell.source) for path in BY_EDITION[lang] for cell in code_cells(load(path))
-              if TIMING_CALL in cell.source]
-    assert [name for name, _ in timing] == ["11_appendix_cost.ipynb"]
+def test_only_the_appendix_timing_cells_are_unguarded():
+    timing = [path for path in CH27.notebooks() for cell in code_cells(load(path)) if TIMING_CALL in cell.source]
+    assert [p.name for p in timing] == ["11_appendix_cost.ipynb"] * len(CH27.editions())
 
 
-@pytest.mark.parametrize("lang", list(EDITIONS))
+@pytest.mark.parametrize("lang", ["ru", "en"])
 def test_exercises_appear_in_order_and_again_in_the_exercises_notebook(lang):
-    paths = BY_EDITION[lang]
+    paths = CH27.notebooks(lang)
     final_path = next(p for p in paths if p.name.endswith("_exercises.ipynb"))
-    calls = []
-    for path in paths:
-        if path == final_path:
-            continue
-        for cell in code_cells(load(path)):
-            calls += re.findall(r'^exercise\("([a-z-]+)"\)', cell.source, re.M)
+    calls = [found for path in paths if path != final_path
+             for cell in code_cells(load(path)) for found in EXERCISE_CALL.findall(cell.source)]
     assert calls == list(EXERCISES)
     final = "\n".join(c.source for c in code_cells(load(final_path)))
-    assert re.findall(r'^exercise\("([a-z-]+)"\)', final, re.M) == list(EXERCISES)
+    assert EXERCISE_CALL.findall(final) == list(EXERCISES)
 
 
 def test_english_notebooks_speak_english():
     cyrillic = re.compile("[а-яА-ЯёЁ]")
-    for path in BY_EDITION["en"]:
+    for path in CH27.notebooks("en"):
         for cell in load(path).cells:
             assert not cyrillic.search(cell.source), f"{path.name}: {cell.source[:80]!r}"
             assert not cyrillic.search(outputs_text(cell)), f"{path.name}: {outputs_text(cell)[:200]!r}"
+            assert 'lang="ru"' not in outputs_text(cell), f"{path.name}: English output marked as Russian"
 
 
 def test_no_answer_is_shown_before_an_attempt():
     ev = LearnerEvidence()
-    for path in NOTEBOOKS:
+    for path in CH27.notebooks():
         shown = ""
         for cell in code_cells(load(path)):
-            found = re.search(r'^exercise\("([a-z-]+)"\)', cell.source, re.M)
+            found = EXERCISE_CALL.search(cell.source)
             if found:
                 exercise = EXERCISES[found.group(1)]
                 answer = exercise.facts(ev)["answer"]
@@ -126,13 +111,38 @@ def test_no_answer_is_shown_before_an_attempt():
                 assert word not in outputs_text(cell), f"{path.name}: a revealed answer is stored"
 
 
+def run_nbval(*args: str, cwd: pathlib.Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pytest", "--nbval", *args], cwd=cwd,
+                          capture_output=True, text=True)
+
+
 def test_nbval_fails_when_a_stored_number_changes(tmp_path):
-    source = ROOT / "chapter27" / "02_scores_softmax_mixture.ipynb"
+    source = CH27.folder / "02_scores_softmax_mixture.ipynb"
     assert "0.985834" in source.read_text(encoding="utf-8")
     broken = tmp_path / source.name
-    shutil.copy(source, broken)
     broken.write_text(source.read_text(encoding="utf-8").replace("0.985834", "0.985835"), encoding="utf-8")
-    result = subprocess.run([sys.executable, "-m", "pytest", "--nbval", "-q", str(broken)], cwd=ROOT,
-                            capture_output=True, text=True)
+    result = run_nbval("-q", str(broken), cwd=ROOT)
     assert result.returncode == 1, result.stdout[-2000:]
     assert "0.985835" in result.stdout and "failed" in result.stdout
+
+
+def test_nbval_runs_from_another_directory_with_rootdir(tmp_path):
+    """The sanitize file is found wherever pytest is started."""
+    notebook = CH27.folder / "01_predict.ipynb"
+    result = run_nbval("-q", f"--rootdir={ROOT}", str(notebook), cwd=tmp_path)
+    assert result.returncode == 0, result.stdout[-2000:]
+
+
+def test_a_new_chapter_folder_is_collected_with_no_configuration_edited(tmp_path):
+    """A throwaway chapter28/ beside chapter27/ is found by a plain `pytest --nbval`."""
+    shutil.copy(ROOT / "pyproject.toml", tmp_path)
+    (tmp_path / "chapter28").mkdir()
+    notebook = {"cells": [{"cell_type": "code", "execution_count": 1, "id": "a", "metadata": {},
+                           "outputs": [{"name": "stdout", "output_type": "stream", "text": "28\n"}],
+                           "source": "print(28)"}],
+                "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    (tmp_path / "chapter28" / "01_mask.ipynb").write_text(json.dumps(notebook))
+    (tmp_path / "tests").mkdir()
+    result = run_nbval("-v", cwd=tmp_path)
+    assert result.returncode == 0 and "Cell 0 PASSED" in result.stdout and "chapter28/01_mask" in result.stdout, result.stdout
+    assert [c.name for c in chapters(tmp_path)] == ["chapter28"]

@@ -5,8 +5,10 @@ import string
 
 import pytest
 
-from llm_from_scratch.ch27 import exercises, text
-from llm_from_scratch.ch27.report import render_report
+from llm_from_scratch.book.text import BOOK, LANGUAGES, set_language
+from llm_from_scratch.ch27 import exercises
+from llm_from_scratch.ch27.sections import render_report
+from llm_from_scratch.ch27.strings import STRINGS
 
 CYRILLIC = re.compile("[а-яА-ЯёЁ]")
 
@@ -15,20 +17,23 @@ def fields(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
-def test_every_catalogue_has_the_same_keys_and_fields():
-    ru, en = text.CATALOGUES["ru"], text.CATALOGUES["en"]
+@pytest.mark.parametrize("catalogue", [BOOK, STRINGS], ids=["book", "ch27"])
+def test_every_catalogue_has_the_same_keys_and_fields(catalogue):
+    ru, en = (catalogue.strings[lang] for lang in LANGUAGES)
     assert set(ru) == set(en)
     for key in ru:
         assert fields(ru[key]) == fields(en[key]), key
     assert not [key for key, value in en.items() if CYRILLIC.search(value)]
 
 
-@pytest.fixture
-def english():
-    text.set_language("en")
-    yield
-    text.set_language("ru")
-    exercises.reset_progress()
+def test_a_chapter_string_hides_no_book_string():
+    assert not set(STRINGS.strings["ru"]) & set(BOOK.strings["ru"])
+
+
+def test_the_chapter_falls_back_to_the_book():
+    assert STRINGS.text_in("en", "feedback.correct") == BOOK.text_in("en", "feedback.correct") == "Correct."
+    with pytest.raises(KeyError, match="no string 'nonsense'"):
+        STRINGS.text("nonsense")
 
 
 def test_the_report_speaks_the_chosen_language(english):
@@ -44,4 +49,4 @@ def test_feedback_speaks_the_chosen_language(english):
 
 def test_an_unknown_language_is_refused():
     with pytest.raises(ValueError, match="unknown language 'de'"):
-        text.set_language("de")
+        set_language("de")

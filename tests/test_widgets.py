@@ -5,9 +5,10 @@ import math
 import numpy as np
 import pytest
 
-from llm_from_scratch.ch27 import exercises
+from llm_from_scratch.book.widgets import ExerciseForm
 from llm_from_scratch.ch27.evidence import worked_inputs
-from llm_from_scratch.ch27.widgets import ExerciseForm, HeadEditor, ScaleExplorer, WidthExplorer
+from llm_from_scratch.ch27.exercises import BOOK
+from llm_from_scratch.ch27.widgets import HeadEditor, ScaleExplorer, WidthExplorer
 from llm_from_scratch.reference import closed_form_forward
 
 
@@ -93,15 +94,8 @@ def test_editing_q_k_v_updates_scores_weights_and_outputs():
     np.testing.assert_array_equal(np.concatenate(editor.current()), np.concatenate(worked_inputs()))
 
 
-@pytest.fixture
-def fresh_progress():
-    exercises.reset_progress()
-    yield
-    exercises.reset_progress()
-
-
-def test_exercise_form_wrong_then_right_then_reveal(fresh_progress):
-    form = ExerciseForm("output-shape")
+def test_exercise_form_wrong_then_right_then_reveal():
+    form = ExerciseForm(BOOK, "output-shape")
     assert form.reveal_button.disabled
     form.answer.value = "[4, 7, 7]"
     form.check_button.click()
@@ -114,8 +108,8 @@ def test_exercise_form_wrong_then_right_then_reveal(fresh_progress):
     assert "Ответ: [4,7,5]." in form.solution.value
 
 
-def test_choice_form_and_an_unreadable_answer(fresh_progress):
-    form = ExerciseForm("future-access")
+def test_choice_form_and_an_unreadable_answer():
+    form = ExerciseForm(BOOK, "future-access")
     assert [value for _, value in form.answer.options] == ["a", "b", "c", "d"]
     form.check_button.click()  # nothing chosen yet
     assert "выберите" in form.feedback.value and form.reveal_button.disabled

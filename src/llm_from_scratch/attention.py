@@ -91,22 +91,15 @@ def validate_inputs(query: Tensor, key: Tensor, value: Tensor) -> None:
                 rank=len(shape),
             )
     q, k, v = shapes.values()
-    if not q[0] == k[0] == v[0]:
-        raise SelfAttentionError(
-            "batch-mismatch",
-            f"self-attention batch sizes must match, got query {q[0]}, key {k[0]}, value {v[0]}",
-            query=q[0],
-            key=k[0],
-            value=v[0],
-        )
-    if not q[1] == k[1] == v[1]:
-        raise SelfAttentionError(
-            "token-mismatch",
-            f"unmasked self-attention token counts must match, got query {q[1]}, key {k[1]}, value {v[1]}",
-            query=q[1],
-            key=k[1],
-            value=v[1],
-        )
+    for kind, axis, what in (("batch-mismatch", 0, "batch sizes"), ("token-mismatch", 1, "token counts")):
+        if not q[axis] == k[axis] == v[axis]:
+            raise SelfAttentionError(
+                kind,
+                f"self-attention {what} must match, got query {q[axis]}, key {k[axis]}, value {v[axis]}",
+                query=q[axis],
+                key=k[axis],
+                value=v[axis],
+            )
     if q[1] == 0:
         raise SelfAttentionError(
             "empty-token-axis",

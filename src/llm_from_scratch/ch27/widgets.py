@@ -1,9 +1,7 @@
-"""Interactive explorers and exercise forms (ipywidgets), each recomputing with the engine.
+"""Chapter 27's explorers (score factor, d_k, editable Q/K/V) and its exercise forms.
 
-Every explorer separates its numbers (``state_for``) from their rendering
-(``render``), so tests check the numbers without a browser, and ``show()``
-prints a static snapshot of the default state (guarded by nbval, readable
-without a kernel) before the live widget.
+Built on ``book.widgets``: each explorer recomputes with the engine, and its
+``show()`` prints a snapshot of the default state before the live widget.
 """
 
 from __future__ import annotations
@@ -18,58 +16,15 @@ from IPython.display import HTML, display
 
 from .. import functions as F
 from ..attention import scaled_dot_product_self_attention
+from ..book.figures import Figure, Panel, heatmap, line_panels
+from ..book.formatting import num, vector
+from ..book.sections import Section, Value, to_text
+from ..book.widgets import LABEL_STYLE, ExerciseForm, Explorer, LiveWidget, lang_div, snapshot
 from ..tensor import Tensor
 from .evidence import HeadRun, LearnerEvidence, row_softmax, run_head, worked_inputs
-from .exercises import EXERCISES, attempted, check, reveal
-from .figures import Figure, Panel, heatmap, line_panels, show
-from .formatting import num, vector
-from .text import text
-from .trace import forward_html
-
-LABEL_STYLE = {"description_width": "initial"}
-
-
-class LiveWidget(w.VBox):
-    """A VBox whose plain-text form says what it is, so stored notebooks stay deterministic."""
-
-    def __init__(self, children, description: str) -> None:
-        super().__init__(children)
-        self._description = description
-
-    def __repr__(self) -> str:
-        return self._description
-
-
-def _figure_html(figure: Figure) -> str:
-    return f'<div role="img" aria-label="{escape(figure.title)}">{figure.svg}</div>'
-
-
-def _pre(lines: str) -> str:
-    return f'<pre style="font-family:monospace;margin:4px 0">{escape(lines)}</pre>'
-
-
-def _snapshot(parts: list[Figure | str]) -> None:
-    display(HTML(f"<p><em>{escape(text('widget.snapshot'))}</em></p>"))
-    for part in parts:
-        if isinstance(part, Figure):
-            show(part)
-        else:
-            print(part)
-
-
-class Explorer:
-    """A slider-driven view: ``state_for`` computes the numbers, ``render`` draws them."""
-
-    figure: w.HTML
-    numbers: w.HTML
-
-    def update(self, value):
-        self.state = self.state_for(value)
-        figure, numbers = self.render(self.state)
-        self.figure.value = _figure_html(figure)
-        self.numbers.value = _pre(numbers)
-        return self.state
-
+from .exercises import BOOK
+from .sections import forward, html_block
+from .strings import text
 
 # --- scale -----------------------------------------------------------------------------
 
@@ -110,16 +65,18 @@ class ScaleExplorer(Explorer):
 
     def render(self, state: ScaleState) -> tuple[Figure, str]:
         tokens = state.weights.shape[0]
+        title = text("widget.scale.title", factor=num(state.factor, 2))
         figure = heatmap(state.weights, [f"q_{i}" for i in range(tokens)], [f"k_{j}" for j in range(tokens)],
-                         text("widget.scale.title", factor=num(state.factor, 2)), role="probability",
+                         title, text("figure.axis.query_rows"), text("figure.axis.key_columns"), role="probability",
                          row_sums=True, value_range=(0.0, 1.0))
-        lines = [f"A_{i},: = {vector(row)}" for i, row in enumerate(state.weights)]
-        lines += [f"o_{i} = {vector(row)}" for i, row in enumerate(state.output)]
-        lines.append(text("widget.scale.pair", factor=num(state.factor, 2), weight=num(state.pair_weight)))
-        return figure, "\n".join(lines)
+        numbers = Section(title, (
+            *(Value(f"A_{i},:", vector(row)) for i, row in enumerate(state.weights)),
+            *(Value(f"o_{i}", vector(row)) for i, row in enumerate(state.output)),
+            Value(text("widget.scale.pair", factor=num(state.factor, 2)), num(state.pair_weight))))
+        return figure, to_text(numbers)
 
     def show(self) -> None:
-        _snapshot(list(self.render(self.state_for(self.default))))
+        snapshot(list(self.render(self.state_for(self.default))))
         display(LiveWidget([w.HBox([self.slider, self.to_default, self.to_one]), self.figure, self.numbers],
                            text("widget.scale.repr")))
 
@@ -184,7 +141,7 @@ class WidthExplorer(Explorer):
         return figure, numbers
 
     def show(self) -> None:
-        _snapshot(list(self.render(self.state_for(64))))
+        snapshot(list(self.render(self.state_for(64))))
         display(LiveWidget([self.slider, self.numbers, self.figure], text("widget.width.repr")))
 
 
@@ -234,66 +191,31 @@ class HeadEditor:
         return run_head(q, k, v)
 
     def render(self, run: HeadRun) -> str:
-        return forward_html(run)
+        return html_block(*forward(run))
 
     def update(self) -> HeadRun:
         self.run = self.state_for(*self.current())
-        self.view.value = f'<div lang="ru" style="font-family:sans-serif">{self.render(self.run)}</div>'
+        self.view.value = self.render(self.run)
         return self.run
 
     def show(self) -> None:
-        display(HTML(f"<p><em>{escape(text('widget.snapshot'))}</em></p>"
-                     f'<div lang="ru">{self.render(self.state_for(*worked_inputs()))}</div>'))
+        display(HTML(lang_div(f"<p><em>{escape(text('widget.snapshot'))}</em></p>")
+                     + self.render(self.state_for(*worked_inputs()))))
         display(LiveWidget([self.controls, self.reset, self.view], text("widget.editor.repr")))
 
 
-# --- exercise forms --------------------------------------------------------------------
+def controls(moves: int) -> dict[str, tuple[w.ValueWidget, list, float]]:
+    """Each explorer's control, ``moves`` values to give it, and its latency target in ms (for the benchmark)."""
+    scale, width, editor = ScaleExplorer(), WidthExplorer(), HeadEditor()
+    return {
+        "scale": (scale.slider, [round(0.1 * (i % 20) + 0.05, 2) for i in range(moves)], 100),
+        "d_k": (width.slider, [KEY_WIDTHS[i % len(KEY_WIDTHS)] for i in range(1, moves + 1)], 250),
+        "Q/K/V": (editor.fields[("Q", 0, 0)], [0.25 * i for i in range(1, moves + 1)], 100),
+    }
 
-class ExerciseForm:
-    """Input or options, a check button, feedback, and a reveal button enabled after an attempt."""
 
-    def __init__(self, exercise_id: str) -> None:
-        self.exercise = EXERCISES[exercise_id]
-        if self.exercise.kind == "choice":
-            self.answer = w.RadioButtons(options=[(f"{k}) {v}", k) for k, v in self.exercise.options], value=None,
-                                         description=text("widget.exercise.choose"), style=LABEL_STYLE,
-                                         layout=w.Layout(width="100%"))
-        else:
-            self.answer = w.Text(placeholder=self.exercise.form, description=text("widget.exercise.answer"),
-                                 style=LABEL_STYLE, layout=w.Layout(width="36em"))
-        self.check_button = w.Button(description=text("widget.exercise.check"), button_style="")
-        self.reveal_button = w.Button(description=text("widget.exercise.reveal"),
-                                      disabled=not attempted(exercise_id))
-        self.feedback = w.HTML()
-        self.solution = w.HTML()
-        self.check_button.on_click(lambda _: self.submit())
-        self.reveal_button.on_click(lambda _: self.show_solution())
-
-    def submit(self):
-        feedback = check(self.exercise.id, self.answer.value)
-        self.feedback.value = feedback._repr_html_()
-        self.reveal_button.disabled = not attempted(self.exercise.id)
-        return feedback
-
-    def show_solution(self):
-        solution = reveal(self.exercise.id)
-        self.solution.value = solution._repr_html_()
-        return solution
-
-    def static_html(self) -> str:
-        options = "".join(f"<li><strong>{k})</strong> {escape(v)}</li>" for k, v in self.exercise.options)
-        form = f"<p><em>{escape(text('widget.exercise.form'))}: {escape(self.exercise.form)}</em></p>" \
-            if self.exercise.kind == "numbers" else f'<ul style="list-style:none">{options}</ul>'
-        return (f'<div lang="ru" style="border:2px solid #000;padding:6px 10px">'
-                f"<p><strong>{escape(text('widget.exercise.title', id=self.exercise.id))}</strong> "
-                f"{escape(self.exercise.prompt)}</p>{form}</div>")
-
-    def show(self) -> None:
-        display(HTML(self.static_html()))
-        display(LiveWidget([self.answer, w.HBox([self.check_button, self.reveal_button]), self.feedback,
-                            self.solution], text("widget.exercise.repr", id=self.exercise.id)))
-
+# --- exercises -------------------------------------------------------------------------
 
 def exercise(exercise_id: str) -> None:
     """Show the exercise's prompt (static) and its answer form (live)."""
-    ExerciseForm(exercise_id).show()
+    ExerciseForm(BOOK, exercise_id).show()

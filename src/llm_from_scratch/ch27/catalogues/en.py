@@ -1,106 +1,89 @@
 """English: the second edition, written for English readers."""
 
 STRINGS: dict[str, str] = {
-    # report and trace headings
     "title": "Chapter 27 · one unmasked self-attention head",
-    "section.inputs": "Inputs: query, key and value rows",
-    "role.query": "Query rows: what each position is looking for",
-    "role.key": "Key rows: what a position can be found by",
-    "role.value": "Value rows: what a position contributes to the mix",
-    "shape": "Shape",
-    "section.scores": "Scores: every query against every key",
-    "section.scaled": "Scaled scores",
     "scale": "Scale 1/√d_k",
-    "section.softmax": "Softmax along each query row",
     "row_sum": "row sum",
     "normalization_axis": "normalized over",
-    "axis.key": "keys",
-    "section.mixture": "Mixing values: weighted terms and the output",
     "terms": "terms",
-    "section.backward": "Backward pass (Ō = I, L = ⟨O, Ō⟩)",
     "loss": "L",
-    "section.shapes": "Shapes and independent batch elements",
     "batch_independent": "batch elements are independent",
     "batch_dependent": "batch elements affect each other",
     "empty_batch": "empty batch",
     "narrow_values": "d_v ≠ d_k",
-    "section.single": "A single token: nothing to compare with",
     "zero_grad_query": "query gradient is zero",
     "zero_grad_key": "key gradient is zero",
-    "section.properties": "Properties of the head",
     "identical_keys": "identical keys → weight rows",
     "permutation": "permuting positions {order} in Q, K and V permutes the output the same way; difference",
-    "section.visibility": "Visibility",
     "all_keys_visible": "no mask: every query sees every key position",
-    "section.rejected": "Rejected inputs",
-    "rejected": "rejected",
     "kind": "kind",
     "offending": "what is wrong",
-    "section.checks": "Numeric checks",
     "row_sum_deviation": "largest deviation of a row sum from 1",
     "gradcheck": "gradient check by central differences",
-    "gradcheck.passed": "passed",
-    "gradcheck.failed": "FAILED",
     "coordinates": "coordinates checked (Q+K+V)",
     "step": "step",
     "tolerance": "tolerance",
     "closed_form": "largest difference between autodiff and the formulas",
     "replay": "second run",
-    "replay.bitwise": "bitwise identical",
-    "replay.differs": "DIFFERS",
-    "section.scale_example": "The scale example",
     "unscaled_weight": "weight of the first position of {scores} without the scale",
     "scaled_weight": "weight of the first position of {scores} with the scale at d_k = {key_width}",
+    "section.inputs": "Inputs: query, key and value rows",
+    "section.scores": "Scores: every query against every key",
+    "section.scaled": "Scaled scores",
+    "section.softmax": "Softmax along each query row",
+    "section.mixture": "Mixing values: weighted terms and the output",
+    "section.backward": "Backward pass (Ō = I, L = ⟨O, Ō⟩)",
+    "section.shapes": "Shapes and independent batch elements",
+    "section.single": "A single token: nothing to compare with",
+    "section.properties": "Properties of the head",
+    "section.visibility": "Visibility",
+    "section.rejected": "Rejected inputs",
+    "section.checks": "Numeric checks",
+    "section.scale_example": "The scale example",
     "section.history": "History: where queries and keys come from",
-    "history.recurrent-fixed-context":
-        "Fixed recurrent context: the whole source sentence squeezed into one vector.",
-    "history.additive-encoder-decoder-alignment":
-        "Additive encoder–decoder alignment: at every decoder step a fresh context weighs the encoder "
-        "annotations.",
-    "history.scaled-dot-product-self-attention":
-        "Scaled dot-product self-attention: one layer scores every pair of positions of one sequence.",
+    "role.query": "Query rows: what each position is looking for",
+    "role.key": "Key rows: what a position can be found by",
+    "role.value": "Value rows: what a position contributes to the mix",
+    "axis.key": "keys",
+    "axis.batch": "batch (B)",
+    "axis.tokens": "tokens (T)",
+    "axis.width": "width",
+    "gradcheck.passed": "passed",
+    "gradcheck.failed": "FAILED",
+    "replay.bitwise": "bitwise identical",
+    "replay.differs": "DIFFERS",
+    "history.recurrent-fixed-context": "Fixed recurrent context: the whole source sentence squeezed into one vector.",
+    "history.additive-encoder-decoder-alignment": "Additive encoder–decoder alignment: at every decoder step a "
+        "fresh context weighs the encoder annotations.",
+    "history.scaled-dot-product-self-attention": "Scaled dot-product self-attention: one layer scores every pair "
+        "of positions of one sequence.",
     "history.encoder_decoder": "alignment: queries are decoder states, keys are encoder annotations",
     "history.self": "self-attention: queries and keys are positions of one sequence",
     "history.pairs.alignment": "encoder–decoder alignment: query → key",
     "history.pairs.self": "self-attention: query → key",
-    "composition.read": "read right to left: transpose K → matmul → multiply by 1/√d_k → log_softmax over keys "
-                        "→ exp → matmul with V",
+    "composition.read": "read right to left: transpose K → matmul → multiply by 1/√d_k → log_softmax over "
+        "keys → exp → matmul with V",
     "gradient.closed": "formulas",
     "gradient.numeric": "differences",
-    "gradient.verdict": "step {step}, tolerance {tolerance}: {count} coordinates checked, largest difference "
-                        "{worst} — {verdict}",
-    "sums.rows": "row sums of A:   ",
-    "sums.columns": "column sums of A:",
-    "record.field": "{name:<14} shape {shape}",
-    "record.numbers": "scale = {scale}, key_width = {key_width}, value_width = {value_width}",
+    "gradient.verdict": "step {step}, tolerance {tolerance}, coordinates checked: {count}",
+    "sums.rows": "row sums of A",
+    "sums.columns": "column sums of A",
     "future.weight": "weight q_0 gives to the later position k_1: {weight}",
-    "yes": "yes",
-    "no": "no",
-    # figures
-    "figure.columns": "key positions (columns)",
-    "figure.rows": "query positions (rows)",
-    "figure.frame.query": "solid frame — queries",
-    "figure.frame.key": "dashed frame — keys",
-    "figure.frame.value": "double frame — values",
-    "figure.frame.score": "dotted frame — scores",
-    "figure.frame.probability": "double frame — probabilities (attention weights)",
-    "figure.mark": "dotted vertical line — the chosen value {label}",
+    "figure.axis.query_rows": "query positions (rows)",
+    "figure.axis.key_rows": "key positions (rows)",
+    "figure.axis.value_rows": "value positions (rows)",
+    "figure.axis.key_columns": "key positions (columns)",
+    "figure.axis.features": "features (columns)",
+    "figure.axis.value_features": "value features (columns)",
     "figure.raw": "QKᵀ: dot products",
     "figure.scaled": "S = QKᵀ/√d_k: scaled scores",
     "figure.weights": "A = softmax(S) along rows",
     "figure.output": "O = AV: mixtures of values",
-    # trace
     "trace.title": "Trace: every attention row from scores to output",
     "trace.legend": "Frames name the role and captions say it in words; no colour is needed.",
-    "trace.role.query": "query",
-    "trace.role.key": "key",
-    "trace.role.value": "value",
-    "trace.role.score": "score",
-    "trace.role.probability": "probability",
     "trace.raw": "each cell is a dot product q_i · k_j",
     "trace.scaled": "the same scores times 1/√d_k",
     "trace.weights_of": "weights of row {query}",
-    # errors, explained
     "error.input-rank": "Three axes are needed: batch, tokens, features.",
     "error.batch-mismatch": "Queries, keys and values must share one batch size.",
     "error.token-mismatch": "Queries, keys and values must describe the same number of tokens.",
@@ -109,14 +92,11 @@ STRINGS: dict[str, str] = {
     "error.empty-feature-width": "A feature width cannot be zero.",
     "error.non-finite-input": "Only finite numbers are accepted; NaN and ±∞ are rejected.",
     "error.stage-failure": "The computation broke off in one of the forward stages.",
-    # widgets
-    "widget.snapshot": "A snapshot at the default values: stored in the notebook and checked by CI. "
-                       "The live widget below needs a running kernel.",
     "widget.scale.slider": "score factor",
     "widget.scale.to_default": "1/√d_k ≈ {value}",
     "widget.scale.to_one": "1 (no scale)",
     "widget.scale.title": "A = softmax({factor} · QKᵀ) along rows",
-    "widget.scale.pair": "example [1, 0]: weight of the first position at factor {factor} is {weight}",
+    "widget.scale.pair": "example [1, 0]: weight of the first position at factor {factor}",
     "widget.scale.repr": "Widget: score factor from 0 to 2 (needs a running kernel)",
     "widget.width.slider": "d_k",
     "widget.width.var_title": "Variance of the dot products q·k",
@@ -128,125 +108,89 @@ STRINGS: dict[str, str] = {
     "widget.width.entropy_title": "Mean row entropy (uniform: {uniform})",
     "widget.width.entropy": "entropy, nats",
     "widget.width.numbers": "d_k = {key_width}: variance of q·k = {raw}, after dividing by √d_k = {scaled}; "
-                            "mean largest weight in a row {max_raw} unscaled and {max_scaled} scaled; "
-                            "mean entropy {entropy_raw} and {entropy_scaled} nats (a uniform row: {uniform}).",
+        "mean largest weight in a row {max_raw} unscaled and {max_scaled} scaled; mean "
+        "entropy {entropy_raw} and {entropy_scaled} nats (a uniform row: {uniform}).",
     "widget.width.repr": "Widget: d_k from 1 to 1024 (needs a running kernel)",
     "widget.editor.Q": "Q — queries",
     "widget.editor.K": "K — keys",
     "widget.editor.V": "V — values",
     "widget.editor.reset": "Back to the chapter's example",
     "widget.editor.repr": "Widget: editable Q, K, V (needs a running kernel)",
-    "widget.exercise.title": "Exercise {id}.",
-    "widget.exercise.choose": "option",
-    "widget.exercise.answer": "answer",
-    "widget.exercise.form": "Answer form",
-    "widget.exercise.check": "Check",
-    "widget.exercise.reveal": "Show answer",
-    "widget.exercise.repr": "Exercise form {id}: answer field, «Check», «Show answer» (needs a running kernel)",
-    # reading answers
-    "answer.missing": "No answer yet: replace ... with your answer — {form}.",
-    "answer.blank": "The answer is empty. Expected: {form}.",
-    "answer.words": "The answer contains words or stray characters, but only numbers are expected: {form}.",
-    "answer.malformed": "Could not read that: check the brackets and commas (decimals take a point). "
-                        "Expected: {form}.",
-    "answer.not_numbers": "The answer must be made of numbers. Expected: {form}.",
-    "answer.non_finite": "NaN and infinity will not do: every number in the answer is finite. Expected: {form}.",
-    "answer.too_large": "Numbers that large (over a million in magnitude) do not occur here. Expected: {form}.",
-    "answer.choice_missing": "No answer yet: pick one option — {letters}.",
-    "answer.choice_form": "The answer is one option letter: {letters}.",
-    "axis.batch": "batch (B)",
-    "axis.tokens": "tokens (T)",
-    "axis.width": "width",
-    # feedback
-    "feedback.correct": "Correct.",
-    "feedback.wrong": "Not yet.",
-    "feedback.right": "Your answer matches what the engine just computed.",
-    "feedback.partial": "Right for {right}; wrong for {wrong}.",
-    "reveal.locked": "Give your own answer first, even a wrong one: the answer opens after an attempt.",
-    "reveal.answer": "Answer: {answer}.",
-    "progress.header": "Exercises checked in this kernel:",
-    "progress.right": "right",
-    "progress.tried": "tried, not right yet",
-    "progress.open": "not checked",
-    "progress.attempts": "attempts",
-    # misconceptions
-    "mis.rows-swapped": "The two queries' answers have swapped places: row i belongs to query q_i, so check "
-                        "you did not take the neighbouring row's answer.",
-    "mis.scaled-too-early": "These are already the scaled scores S: you divided by √d_k. The question asks for the "
-                            "raw dot products QKᵀ before scaling.",
-    "mis.features-for-positions": "The wrong axes were multiplied: QᵀK pairs feature columns, but positions must be "
-                                  "paired — row q_i with row k_j, that is Q·Kᵀ.",
-    "mis.query-with-query": "That compares queries with queries (or keys with keys). Each score multiplies a query "
-                            "row by a key row: S_ij = q_i · k_j.",
-    "mis.query-key-swapped": "The roles are swapped: row i of the score matrix is query q_i, column j is key k_j. "
-                             "For a query, pick the column with the larger score in its own row.",
-    "mis.forgot-scale": "That is softmax of the raw scores QKᵀ with the factor 1/√d_k forgotten: divide the scores "
-                        "by √d_k first, then normalize.",
-    "mis.columns-normalized": "You normalized columns, not rows: softmax for a query runs along its row over the "
-                              "key positions, and it is the row that sums to 1.",
+    "mis.rows-swapped": "The two queries' answers have swapped places: row i belongs to query q_i, so "
+        "check you did not take the neighbouring row's answer.",
+    "mis.scaled-too-early": "These are already the scaled scores S: you divided by √d_k. The question asks "
+        "for the raw dot products QKᵀ before scaling.",
+    "mis.features-for-positions": "The wrong axes were multiplied: QᵀK pairs feature columns, but positions must "
+        "be paired — row q_i with row k_j, that is Q·Kᵀ.",
+    "mis.query-with-query": "That compares queries with queries (or keys with keys). Each score multiplies a "
+        "query row by a key row: S_ij = q_i · k_j.",
+    "mis.query-key-swapped": "The roles are swapped: row i of the score matrix is query q_i, column j is key "
+        "k_j. For a query, pick the column with the larger score in its own row.",
+    "mis.forgot-scale": "That is softmax of the raw scores QKᵀ with the factor 1/√d_k forgotten: divide "
+        "the scores by √d_k first, then normalize.",
+    "mis.columns-normalized": "You normalized columns, not rows: softmax for a query runs along its row over "
+        "the key positions, and it is the row that sums to 1.",
     "mis.wrong-row": "That is another query's row. The weights of query q_0 are asked for.",
-    "mis.not-normalized": "Those are still scores, not weights: softmax turns a row of scores into non-negative "
-                          "weights that sum to 1.",
+    "mis.not-normalized": "Those are still scores, not weights: softmax turns a row of scores into "
+        "non-negative weights that sum to 1.",
     "mis.row-sum": "Your weights sum to {total}, but a row of weights after softmax always sums to 1.",
     "mis.weights-shape-for-output": "That is the shape of the weight matrix A: [B, T, T]. The output O = AV takes "
-                                    "its last axis from the values: [B, T, d_v].",
-    "mis.dk-for-dv": "That uses the query and key width d_k. The output mixes rows of V, so its width is the value "
-                     "width d_v.",
+        "its last axis from the values: [B, T, d_v].",
+    "mis.dk-for-dv": "That uses the query and key width d_k. The output mixes rows of V, so its width "
+        "is the value width d_v.",
     "mis.single-weight-not-one": "A single token's weight row has one key, and softmax makes a row sum to 1: that "
-                                 "weight is 1 whatever the score.",
-    "mis.scale-on-values": "The weight is right, but the factor 1/√d_k acts on the scores, not on the values: the "
-                           "output is an unscaled mix of rows of V.",
-    "mis.single-output": "The weight is right. The output is a weighted sum of value rows, and here there is one "
-                         "row with weight 1.",
+        "weight is 1 whatever the score.",
+    "mis.scale-on-values": "The weight is right, but the factor 1/√d_k acts on the scores, not on the "
+        "values: the output is an unscaled mix of rows of V.",
+    "mis.single-output": "The weight is right. The output is a weighted sum of value rows, and here there "
+        "is one row with weight 1.",
     "mis.identical-keys-unequal": "Identical keys give a query identical scores, and softmax of equal numbers is "
-                                  "uniform: no position gets a larger weight.",
-    # exercises
-    "ex.first-look.prompt": "Before any computation: which value row, v_0 or v_1, will each query weight more? "
-                            "Answer with two indices: one for q_0 and one for q_1.",
+        "uniform: no position gets a larger weight.",
+    "ex.first-look.prompt": "Before any computation: which value row, v_0 or v_1, will each query weight "
+        "more? Answer with two indices: one for q_0 and one for q_1.",
     "ex.first-look.form": "two value-row indices, one per query, as [i, j]",
     "ex.first-look.form_hint": "Exactly two indices are needed, each 0 or 1: the first for q_0, the second for q_1.",
-    "ex.first-look.wrong": "For each query compare its dot products with k_0 and k_1: the value of the position "
-                           "whose key gave the larger product gets the larger weight.",
-    "ex.first-look.explain": "The rows of QKᵀ are {rows}: q_0 has the larger product with k_1 and q_1 with k_0, "
-                             "so q_0 leans towards v_1 and q_1 towards v_0.",
+    "ex.first-look.wrong": "For each query compare its dot products with k_0 and k_1: the value of the "
+        "position whose key gave the larger product gets the larger weight.",
+    "ex.first-look.explain": "The rows of QKᵀ are {rows}: q_0 has the larger product with k_1 and q_1 with "
+        "k_0, so q_0 leans towards v_1 and q_1 towards v_0.",
     "ex.scores.prompt": "Compute all four entries of QKᵀ for the worked example. Answer with a 2×2 matrix "
-                        "[[S_00, S_01], [S_10, S_11]].",
+        "[[S_00, S_01], [S_10, S_11]].",
     "ex.scores.form": "a 2×2 matrix as [[a, b], [c, d]]",
     "ex.scores.form_hint": "A {shape} matrix without the batch axis is needed: a row per query, a column per key.",
-    "ex.scores.wrong": "Entry (i, j) is the dot product of row q_i with row k_j: the sum of the products of "
-                       "matching coordinates.",
+    "ex.scores.wrong": "Entry (i, j) is the dot product of row q_i with row k_j: the sum of the products "
+        "of matching coordinates.",
     "ex.scores.explain": "QKᵀ = {answer}: entry (i, j) is q_i · k_j.",
-    "ex.heavier-key.prompt": "Still before softmax: which key will get the larger weight for each query? Answer "
-                             "with two key indices: one for q_0 and one for q_1.",
+    "ex.heavier-key.prompt": "Still before softmax: which key will get the larger weight for each query? "
+        "Answer with two key indices: one for q_0 and one for q_1.",
     "ex.heavier-key.form": "two key indices, one per query, as [i, j]",
-    "ex.heavier-key.form_hint": "Exactly two indices are needed, each 0 or 1: the first for q_0, the second for "
-                                "q_1.",
-    "ex.heavier-key.wrong": "In the query's row pick the column with the larger score: softmax is monotonic and "
-                            "keeps the order within a row.",
+    "ex.heavier-key.form_hint": "Exactly two indices are needed, each 0 or 1: the first for q_0, the second for q_1.",
+    "ex.heavier-key.wrong": "In the query's row pick the column with the larger score: softmax is monotonic "
+        "and keeps the order within a row.",
     "ex.heavier-key.explain": "The score rows are {rows}. Softmax keeps the order within a row, so the larger "
-                              "weights go to keys {answer}.",
-    "ex.weights.prompt": "What is the weight row A_0 of query q_0 after scaling and softmax? Three decimals "
-                         "are enough.",
+        "weights go to keys {answer}.",
+    "ex.weights.prompt": "What is the weight row A_0 of query q_0 after scaling and softmax? Three "
+        "decimals are enough.",
     "ex.weights.form": "a row of two weights as [a, b]",
     "ex.weights.form_hint": "A row of {count} weights is needed.",
     "ex.weights.wrong": "Divide q_0's row of scores by √d_k, exponentiate, and divide each by their sum.",
     "ex.weights.explain": "S_0 = {scaled_row}; softmax of that row gives {answer}, summing to {row_sum}.",
     "ex.row-normalization.prompt": "Why do the rows of A sum to 1, and not the columns?",
-    "ex.row-normalization.a": "Each query spreads its own weight over the key positions: softmax normalizes the key "
-                              "axis within the query's row.",
+    "ex.row-normalization.a": "Each query spreads its own weight over the key positions: softmax normalizes the "
+        "key axis within the query's row.",
     "ex.row-normalization.b": "Each key spreads attention over the queries, so the columns are normalized.",
     "ex.row-normalization.c": "Dividing the scores by √d_k is what makes them sum to 1.",
     "ex.row-normalization.d": "A is symmetric, so row sums and column sums are the same.",
     "ex.row-normalization.right": "A row of A belongs to one query, and softmax runs along that row's keys.",
     "ex.row-normalization.why_b": "That would normalize columns. Here softmax runs over the key axis: each row's "
-                                  "weights sum to 1, while column sums can be anything — {column_sums} in the "
-                                  "example.",
-    "ex.row-normalization.why_c": "The factor 1/√d_k only shrinks the scores and normalizes nothing; softmax along "
-                                  "the row is what gives the sum of 1.",
+        "weights sum to 1, while column sums can be anything — {column_sums} in the "
+        "example.",
+    "ex.row-normalization.why_c": "The factor 1/√d_k only shrinks the scores and normalizes nothing; softmax "
+        "along the row is what gives the sum of 1.",
     "ex.row-normalization.why_d": "A need not be symmetric: in the example the row sums are {row_sums} and the "
-                                  "column sums {column_sums}.",
-    "ex.row-normalization.explain": "Row i is query q_i and column j is key k_j; softmax normalizes each row on its "
-                                    "own. Row sums: {row_sums}; column sums: {column_sums}.",
+        "column sums {column_sums}.",
+    "ex.row-normalization.explain": "Row i is query q_i and column j is key k_j; softmax normalizes each row on "
+        "its own. Row sums: {row_sums}; column sums: {column_sums}.",
     "ex.output-shape.prompt": "What shape is the output O when Q, K ∈ ℝ^(4×7×3) and V ∈ ℝ^(4×7×5)?",
     "ex.output-shape.form": "three whole numbers [B, T, width]",
     "ex.output-shape.form_hint": "A shape of three whole numbers is needed: [batch, tokens, width].",
@@ -254,45 +198,46 @@ STRINGS: dict[str, str] = {
     "ex.output-shape.explain": "O = AV: A has shape {weights_shape} and V {value_shape}, so O is {output_shape}.",
     "ex.recurrent-vs-self.prompt": "How does recurrent alignment differ from the self-attention score matrix?",
     "ex.recurrent-vs-self.a": "Recurrent alignment computes a new context step by step as the decoder moves on; "
-                              "self-attention relates all available positions of one sequence inside one layer.",
+        "self-attention relates all available positions of one sequence inside one layer.",
     "ex.recurrent-vs-self.b": "Self-attention makes the total work constant, whatever the length.",
     "ex.recurrent-vs-self.c": "Self-attention parallelizes autoregressive generation: all tokens of the answer "
-                              "appear at once.",
-    "ex.recurrent-vs-self.d": "There is no difference: the additive attention of Bahdanau, Cho and Bengio already "
-                              "used queries, keys, values and scaled dot products.",
-    "ex.recurrent-vs-self.right": "The difference is in the model's structure: a context per decoder step versus a "
-                                  "matrix of all position pairs in one layer.",
+        "appear at once.",
+    "ex.recurrent-vs-self.d": "There is no difference: the additive attention of Bahdanau, Cho and Bengio "
+        "already used queries, keys, values and scaled dot products.",
+    "ex.recurrent-vs-self.right": "The difference is in the model's structure: a context per decoder step versus "
+        "a matrix of all position pairs in one layer.",
     "ex.recurrent-vs-self.why_b": "The score matrix is built at once, but its T×T size grows with the length: the "
-                                  "work is not constant.",
-    "ex.recurrent-vs-self.why_c": "One layer's scores are computed in a batch, but generation stays autoregressive: "
-                                  "the next token depends on the previous ones.",
-    "ex.recurrent-vs-self.why_d": "That is an anachronism: the early work has no Q, K, V notation and no scaled dot "
-                                  "products, and the name “additive” is a later classification by Vaswani et al.",
+        "work is not constant.",
+    "ex.recurrent-vs-self.why_c": "One layer's scores are computed in a batch, but generation stays "
+        "autoregressive: the next token depends on the previous ones.",
+    "ex.recurrent-vs-self.why_d": "That is an anachronism: the early work has no Q, K, V notation and no scaled "
+        "dot products, and the name “additive” is a later classification by Vaswani et "
+        "al.",
     "ex.recurrent-vs-self.explain": "Alignment scores {encoder_pairs} pairs of “decoder state — encoder "
-                                    "annotation”; self-attention scores {self_pairs} pairs of positions of one "
-                                    "sequence. Neither makes the work constant or generation parallel.",
-    "ex.single-token.prompt": "A sequence has one token, whose value is {value}. What are its attention weight and "
-                              "its output? Answer with the weight and the output: [w, [o_0, o_1]] or "
-                              "[w, o_0, o_1].",
+        "annotation”; self-attention scores {self_pairs} pairs of positions of one "
+        "sequence. Neither makes the work constant or generation parallel.",
+    "ex.single-token.prompt": "A sequence has one token, whose value is {value}. What are its attention weight "
+        "and its output? Answer with the weight and the output: [w, [o_0, o_1]] or [w, "
+        "o_0, o_1].",
     "ex.single-token.form": "the weight and the output as [w, [o_0, o_1]] or [w, o_0, o_1]",
     "ex.single-token.form_hint": "Three numbers are needed: the weight and the two output coordinates.",
-    "ex.single-token.explain": "The weight row has one key, so A = {weights}, and the output is the value itself: "
-                               "O = {output}. The query and key gradients are zero: Q̄ = {grad_q}, K̄ = {grad_k}.",
-    "ex.permutation.prompt": "What happens to the output if two token positions are permuted the same way in Q, K "
-                             "and V?",
+    "ex.single-token.explain": "The weight row has one key, so A = {weights}, and the output is the value "
+        "itself: O = {output}. The query and key gradients are zero: Q̄ = {grad_q}, K̄ = "
+        "{grad_k}.",
+    "ex.permutation.prompt": "What happens to the output if two token positions are permuted the same way in "
+        "Q, K and V?",
     "ex.permutation.a": "The output rows are permuted the same way: each row follows its position.",
     "ex.permutation.b": "The output does not change in any row.",
     "ex.permutation.c": "Different numbers come out: the head knows the order of positions.",
     "ex.permutation.d": "Only the columns of A are permuted; the output rows stay where they were.",
     "ex.permutation.right": "The head does not know the order of positions: an output row moves with its query.",
-    "ex.permutation.why_b": "An output row belongs to its query; when the query moves, its output row moves "
-                            "with it.",
-    "ex.permutation.why_c": "This head has no information about position: the scores depend only on what the rows "
-                            "contain. Positional inputs and the mask are a separate matter.",
-    "ex.permutation.why_d": "Both the rows of A (queries) and its columns (keys) are permuted, so the output rows "
-                            "are permuted too.",
+    "ex.permutation.why_b": "An output row belongs to its query; when the query moves, its output row moves with it.",
+    "ex.permutation.why_c": "This head has no information about position: the scores depend only on what the "
+        "rows contain. Positional inputs and the mask are a separate matter.",
+    "ex.permutation.why_d": "Both the rows of A (queries) and its columns (keys) are permuted, so the output "
+        "rows are permuted too.",
     "ex.permutation.explain": "After permuting {order}, the output matched the permuted original output with a "
-                              "difference {difference}. Positional inputs and the mask need separate treatment.",
+        "difference {difference}. Positional inputs and the mask need separate treatment.",
     "ex.identical-keys.prompt": "Two key rows are identical. What will the weights in any query's row be?",
     "ex.identical-keys.form": "a row of two weights as [a, b]",
     "ex.identical-keys.form_hint": "A row of two weights (or the whole 2×2 matrix) is needed.",
@@ -302,24 +247,23 @@ STRINGS: dict[str, str] = {
     "ex.future-access.b": "The query at position i uses the keys of earlier positions j < i.",
     "ex.future-access.c": "The query at position i uses its own key j = i.",
     "ex.future-access.d": "There is no leak: this head is already causal and cannot see the future.",
-    "ex.future-access.right": "Without a mask a query sees later positions; in autoregressive training that gives "
-                              "the answer away.",
+    "ex.future-access.right": "Without a mask a query sees later positions; in autoregressive training that "
+        "gives the answer away.",
     "ex.future-access.why_b": "Earlier positions are already known to the model when it generates — using them "
-                              "is fine.",
+        "is fine.",
     "ex.future-access.why_c": "Its own position is known too: a causal mask does not hide it.",
     "ex.future-access.why_d": "This head has no mask: in the example query q_0 gives the later position k_1 a "
-                              "weight of {future_weight}. Chapter 28 adds the mask.",
+        "weight of {future_weight}. Chapter 28 adds the mask.",
     "ex.future-access.explain": "Without a mask every query sees every key: in the example q_0 gives the future "
-                                "position k_1 a weight of {future_weight}. In autoregressive training the model "
-                                "would peek at the answer.",
-    # appendix: what the score matrix costs
+        "position k_1 a weight of {future_weight}. In autoregressive training the model "
+        "would peek at the answer.",
     "cost.table_title": "B = {batch}, d_k = {key_width}, d_v = {value_width}; multiply-adds and bytes (float64)",
     "cost.forward_backward": "forward+backward",
     "cost.score_bytes": "one [B,T,T]",
     "cost.record_bytes": "record",
     "cost.input_bytes": "Q, K, V",
     "cost.doubling_title": "Each row doubles one quantity from B = {batch}, T = {tokens}, d_k = {key_width}, "
-                           "d_v = {value_width}; each cell says how many times the count grew",
+        "d_v = {value_width}; each cell says how many times the count grew",
     "cost.doubled": "doubled",
     "cost.time_title": "Time of the head (B = {batch}, d = {width})",
     "cost.time_axis": "ms (log scale)",
@@ -329,4 +273,15 @@ STRINGS: dict[str, str] = {
     "cost.memory_axis": "MiB (log scale)",
     "cost.peak": "measured peak",
     "cost.one_score_matrix": "one [B,T,T] matrix",
+    "section.dot_products": "Dot products of each query with every key",
+    "section.gradient_table": "Gradients: autodiff, formulas and central differences",
+    "section.output_shape": "Shapes of the weights and the output",
+    "section.sums": "Row and column sums of A",
+    "section.record": "The forward pass's record",
+    "section.composition": "The primitives the output is built from",
+    "section.future": "What the first query sees",
+    "section.pairs": "Query → key pairs",
+    "terms.computed": "multiplied out",
+    "batch": "batch",
+    "why": "why",
 }

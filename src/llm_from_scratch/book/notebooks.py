@@ -1,10 +1,11 @@
-"""Re-execute the chapter's notebooks in place, deterministically.
+"""Re-execute notebooks in place, deterministically.
 
-    python -m llm_from_scratch.ch27.notebooks [folder ...]   (make notebooks)
+    python -m llm_from_scratch.book.notebooks [folder ...]   (make notebooks: every chapter)
 
 No timing metadata and no widget state are stored, and widget model ids (random
 on every run, not guarded by nbval) are replaced by stable ones, so re-running an
-unchanged notebook changes no byte at all.
+unchanged notebook changes no byte at all. Cell metadata (such as a collapsed
+output) is kept as it is.
 """
 
 from __future__ import annotations
@@ -15,9 +16,7 @@ import sys
 import nbformat
 from nbclient import NotebookClient
 
-
-def notebooks(folder: pathlib.Path) -> list[pathlib.Path]:
-    return sorted(p for p in folder.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+from .chapters import NOTEBOOKS, chapters
 
 
 def execute(path: pathlib.Path) -> None:
@@ -35,10 +34,13 @@ def execute(path: pathlib.Path) -> None:
 
 
 def main(folders: list[str]) -> None:
-    for folder in folders or ["chapter27"]:
-        for path in notebooks(pathlib.Path(folder)):
-            print(f"executing {path}", flush=True)
-            execute(path)
+    paths = ([p for folder in folders for p in sorted(pathlib.Path(folder).rglob(NOTEBOOKS))] if folders
+             else [p for chapter in chapters() for p in chapter.notebooks()])
+    for path in paths:
+        if ".ipynb_checkpoints" in path.parts:
+            continue
+        print(f"executing {path}", flush=True)
+        execute(path)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
-"""What the score matrix costs: counts from the shapes, and the engine measured against T.
+"""Appendix 27.11: what the score matrix costs, as tables from the shapes and the engine measured against T.
 
-Counts are exact functions of B, T, d_k, d_v. Measurements (time, and peak
-memory of numpy arrays as tracemalloc sees them) vary with the machine.
+Counts are exact functions of B, T, d_k, d_v (``llm_from_scratch.cost``).
+Measurements (time, and peak memory of numpy arrays as tracemalloc sees them)
+vary with the machine.
 """
 
 from __future__ import annotations
@@ -15,68 +16,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..attention import scaled_dot_product_self_attention
+from ..book.figures import Figure, Panel, line_panels
+from ..book.sections import Section, Table
+from ..cost import HeadCost, size
 from ..tensor import Tensor
-from .figures import Figure, Panel, line_panels
-from .text import text
+from .strings import text
 
-FLOAT_BYTES = 8
 MIB = 2**20
-
-
-@dataclass(frozen=True)
-class HeadCost:
-    """Multiply-adds and bytes of one head on [B, T, d_k] queries and keys and [B, T, d_v] values."""
-
-    batch: int
-    tokens: int
-    key_width: int
-    value_width: int
-
-    @property
-    def score_entries(self) -> int:
-        """Entries of one [B, T, T] matrix: scores, scaled scores or weights."""
-        return self.batch * self.tokens * self.tokens
-
-    @property
-    def score_multiply_adds(self) -> int:
-        """QKᵀ: one d_k-long dot product per (query, key) pair."""
-        return self.score_entries * self.key_width
-
-    @property
-    def mixture_multiply_adds(self) -> int:
-        """AV: each of T×T weights scales a d_v-wide value row."""
-        return self.score_entries * self.value_width
-
-    @property
-    def forward_multiply_adds(self) -> int:
-        return self.score_multiply_adds + self.mixture_multiply_adds
-
-    @property
-    def backward_multiply_adds(self) -> int:
-        """dA = dO Vᵀ, dV = Aᵀ dO, dQ = dS K, dK = dSᵀ Q: each product of the forward pass, twice."""
-        return 2 * self.forward_multiply_adds
-
-    @property
-    def score_bytes(self) -> int:
-        return FLOAT_BYTES * self.score_entries
-
-    @property
-    def record_bytes(self) -> int:
-        """What the record keeps: raw scores, scaled scores, weights (all [B, T, T]) and the output."""
-        return 3 * self.score_bytes + FLOAT_BYTES * self.batch * self.tokens * self.value_width
-
-    @property
-    def input_bytes(self) -> int:
-        return FLOAT_BYTES * self.batch * self.tokens * (2 * self.key_width + self.value_width)
-
-
-def size(nbytes: float) -> str:
-    """Bytes in the largest binary unit that keeps the number at or above 1: 768 B, 1.5 KiB, 256 MiB."""
-    for unit in ("B", "KiB", "MiB"):
-        if nbytes < 1024:
-            return f"{nbytes:.4g} {unit}"
-        nbytes /= 1024
-    return f"{nbytes:.4g} GiB"
 
 
 def _counts(c: HeadCost) -> list[int]:
@@ -85,23 +31,22 @@ def _counts(c: HeadCost) -> list[int]:
             c.score_bytes, c.record_bytes, c.input_bytes]
 
 
-def _table(first_column: str, rows: list[list[str]]) -> list[str]:
-    header = [first_column, "QKᵀ", "AV", text("cost.forward_backward"), text("cost.score_bytes"),
-              text("cost.record_bytes"), text("cost.input_bytes")]
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    return ["  ".join(cell.rjust(w) for cell, w in zip(row, widths)) for row in [header, *rows]]
+def _table(title: str, first_column: str, rows: list[tuple[str, ...]]) -> Section:
+    header = (first_column, "QKᵀ", "AV", text("cost.forward_backward"), text("cost.score_bytes"),
+              text("cost.record_bytes"), text("cost.input_bytes"))
+    return Section(title, (Table(header, tuple(rows), "r" * len(header)),))
 
 
-def cost_lines(batch: int, tokens: list[int], key_width: int, value_width: int) -> list[str]:
-    """A table of multiply-adds and bytes for each T."""
+def cost_table(batch: int, tokens: list[int], key_width: int, value_width: int) -> Section:
+    """Multiply-adds and bytes for each T."""
     rows = []
     for t in tokens:
         counts = _counts(HeadCost(batch, t, key_width, value_width))
-        rows.append([str(t), *(f"{n:,}" for n in counts[:3]), *(size(n) for n in counts[3:])])
-    return [text("cost.table_title", batch=batch, key_width=key_width, value_width=value_width), *_table("T", rows)]
+        rows.append((str(t), *(f"{n:,}" for n in counts[:3]), *(size(n) for n in counts[3:])))
+    return _table(text("cost.table_title", batch=batch, key_width=key_width, value_width=value_width), "T", rows)
 
 
-def doubling_lines(batch: int, tokens: int, key_width: int, value_width: int) -> list[str]:
+def doubling_table(batch: int, tokens: int, key_width: int, value_width: int) -> Section:
     """How each count grows when one of B, T, d_k, d_v doubles and the others stay."""
     base = _counts(HeadCost(batch, tokens, key_width, value_width))
     doubled = {
@@ -110,9 +55,9 @@ def doubling_lines(batch: int, tokens: int, key_width: int, value_width: int) ->
         "d_k": HeadCost(batch, tokens, 2 * key_width, value_width),
         "d_v": HeadCost(batch, tokens, key_width, 2 * value_width),
     }
-    rows = [[name, *(f"×{new / old:.4g}" for new, old in zip(_counts(cost), base))] for name, cost in doubled.items()]
+    rows = [(name, *(f"×{new / old:.4g}" for new, old in zip(_counts(cost), base))) for name, cost in doubled.items()]
     title = text("cost.doubling_title", batch=batch, tokens=tokens, key_width=key_width, value_width=value_width)
-    return [title, *_table(text("cost.doubled"), rows)]
+    return _table(title, text("cost.doubled"), rows)
 
 
 @dataclass(frozen=True)

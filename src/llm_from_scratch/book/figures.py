@@ -1,0 +1,163 @@
+"""Heatmaps and plots as deterministic SVG, each with a text-table alternative.
+
+Readable without colour: every cell prints its value, the colormap is
+cividis (colour-blind safe), and the frame's line style names the role
+(query solid, key dashed, value double, score dotted, probability double).
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+from matplotlib.patches import Rectangle  # noqa: E402
+
+from .formatting import num, table  # noqa: E402
+from .text import text  # noqa: E402
+
+matplotlib.rcParams.update({
+    "svg.hashsalt": "llm-from-scratch",  # fixed ids: the same figure gives the same bytes
+    "svg.fonttype": "none",  # text stays text: searchable, readable by screen readers, smaller
+    "font.family": "DejaVu Sans",
+    "font.size": 10,
+})
+COLORMAP = "cividis"
+# role -> (line style, doubled frame)
+ROLE_FRAMES = {
+    "query": ("solid", False),
+    "key": ("dashed", False),
+    "value": ("solid", True),
+    "score": ("dotted", False),
+    "probability": ("solid", True),
+}
+
+
+@dataclass(frozen=True)
+class Figure:
+    """An SVG figure, its title, and the same numbers as a plain-text table."""
+
+    svg: str
+    title: str
+    table: str
+
+    def _repr_svg_(self) -> str:
+        return self.svg
+
+    def __repr__(self) -> str:
+        return self.title
+
+
+def show(figure: Figure) -> None:
+    """Display the figure and, beneath it, its text-table alternative."""
+    from IPython.display import display
+
+    display(figure)
+    print(figure.table)
+
+
+def to_svg(fig: plt.Figure) -> str:
+    buffer = io.StringIO()
+    fig.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})
+    plt.close(fig)
+    return buffer.getvalue()
+
+
+def _frame(ax: plt.Axes, role: str) -> None:
+    style, double = ROLE_FRAMES[role]
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+    insets = (0.0, -0.03) if double else (0.0,)
+    for inset in insets:
+        ax.add_patch(Rectangle((inset, inset), 1 - 2 * inset, 1 - 2 * inset, transform=ax.transAxes,
+                               fill=False, linestyle=style, linewidth=1.6, edgecolor="black", clip_on=False))
+
+
+def heatmap(matrix, row_labels, column_labels, title: str, row_axis: str, column_axis: str, role: str = "score",
+            row_sums: bool = False, value_range: tuple[float, float] | None = None) -> Figure:
+    """A labelled heatmap of a 2-D matrix, every value printed in its cell; the axes are titled
+    ``row_axis`` and ``column_axis`` and the frame's style names the ``role``."""
+    matrix = np.asarray(matrix, dtype=np.float64)
+    rows, columns = matrix.shape
+    fig, ax = plt.subplots(figsize=(1.3 * columns + 2.4, 0.75 * rows + 1.4))
+    low, high = value_range if value_range else (float(matrix.min()), float(matrix.max()))
+    image = ax.imshow(matrix, cmap=COLORMAP, vmin=low, vmax=high if high > low else low + 1, aspect="auto")
+    for (i, j), value in np.ndenumerate(matrix):
+        shade = image.norm(value)
+        ax.text(j, i, num(value), ha="center", va="center", fontsize=10,
+                color="black" if shade > 0.55 else "white")
+    ax.set_xticks(range(columns), column_labels)
+    ax.set_yticks(range(rows), row_labels)
+    ax.tick_params(length=0)
+    ax.xaxis.set_ticks_position("top")
+    ax.xaxis.set_label_position("top")
+    ax.set_xlabel(column_axis)
+    ax.set_ylabel(row_axis)
+    ax.set_title(title, pad=12)
+    _frame(ax, role)
+    alt = table(matrix, row_labels, column_labels)
+    if row_sums:
+        sums = matrix.sum(axis=1)
+        for i, total in enumerate(sums):
+            ax.text(columns - 0.4, i, f"Σ = {num(total)}", ha="left", va="center", fontsize=10)
+        alt = "\n".join(line + ("" if i == 0 else f"   Σ = {num(sums[i - 1])}")
+                        for i, line in enumerate(alt.splitlines()))
+    fig.text(0.5, -0.02, text(f"figure.frame.{role}"), ha="center", va="top", fontsize=9, style="italic",
+             transform=ax.transAxes)
+    return Figure(to_svg(fig), title, alt)
+
+
+@dataclass(frozen=True)
+class Panel:
+    title: str
+    ylabel: str
+    series: dict[str, np.ndarray]
+    log2_y: bool = False  # plot log2 of the values, label the ticks 2^k
+
+
+LINE_STYLES = (("solid", "o"), ("dashed", "s"), ("dotted", "^"), ("dashdot", "D"))
+
+
+def line_panels(x_labels: list[str], xlabel: str, panels: list[Panel], mark: int | None = None) -> Figure:
+    """Side-by-side line plots over evenly spaced x positions (e.g. powers of two).
+
+    Lines differ by style and marker, not colour; ``mark`` draws a labelled vertical
+    line at that x position. Linear axes with explicit ticks keep rendering fast
+    enough for a slider.
+    """
+    x = np.arange(len(x_labels), dtype=float)
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 3.8))
+    axes = np.atleast_1d(axes)
+    tables = []
+    for ax, panel in zip(axes, panels):
+        for (label, values), (style, marker) in zip(panel.series.items(), LINE_STYLES):
+            y = np.log2(values) if panel.log2_y else values
+            ax.plot(x, y, linestyle=style, marker=marker, color="black", label=label, markersize=5,
+                    markerfacecolor="white")
+        if panel.log2_y:
+            low, high = ax.get_ylim()
+            ticks = np.arange(np.floor(low), np.ceil(high) + 1, 2)
+            ax.set_yticks(ticks, [f"2^{int(t)}" for t in ticks])
+        if mark is not None:
+            ax.axvline(mark, color="0.35", linewidth=1.2, linestyle=(0, (1, 2)))
+        ax.set_xticks(x, x_labels, fontsize=8)
+        ax.set_title(panel.title, fontsize=10)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(panel.ylabel)
+        ax.grid(True, linewidth=0.3, color="0.8")
+        ax.legend(frameon=False, fontsize=8)
+        header = [xlabel, *panel.series]
+        rows = ["  ".join(header)] + [
+            "  ".join([x_labels[i], *(num(v[i], 4) for v in panel.series.values())]) for i in range(len(x_labels))]
+        tables.append(panel.title + "\n" + "\n".join(rows))
+    if mark is not None:
+        fig.text(0.5, 0.005, text("figure.mark", label=x_labels[mark]), ha="center", fontsize=9, style="italic")
+    fig.subplots_adjust(left=0.08, right=0.99, bottom=0.2, top=0.9, wspace=0.32)
+    buffer = io.StringIO()
+    fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
+    plt.close(fig)
+    return Figure(buffer.getvalue(), " · ".join(p.title for p in panels), "\n\n".join(tables))

@@ -1,0 +1,203 @@
+"""Test helpers every chapter shares: its notebooks' cells and outputs, and JupyterLab in Chromium.
+
+The browser helpers start JupyterLab on 127.0.0.1 (free port, random token, its own
+config, settings and workspace folders) and drive Debian's Chromium through
+Playwright; nothing is downloaded.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import pathlib
+import re
+import secrets
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+
+import nbformat
+
+from .text import LANGUAGES
+
+CHROMIUM = pathlib.Path("/usr/bin/chromium")
+CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync", "--no-first-run", "--disable-quic"]
+LANGUAGE_LINE = re.compile(r'^set_language\("(\w+)"\)$', re.M)
+
+
+# --- notebooks -------------------------------------------------------------------------
+
+def load(path: pathlib.Path) -> nbformat.NotebookNode:
+    return nbformat.read(path, as_version=4)
+
+
+def code_cells(notebook: nbformat.NotebookNode) -> list[nbformat.NotebookNode]:
+    return [c for c in notebook.cells if c.cell_type == "code" and c.source.strip()]
+
+
+def outputs_text(cell: nbformat.NotebookNode) -> str:
+    """Everything a cell's outputs say as text (streams and text/* data)."""
+    parts = []
+    for output in cell.get("outputs", []):
+        parts.append(output.get("text", ""))
+        for mime, value in output.get("data", {}).items():
+            if mime.startswith("text/"):
+                parts.append(value if isinstance(value, str) else "".join(value))
+    return "\n".join(parts)
+
+
+def language_of(notebook: nbformat.NotebookNode) -> str | None:
+    """The language the notebook's first code cell chooses, if it chooses one."""
+    cells = code_cells(notebook)
+    found = LANGUAGE_LINE.findall(cells[0].source) if cells else []
+    return found[0] if found and found[0] in LANGUAGES else None
+
+
+# --- JupyterLab in Chromium ------------------------------------------------------------
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def jupyterlab(served: pathlib.Path, home: pathlib.Path) -> Iterator[tuple[str, str]]:
+    """JupyterLab serving ``served``, its config, settings and workspaces under ``home``; yields (url, token)."""
+    settings = home / "settings" / "@jupyterlab" / "notebook-extension"
+    settings.mkdir(parents=True)
+    # render every cell (no windowing), so outputs far down the page exist in the DOM
+    (settings / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
+    # no news or update checks: there is no network, and the pop-up would cover the page
+    apputils = home / "settings" / "@jupyterlab" / "apputils-extension"
+    apputils.mkdir(parents=True)
+    (apputils / "notification.jupyterlab-settings").write_text(
+        json.dumps({"fetchNews": "false", "checkForUpdates": False}))
+    port, token = free_port(), secrets.token_hex(16)
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(home / "config"), "JUPYTER_DATA_DIR": str(home / "data"),
+           "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
+           "JUPYTER_ALLOW_INSECURE_WRITES": "1"}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+         f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={served}",
+         f"--LabApp.user_settings_dir={home / 'settings'}", f"--LabApp.workspaces_dir={home / 'workspaces'}",
+         "--LabApp.expose_app_in_browser=True", "--ServerApp.allow_root=True"],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2)
+                break
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise RuntimeError("JupyterLab did not start") from None
+                time.sleep(0.3)
+        yield url, token
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+@contextlib.contextmanager
+def lab_page(url: str, token: str, viewport: dict[str, int] | None = None):
+    """One JupyterLab page in Debian's Chromium, driven by Playwright."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS, headless=True)
+        try:
+            page = chromium.new_page(viewport=viewport or {"width": 1280, "height": 1000})
+            page.goto(f"{url}/lab?token={token}&reset")
+            page.wait_for_function("() => window.jupyterapp", timeout=60_000)
+            page.evaluate("() => window.jupyterapp.restored")  # commands before this are lost
+            yield page
+        finally:
+            chromium.close()
+
+
+def open_and_run(page, relative: str) -> None:
+    """Open a notebook, restart its kernel, run all cells and wait until every cell has run."""
+    page.set_default_timeout(60_000)
+    page.evaluate("(path) => { window.jupyterapp.commands.execute('docmanager:open', {path}); }", relative)
+    page.wait_for_function("""(path) => {
+        const panel = window.jupyterapp.shell.currentWidget;
+        return panel && panel.context && panel.context.path === path && panel.content.widgets.length > 0
+            && panel.sessionContext.session?.kernel?.status === 'idle';
+    }""", arg=relative)
+    # clear the stored counts first, or the wait below could pass on them while the kernel is restarting
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs')")
+    page.wait_for_function("() => window.jupyterapp.shell.currentWidget.content.widgets"
+                           ".every(c => c.model.type !== 'code' || c.model.executionCount === null)")
+    # do not await the command: it resolves only after the confirmation dialog is accepted
+    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:restart-run-all'); }")
+    page.click(".jp-Dialog .jp-mod-accept")
+    page.wait_for_function("""() => {
+        const panel = window.jupyterapp.shell.currentWidget;
+        const cells = panel.content.widgets.filter(c => c.model.type === 'code' && c.model.sharedModel.source.trim());
+        return panel.sessionContext.session.kernel.status === 'idle'
+            && cells.every(c => c.model.executionCount !== null && c.promptNode.textContent.trim() !== '[*]:');
+    }""", timeout=120_000)
+    page.set_default_timeout(20_000)  # widgets answer within milliseconds; a broken one fails soon
+
+
+def close_notebook(page) -> None:
+    """Close the notebook without saving the copy's new outputs, then shut its kernel down."""
+    page.evaluate("""async () => {
+        const app = window.jupyterapp;
+        const panel = app.shell.currentWidget;
+        const id = panel.sessionContext.session?.id;
+        panel.context.model.dirty = false;
+        panel.dispose();
+        if (id) {
+            try { await app.serviceManager.sessions.shutdown(id); } catch (error) { /* already gone */ }
+        }
+    }""")
+    page.wait_for_function("() => document.querySelectorAll('.jp-NotebookPanel').length === 0")
+
+
+def code_cell_count(page) -> int:
+    return page.evaluate("() => window.jupyterapp.shell.currentWidget.content.widgets"
+                         ".filter(c => c.model.type === 'code').length")
+
+
+def assert_clean(page, path: pathlib.Path):
+    name = path.name
+    errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.error']")
+    assert errors.count() == 0, f"{name}: {errors.first.inner_text()[:500]}"
+    assert "Traceback" not in page.locator(".jp-Notebook").inner_text(), f"{name}: a traceback is shown"
+    stored = json.loads(path.read_text(encoding="utf-8"))
+    svg_count = sum(1 for c in stored["cells"] for o in c.get("outputs", []) if "image/svg+xml" in o.get("data", {}))
+    figures = page.locator(".jp-RenderedSVG, .jp-RenderedImage")
+    if svg_count:
+        figures.nth(svg_count - 1).wait_for(state="attached")
+    assert figures.count() >= svg_count, f"{name}: {figures.count()} of {svg_count} figures rendered"
+    for i in range(figures.count()):
+        figures.nth(i).scroll_into_view_if_needed()
+        box = figures.nth(i).bounding_box()
+        assert box and box["width"] > 50 and box["height"] > 50, f"{name}: figure {i} is not visible"
+    html_outputs = sum(1 for c in stored["cells"] for o in c.get("outputs", []) if "text/html" in o.get("data", {}))
+    rendered_html = page.locator(".jp-OutputArea-output.jp-RenderedHTMLCommon")
+    if html_outputs:
+        rendered_html.nth(html_outputs - 1).wait_for(state="attached")
+    assert rendered_html.count() == html_outputs, f"{name}: {rendered_html.count()} of {html_outputs} HTML outputs"
+    for i in range(html_outputs):
+        rendered_html.nth(i).scroll_into_view_if_needed()
+        assert rendered_html.nth(i).is_visible() and rendered_html.nth(i).inner_text().strip(), f"{name}: HTML {i}"
+    # every live widget output renders a view (views appear asynchronously, so wait for them)
+    views = page.locator(".jp-OutputArea-output > .jupyter-widgets")
+    expected_views = sum(1 for c in stored["cells"] for o in c.get("outputs", [])
+                         if "application/vnd.jupyter.widget-view+json" in o.get("data", {}))
+    if expected_views:
+        views.nth(expected_views - 1).wait_for()
+        assert views.count() == expected_views, f"{name}: {views.count()} of {expected_views} widgets rendered"
+        assert "Error displaying widget" not in page.locator(".jp-Notebook").inner_text()

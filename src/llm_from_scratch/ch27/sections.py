@@ -1,0 +1,279 @@
+"""Chapter 27's sections, each described once as data (``book.sections``), every number computed.
+
+The report (text), the trace (HTML), notebook cells and the head editor all
+render these descriptions; ``render_report`` and ``render_trace`` assemble them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+
+import numpy as np
+
+from ..book.formatting import FD_NOISE, NOISE, below, num, shape, vector
+from ..book.sections import Group, Matrix, Note, Section, Table, Value, Verdict, legend, to_html, to_text
+from ..book.text import language
+from ..gradcheck import GradCheckReport
+from .evidence import HeadRun, LearnerEvidence, ShapeCase, WorkedExample
+from .strings import text
+
+INPUT_NAMES = ("query", "key", "value")
+
+
+def labels(prefix: str, count: int) -> tuple[str, ...]:
+    return tuple(f"{prefix}_{i}" for i in range(count))
+
+
+def _yes_no(label: str, flag: bool) -> Verdict:
+    return Verdict(label, flag, text("yes") if flag else text("no"))
+
+
+def _gradcheck_verdict(report: GradCheckReport) -> Verdict:
+    return Verdict(text("gradcheck"), report.passed,
+                   text("gradcheck.passed") if report.passed else text("gradcheck.failed"),
+                   f"max |analytic − numeric| {below(report.max_error, FD_NOISE)}")
+
+
+def _replay_verdict(ev: LearnerEvidence) -> Verdict:
+    return Verdict(text("replay"), ev.replay_bitwise,
+                   text("replay.bitwise") if ev.replay_bitwise else text("replay.differs"))
+
+
+def _score_matrix(name: str, scores: np.ndarray, caption: str = "") -> Matrix:
+    tokens = scores.shape[1]
+    return Matrix(name, scores[0], labels("q", tokens), labels("k", tokens), caption, scores.shape)
+
+
+# --- the forward pass ------------------------------------------------------------------
+
+def inputs(run: HeadRun) -> Section:
+    parts = []
+    for name, role, matrix, prefix in (("Q", "query", run.query, "q"), ("K", "key", run.key, "k"),
+                                       ("V", "value", run.value, "v")):
+        columns = tuple(str(j) for j in range(matrix.shape[2]))
+        parts.append(Group((Matrix(name, matrix[0], labels(prefix, matrix.shape[1]), columns, text(f"role.{role}"),
+                                   matrix.shape),), role))
+    return Section(text("section.inputs"), tuple(parts))
+
+
+def dot_products(run: HeadRun) -> Section:
+    return Section(text("section.dot_products"), tuple(
+        Value(f"q_{i}·Kᵀ", vector(row, 0)) for i, row in enumerate(run.head.raw_scores.data[0])))
+
+
+def scores(run: HeadRun) -> Section:
+    return Section(text("section.scores"), (
+        Group((_score_matrix("QKᵀ", run.head.raw_scores.data, text("trace.raw")),), "score"),))
+
+
+def scale_value(run: HeadRun) -> Value:
+    head = run.head
+    return Value(text("scale"), f"{num(head.scale)}  (d_k = {head.key_width}, d_v = {head.value_width})")
+
+
+def scaled(run: HeadRun) -> Section:
+    return Section(text("section.scaled"), (
+        Group((_score_matrix("S = QKᵀ/√d_k", run.head.scaled_scores.data, text("trace.scaled")), scale_value(run)),
+              "score"),))
+
+
+def softmax_rows(run: HeadRun) -> Section:
+    return Section(text("section.softmax"), tuple(
+        Group((Value(f"A_{i},:", vector(row)), Value(text("row_sum"), num(row.sum())),
+               Value(text("normalization_axis"), text("axis.key"), ": ")), "probability", f"q_{i}")
+        for i, row in enumerate(run.weights[0])))
+
+
+def mixture(run: HeadRun) -> Section:
+    groups = []
+    for i, terms in enumerate(run.weighted_terms[0]):
+        weighted = " + ".join(f"{num(a)}·{vector(v, 0)}" for a, v in zip(run.weights[0, i], run.value[0]))
+        groups.append(Group((Value(text("trace.weights_of", query=f"q_{i}"), vector(run.weights[0, i])),
+                             Value(text("terms"), weighted),
+                             Value(text("terms.computed"), " + ".join(vector(t) for t in terms)),
+                             Value(f"o_{i}", vector(run.output[0, i]))), "value", f"o_{i}"))
+    return Section(text("section.mixture"), tuple(groups))
+
+
+def forward(run: HeadRun) -> tuple[Section, ...]:
+    """Inputs, scores, probability rows and value mixtures of one run (batch element 0)."""
+    return inputs(run), scores(run), scaled(run), softmax_rows(run), mixture(run)
+
+
+# --- backward, shapes, properties, checks -----------------------------------------------
+
+def backward(run: HeadRun) -> Section:
+    values = [Value(name, vector(grad)) for name, grad in (
+        ("Ō", run.upstream), ("Q̄", run.grad_query), ("K̄", run.grad_key), ("V̄", run.grad_value))]
+    return Section(text("section.backward"), (*values, Value(f"{text('loss')} = ⟨O, Ō⟩", num(run.loss))))
+
+
+def gradient_table(worked: WorkedExample) -> Section:
+    """The checked coordinates: autodiff, closed form, central difference, error."""
+    closed = dict(zip(INPUT_NAMES, worked.closed_form))
+    rows = tuple((f"{c.input_name}{list(c.index)}", num(c.analytic), num(closed[c.input_name][c.index]),
+                  num(c.numeric), below(c.error, FD_NOISE)) for c in worked.gradcheck.coordinates)
+    report = worked.gradcheck
+    verdict = Verdict(text("gradient.verdict", step=f"{report.step:g}", tolerance=f"{report.tolerance:g}",
+                           count=len(report.coordinates)), report.passed,
+                      text("gradcheck.passed") if report.passed else text("gradcheck.failed"),
+                      f"max |Δ| {below(report.max_error, FD_NOISE)}")
+    return Section(text("section.gradient_table"), (
+        Table(("", "autodiff", text("gradient.closed"), text("gradient.numeric"), "|Δ|"), rows), verdict))
+
+
+def shapes(ev: LearnerEvidence) -> Section:
+    together = ev.batch.together
+    parts = [Value("Q, K, V", shape(together.query.shape)), Value("A", shape(together.weights.shape)),
+             Value("O", shape(together.output.shape)),
+             Verdict(text("batch"), ev.batch.independent,
+                     text("batch_independent") if ev.batch.independent else text("batch_dependent"),
+                     f"max |Δ| {below(ev.batch.max_difference, NOISE)}")]
+    for key, case in (("empty_batch", ev.empty_batch), ("narrow_values", ev.narrow_values)):
+        parts.append(Value(text(key), f"Q {shape(case.query_shape)}, K {shape(case.key_shape)}, "
+                                      f"V {shape(case.value_shape)} → A {shape(case.weights_shape)}, "
+                                      f"O {shape(case.output_shape)}", ": "))
+    return Section(text("section.shapes"), tuple(parts))
+
+
+def output_shape(case: ShapeCase) -> Section:
+    return Section(text("section.output_shape"), (Value("A", shape(case.weights_shape)),
+                                                  Value("O", shape(case.output_shape))))
+
+
+def sums(run: HeadRun) -> Section:
+    """Row sums against column sums of A: only the rows are normalized."""
+    weights = run.weights[0]
+    return Section(text("section.sums"), (Value(text("sums.rows"), vector(weights.sum(axis=1))),
+                                          Value(text("sums.columns"), vector(weights.sum(axis=0)))))
+
+
+def single(ev: LearnerEvidence) -> Section:
+    run = ev.single_token
+    return Section(text("section.single"), (
+        Value("A", vector(run.weights)), Value("O", vector(run.output)),
+        Value("Q̄", vector(run.grad_query)), _yes_no(text("zero_grad_query"), not run.grad_query.any()),
+        Value("K̄", vector(run.grad_key)), _yes_no(text("zero_grad_key"), not run.grad_key.any())))
+
+
+def properties(ev: LearnerEvidence) -> Section:
+    perm = ev.permutation
+    return Section(text("section.properties"), (
+        Value(text("identical_keys"), "; ".join(vector(r) for r in ev.identical_keys.weights[0]), ": "),
+        Value(text("permutation", order=list(perm.order)), below(perm.max_difference, NOISE), ": ")))
+
+
+def visibility(run: HeadRun) -> Section:
+    return Section(text("section.visibility"), (
+        Note(f"{text('all_keys_visible')}; d_k = {run.head.key_width}, d_v = {run.head.value_width}"),))
+
+
+def rejected(ev: LearnerEvidence) -> Section:
+    rows = tuple((r.error.kind, text("error." + r.error.kind), r.error.offending()) for r in ev.rejected)
+    return Section(text("section.rejected"), (Table((text("kind"), text("why"), text("offending")), rows),))
+
+
+def checks(ev: LearnerEvidence) -> Section:
+    report = ev.worked.gradcheck
+    return Section(text("section.checks"), (
+        Value(text("row_sum_deviation"), below(ev.worked.row_sum_deviation, NOISE), ": "),
+        _gradcheck_verdict(report),
+        Value(text("coordinates"), "+".join(str(report.count(name)) for name in INPUT_NAMES), ": "),
+        Value(text("step"), f"{report.step:g}", ": "), Value(text("tolerance"), f"{report.tolerance:g}", ": "),
+        Value(text("closed_form"), below(ev.worked.max_closed_form_difference, NOISE), ": "),
+        _replay_verdict(ev)))
+
+
+def record(run: HeadRun) -> Section:
+    """The inspectable record's tensors and numbers."""
+    head = run.head
+    fields = [Value(name, f"{text('shape')} {shape(getattr(head, name).shape)}", ": ")
+              for name in ("raw_scores", "scaled_scores", "weights", "output")]
+    return Section(text("section.record"), (*fields, Value("scale", num(head.scale)),
+                                            Value("key_width", str(head.key_width)),
+                                            Value("value_width", str(head.value_width))))
+
+
+def composition(run: HeadRun) -> Section:
+    """The primitives behind the output, walked back from O to the inputs."""
+    ops, node = [], run.head.output.node
+    while node.parents:
+        ops.append(node.op)
+        parents = [p for p in node.parents if p is not None]
+        node = next((p for p in parents if p.parents), parents[0])
+    ops.append(node.op)
+    return Section(text("section.composition"), (Note(" ← ".join(ops)), Note(text("composition.read"))))
+
+
+def future(run: HeadRun) -> Section:
+    """What an unmasked head lets the first query see of a later position."""
+    return Section(text("section.future"), (Note(text("future.weight", weight=num(run.weights[0, 0, 1]))),))
+
+
+# --- the scale example and history -------------------------------------------------------
+
+def scale_example(ev: LearnerEvidence) -> Section:
+    example = ev.scale
+    scores_text = vector(example.scores, 0)
+    return Section(text("section.scale_example"), (
+        Value(text("unscaled_weight", scores=scores_text), num(example.unscaled[0]), ": "),
+        Value(text("scaled_weight", scores=scores_text, key_width=example.key_width), num(example.scaled[0]), ": ")))
+
+
+def history(ev: LearnerEvidence) -> Section:
+    hist = ev.history
+    stages = [Note(f"{i}. {text('history.' + stage)}") for i, stage in enumerate(hist.stages, start=1)]
+    return Section(text("section.history"), (
+        *stages,
+        _yes_no(text("history.encoder_decoder"), hist.queries_and_keys_from_different_sequences),
+        _yes_no(text("history.self"), hist.queries_and_keys_from_one_sequence)))
+
+
+def pairs(ev: LearnerEvidence) -> Section:
+    """Every (query, key) pair each kind of attention scores."""
+    hist = ev.history
+    return Section(text("section.pairs"), (
+        Group(tuple(Note(f"{q} → {k}") for q, k in hist.encoder_decoder), caption=text("history.pairs.alignment")),
+        Group(tuple(Note(f"{q} → {k}") for q, k in hist.self_attention), caption=text("history.pairs.self"))))
+
+
+# --- the whole chapter -----------------------------------------------------------------
+
+def chapter_sections(ev: LearnerEvidence) -> tuple[Section, ...]:
+    """Everything the chapter computes, in the source's order: the report and the trace."""
+    run = ev.worked.run
+    return (*forward(run), backward(run), shapes(ev), single(ev), properties(ev), visibility(run), rejected(ev),
+            checks(ev), scale_example(ev), history(ev), pairs(ev))
+
+
+def render_report(evidence: LearnerEvidence | None = None) -> str:
+    """The chapter as text, identical byte for byte from run to run."""
+    title = text("title")
+    return f"{title}\n{'=' * len(title)}\n\n{to_text(*chapter_sections(evidence or LearnerEvidence()))}\n"
+
+
+@dataclass(frozen=True)
+class Trace:
+    """The chapter's diagram as HTML; its plain-text form is its title."""
+
+    html: str
+
+    def _repr_html_(self) -> str:
+        return self.html
+
+    def __repr__(self) -> str:
+        return text("trace.title")
+
+
+def html_block(*sections: Section) -> str:
+    """Sections as HTML, marked with the learner's language."""
+    return f'<div lang="{language()}" style="font-family:sans-serif;line-height:1.4">{to_html(*sections)}</div>'
+
+
+def render_trace(evidence: LearnerEvidence | None = None) -> Trace:
+    """The full trace of the worked example (upstream dO = I)."""
+    ev = evidence or LearnerEvidence()
+    return Trace(f'<div lang="{language()}" style="font-family:sans-serif;line-height:1.4">'
+                 f"<h3>{escape(text('trace.title'))}</h3><p>{escape(text('trace.legend'))}</p>{legend()}"
+                 f"{to_html(*chapter_sections(ev))}</div>")
