@@ -90,7 +90,7 @@ class Progress:
 @dataclass(frozen=True)
 class Exercise:
     id: str
-    kind: str  # "numbers" or "choice"
+    kind: str  # "numbers", "choice" or "code"
     judge: Callable[[object, Any], Judgement]  # (answer, evidence) -> Judgement
     facts: Callable[[Any], dict[str, str]]  # "answer" and the numbers its explanation cites
 
@@ -132,10 +132,14 @@ class ExerciseBook:
         except AnswerFormatError as error:
             return Feedback(exercise_id, False, str(error), readable=False,
                             verdict_word=self.strings.text("feedback.wrong"))
-        self.attempts.setdefault(exercise_id, []).append(judgement.correct)
+        self.record_attempt(exercise_id, judgement.correct)
         return Feedback(exercise_id, judgement.correct, self.strings.text(judgement.key, **judgement.fields),
                         judgement.misconception,
                         verdict_word=self.strings.text("feedback.correct" if judgement.correct else "feedback.wrong"))
+
+    def record_attempt(self, exercise_id: str, correct: bool) -> None:
+        """Count one readable attempt (every kind of check goes through here)."""
+        self.attempts.setdefault(exercise_id, []).append(correct)
 
     def attempted(self, exercise_id: str) -> bool:
         return bool(self.attempts.get(exercise_id))
