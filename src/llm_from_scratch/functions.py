@@ -93,11 +93,7 @@ def _product(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 def mul(a: Tensor, b: Tensor | float) -> Tensor:
     """Elementwise product with numpy broadcasting; ``b`` may be a plain number."""
     a, b = _tensor(a), _tensor(b)
-    try:
-        shape = np.broadcast_shapes(a.shape, b.shape)
-    except ValueError:
-        raise ValueError(f"mul operands do not broadcast: {list(a.shape)} * {list(b.shape)}") from None
-    data = _binary(np.multiply, a.data, b.data, np.empty(shape))
+    data = _binary(np.multiply, a.data, b.data, np.empty(_broadcast_shape("mul", "*", a, b)))
     a_data, b_data = a.data, b.data
     a_shape, b_shape = a.shape, b.shape
     needs_a, needs_b = a.requires_grad, b.requires_grad
@@ -116,11 +112,7 @@ def mul(a: Tensor, b: Tensor | float) -> Tensor:
 def add(a: Tensor, b: Tensor | float) -> Tensor:
     """Elementwise sum with numpy broadcasting; ``b`` may be a plain number."""
     a, b = _tensor(a), _tensor(b)
-    try:
-        shape = np.broadcast_shapes(a.shape, b.shape)
-    except ValueError:
-        raise ValueError(f"add operands do not broadcast: {list(a.shape)} + {list(b.shape)}") from None
-    data = _binary(np.add, a.data, b.data, np.empty(shape))
+    data = _binary(np.add, a.data, b.data, np.empty(_broadcast_shape("add", "+", a, b)))
     a_shape, b_shape = a.shape, b.shape
     needs_a, needs_b = a.requires_grad, b.requires_grad
 
@@ -130,6 +122,13 @@ def add(a: Tensor, b: Tensor | float) -> Tensor:
                 unbroadcast(grad, b_shape) if needs_b else None)
 
     return Tensor.from_op(data, (a, b), backward, "add")
+
+
+def _broadcast_shape(op: str, symbol: str, a: Tensor, b: Tensor) -> tuple[int, ...]:
+    try:
+        return np.broadcast_shapes(a.shape, b.shape)
+    except ValueError:
+        raise ValueError(f"{op} operands do not broadcast: {list(a.shape)} {symbol} {list(b.shape)}") from None
 
 
 def _binary(ufunc: np.ufunc, x: np.ndarray, y: np.ndarray, out: np.ndarray) -> np.ndarray:
