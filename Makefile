@@ -32,9 +32,9 @@ test: $(VENV)/.test ## set up and run every test: lint, unit tests and every not
 report: $(VENV)/.base ## print every chapter's text report
 	for chapter in $(CHAPTERS); do $(PY) -m llm_from_scratch.ch$${chapter#chapter} || exit 1; done
 
-bench: $(VENV)/.bench ## benchmark the head (engine vs closed form vs PyTorch) and the explorers' latency
-	MALLOC_MMAP_THRESHOLD_=4294967296 MALLOC_TRIM_THRESHOLD_=68719476736 $(PY) benchmarks/bench_head.py
-	MALLOC_MMAP_THRESHOLD_=4294967296 MALLOC_TRIM_THRESHOLD_=68719476736 $(PY) benchmarks/profile_head.py
+bench: $(VENV)/.bench ## benchmark the head and the tiled head (vs numpy and PyTorch, plain process) and the explorers' latency
+	$(PY) benchmarks/bench_head.py
+	$(PY) benchmarks/profile_head.py
 	$(PY) benchmarks/bench_widgets.py
 
 notebooks: $(VENV)/.test ## re-execute every chapter's notebooks in place (commit the result)

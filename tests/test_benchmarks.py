@@ -15,10 +15,11 @@ def run(*args: str) -> str:
 
 def test_the_benchmark_writes_its_table_and_plot(tmp_path):
     out = run("benchmarks/bench_head.py", "--tokens", "16", "--batches", "1", "--repeats", "1",
-              "--settle", "0", "--out", str(tmp_path))
-    assert "machine limit" in out and "| 1 | 16 | forward+backward |" in out
+              "--settle", "0", "--tiled-tokens", "24", "--blocks", "8", "16", "--out", str(tmp_path))
+    assert "Machine limit" in out and "| 1 | 16 | forward+backward |" in out
+    assert "| tiled, block 8 |" in out and "| tiled, block 16 |" in out
     table = (tmp_path / "head.md").read_text(encoding="utf-8")
-    assert "engine/closed form" in table and "Peak memory" in table
+    assert "engine/closed form" in table and "Peak memory" in table and "Targets" in table
     assert (tmp_path / "head.svg").read_text(encoding="utf-8").startswith("<?xml")
 
 

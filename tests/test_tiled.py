@@ -15,6 +15,7 @@ from llm_from_scratch import (
     tiled_self_attention,
 )
 from llm_from_scratch import functions as F
+from llm_from_scratch.measure import measure_tiled
 
 
 def both_heads(q, k, v, upstream, block_size, needs=(True, True, True)):
@@ -162,3 +163,8 @@ def test_peak_memory_grows_like_t_not_t_squared():
     small, large = traced_peak(256, 64), traced_peak(1024, 64)
     assert large / small < 6, (small, large)  # T x 4: a T x T score matrix would make it about 16
     assert large < 1024 * 1024 * 8  # far below one 1024 x 1024 float64 matrix
+
+
+def test_measure_tiled_gives_time_and_peak_for_a_block_size():
+    ms, peak = measure_tiled(64, 16, batch=1, width=4, repeats=1)
+    assert ms > 0 and 0 < peak < 1  # MiB: output, gradients and a few 16 x 16 tiles
