@@ -114,6 +114,9 @@ def check_scale_slider(page, lang: str):
     numbers = widget_html(page, pair_prefix)
     figure = page.locator(".widget-html-content:has(svg)").filter(has_text="softmax").last
     before_numbers, before_figure = numbers.inner_text(), figure.inner_html()
+    # the live slider opens on exactly 1/sqrt(d_k), with the chapter's weights (no snapping to 0.71)
+    assert slider.locator(".widget-readout").inner_text().strip() == "0.707"
+    assert "A_0,: = [0.014166,0.985834]" in before_numbers, before_numbers
     # from exactly 1 (the button), five arrow steps of 0.01 land on the step grid at 1.05
     page.locator("button", has_text=text_in(lang, "widget.scale.to_one")).click()
     answered = text_in(lang, "widget.scale.pair", factor="1.00").strip()

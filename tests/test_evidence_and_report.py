@@ -28,7 +28,7 @@ def test_edge_cases(evidence):
     assert evidence.replay_bitwise
 
 
-def test_rejected_inputs_are_the_sources_five_and_two_more(evidence):
+def test_rejected_inputs_are_the_sources_five_and_three_more(evidence):
     found = [(r.error.kind, r.error.offending()) for r in evidence.rejected]
     assert found == [
         ("input-rank", "operand=query|rank=2"),
@@ -38,6 +38,7 @@ def test_rejected_inputs_are_the_sources_five_and_two_more(evidence):
         ("query-key-width-mismatch", "query=2|key=3"),
         ("empty-feature-width", "operand=value|width=0"),
         ("non-finite-input", "operand=query|index=[0, 1, 0]|value=nan"),
+        ("stage-failure", "stage=raw-scores"),
     ]
 
 
@@ -64,7 +65,9 @@ def test_report_carries_the_sources_figures():
                    "V [1,2,1] → A [1,2,2], O [1,2,1]", "побитово совпадает", "пройдена"]:
         assert figure in report, figure
     rejected = report.split("Отклонённые входы")[1].split("\n\n")[0]
-    assert [line.split()[0] for line in rejected.splitlines()[3:]] == [r.error.kind for r in LearnerEvidence().rejected]
+    kinds = [line.split(": ")[1] for line in rejected.splitlines() if line.startswith("вид ошибки: ")]
+    assert kinds == [r.error.kind for r in LearnerEvidence().rejected]
+    assert "Этап: сырые оценки QKᵀ." in rejected, "a failed stage is named in the learner's language"
     assert report.count("побитово совпадает") == 1, "each fact is stated once"
     assert "-0.000000" not in report
 

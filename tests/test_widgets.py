@@ -8,6 +8,7 @@ import pytest
 from llm_from_scratch.book.widgets import ExerciseForm
 from llm_from_scratch.ch27.evidence import worked_inputs
 from llm_from_scratch.ch27.exercises import BOOK
+from llm_from_scratch.ch27.strings import text
 from llm_from_scratch.ch27.widgets import HeadEditor, ScaleExplorer, WidthExplorer
 from llm_from_scratch.reference import closed_form_forward
 
@@ -39,9 +40,12 @@ def test_scale_sources_figures_at_its_marks(scale):
 
 
 def test_the_scale_slider_opens_on_the_chapters_weights():
+    """Exactly 1/sqrt(d_k) is one of the slider's positions, so the browser cannot snap it to 0.71."""
     explorer = ScaleExplorer()
-    assert explorer.slider.value == 1 / math.sqrt(2)
+    assert explorer.slider.value == 1 / math.sqrt(2) and explorer.slider.label == "0.707"
     assert "A_0,: = [0.014166,0.985834]" in explorer.numbers.value
+    neighbours = [value for _, value in explorer.slider.options]
+    assert neighbours[neighbours.index(1 / math.sqrt(2)) + 1] == 0.71
 
 
 def test_moving_the_scale_slider_updates_figure_and_numbers(scale):
@@ -49,7 +53,7 @@ def test_moving_the_scale_slider_updates_figure_and_numbers(scale):
     scale.slider.value = 1.5
     assert scale.state.factor == 1.5
     assert scale.figure.value != before[0] and scale.numbers.value != before[1]
-    assert "1.50" in scale.figure.value
+    assert "softmax(1.500 · QKᵀ)" in scale.figure.value
     scale.to_one.click()
     assert scale.slider.value == 1.0 and "0.731059" in scale.numbers.value
     scale.to_default.click()
@@ -74,9 +78,11 @@ def test_width_state_follows_the_variance_argument(width, key_width):
 
 def test_moving_the_width_slider_updates_its_plot(width):
     before = width.figure.value
+    mark = text("figure.mark", label="1024")
+    assert mark not in before
     width.slider.value = 1024
     assert width.state.key_width == 1024 and "d_k = 1024" in width.numbers.value
-    assert width.figure.value != before and "1024" in width.figure.value
+    assert width.figure.value != before and mark in width.figure.value
 
 
 def test_editing_q_k_v_updates_scores_weights_and_outputs():
@@ -93,6 +99,26 @@ def test_editing_q_k_v_updates_scores_weights_and_outputs():
     editor.reset.click()
     np.testing.assert_array_equal(np.concatenate(editor.current()), np.concatenate(worked_inputs()))
 
+
+def test_the_editor_explains_an_overflow_and_recovers():
+    editor = HeadEditor()
+    good = editor.view.value
+    editor.fields[("Q", 0, 0)].value = 1e200
+    assert editor.error is None, "3e200 is still a float64"
+    editor.fields[("K", 0, 0)].value = 1e200  # q_0·k_0 = 1e400 overflows: a forward stage fails
+    assert editor.error is not None and editor.error.kind == "stage-failure"
+    assert "Этап: сырые оценки QKᵀ." in editor.view.value and "Traceback" not in editor.view.value
+    editor.fields[("K", 1, 1)].value = 5.0  # later edits still answer
+    assert "Этап:" in editor.view.value
+    editor.reset.click()
+    assert editor.error is None and editor.view.value == good
+    np.testing.assert_array_equal(np.concatenate(editor.current()), np.concatenate(worked_inputs()))
+
+
+def test_huge_but_finite_numbers_print_in_exponent_form():
+    editor = HeadEditor()
+    editor.fields[("V", 0, 0)].value = 1e150
+    assert "1.000000e+150" in editor.view.value and "0" * 30 not in editor.view.value
 
 def test_exercise_form_wrong_then_right_then_reveal():
     form = ExerciseForm(BOOK, "output-shape")

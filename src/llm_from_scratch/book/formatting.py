@@ -9,8 +9,13 @@ NOISE = 1e-12  # differences that are float64 rounding
 FD_NOISE = 1e-8  # central differences at step 1e-6 agree far better than the 2e-6 tolerance
 
 
+LARGE = 1e9  # from here on a number prints in exponent form, so it never runs to hundreds of digits
+
+
 def num(x: float, decimals: int = DECIMALS) -> str:
-    """Fixed decimals; a value that rounds to zero prints without a minus sign."""
+    """Fixed decimals (exponent form from 1e9 on); a value that rounds to zero prints without a minus sign."""
+    if abs(float(x)) >= LARGE:
+        return f"{float(x):.{decimals}e}"
     text = f"{float(x):.{decimals}f}"
     return text[1:] if text.startswith("-") and float(text) == 0.0 else text
 

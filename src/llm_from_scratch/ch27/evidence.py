@@ -234,7 +234,8 @@ class RejectedInput:
     error: SelfAttentionError
 
 
-# (label, query shape, key shape, value shape): the source's five, then two more.
+# (label, query shape, key shape, value shape): the source's five, then three more; the last
+# has finite inputs (1e200) whose dot products overflow, so a forward stage fails and is named.
 REJECTION_CASES = (
     ("query-rank-2", (2, 2), (1, 2, 2), (1, 2, 2)),
     ("batch-1-2-1", (1, 2, 2), (2, 2, 2), (1, 2, 2)),
@@ -243,14 +244,16 @@ REJECTION_CASES = (
     ("widths-2-3", (1, 2, 2), (1, 2, 3), (1, 2, 2)),
     ("value-width-0", (1, 2, 2), (1, 2, 2), (1, 2, 0)),
     ("query-nan", (1, 2, 2), (1, 2, 2), (1, 2, 2)),
+    ("overflow-1e200", (1, 2, 2), (1, 2, 2), (1, 2, 2)),
 )
+OVERFLOWING_INPUT = 1e200
 
 
 def rejected_inputs() -> tuple[RejectedInput, ...]:
     """Call the head on each invalid input and keep the error it raises."""
     rejected = []
     for label, *shapes in REJECTION_CASES:
-        inputs = [np.ones(shape) for shape in shapes]
+        inputs = [np.full(shape, OVERFLOWING_INPUT if label == "overflow-1e200" else 1.0) for shape in shapes]
         if label == "query-nan":
             inputs[0][0, 1, 0] = np.nan
         try:

@@ -11,6 +11,7 @@ from html import escape
 
 import numpy as np
 
+from ..attention import SelfAttentionError
 from ..book.formatting import FD_NOISE, NOISE, below, num, shape, vector
 from ..book.sections import Group, Matrix, Note, Section, Table, Value, Verdict, legend, to_html, to_text
 from ..book.text import language
@@ -161,7 +162,8 @@ def properties(ev: LearnerEvidence) -> Section:
     perm = ev.permutation
     return Section(text("section.properties"), (
         Value(text("identical_keys"), "; ".join(vector(r) for r in ev.identical_keys.weights[0]), ": "),
-        Value(text("permutation", order=list(perm.order)), below(perm.max_difference, NOISE), ": ")))
+        Value(text("permutation", order=list(perm.order)), below(perm.max_difference, NOISE), ": "),
+        _replay_verdict(ev)))
 
 
 def visibility(run: HeadRun) -> Section:
@@ -169,9 +171,24 @@ def visibility(run: HeadRun) -> Section:
         Note(f"{text('all_keys_visible')}; d_k = {run.head.key_width}, d_v = {run.head.value_width}"),))
 
 
+def explain(error: SelfAttentionError) -> str:
+    """Why the head refused, in the learner's language (a failed stage is named)."""
+    why = text("error." + error.kind)
+    return f"{why} {text('stage', stage=text('stage.' + error.stage))}" if error.stage else why
+
+
+def _refusal(error: SelfAttentionError) -> Group:
+    return Group((Value(text("why"), explain(error), ": "), Value(text("offending"), error.offending(), ": ")),
+                 caption=f"{text('kind')}: {error.kind}")
+
+
 def rejected(ev: LearnerEvidence) -> Section:
-    rows = tuple((r.error.kind, text("error." + r.error.kind), r.error.offending()) for r in ev.rejected)
-    return Section(text("section.rejected"), (Table((text("kind"), text("why"), text("offending")), rows),))
+    return Section(text("section.rejected"), tuple(_refusal(r.error) for r in ev.rejected))
+
+
+def error(error: SelfAttentionError) -> Section:
+    """One refusal: its stable kind, why in words, and the numbers behind it."""
+    return Section(text("section.error"), (_refusal(error),))
 
 
 def checks(ev: LearnerEvidence) -> Section:
@@ -181,8 +198,7 @@ def checks(ev: LearnerEvidence) -> Section:
         _gradcheck_verdict(report),
         Value(text("coordinates"), "+".join(str(report.count(name)) for name in INPUT_NAMES), ": "),
         Value(text("step"), f"{report.step:g}", ": "), Value(text("tolerance"), f"{report.tolerance:g}", ": "),
-        Value(text("closed_form"), below(ev.worked.max_closed_form_difference, NOISE), ": "),
-        _replay_verdict(ev)))
+        Value(text("closed_form"), below(ev.worked.max_closed_form_difference, NOISE), ": ")))
 
 
 def record(run: HeadRun) -> Section:

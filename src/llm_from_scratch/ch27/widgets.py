@@ -15,12 +15,13 @@ import numpy as np
 from IPython.display import HTML, display
 
 from .. import functions as F
-from ..attention import scaled_dot_product_self_attention
+from ..attention import SelfAttentionError, scaled_dot_product_self_attention
 from ..book.figures import Figure, Panel, heatmap, line_panels
 from ..book.formatting import num, vector
 from ..book.sections import Section, Value, to_text
 from ..book.widgets import LABEL_STYLE, ExerciseForm, Explorer, LiveWidget, lang_div, snapshot
 from ..tensor import Tensor
+from . import sections
 from .evidence import HeadRun, LearnerEvidence, row_softmax, run_head, worked_inputs
 from .exercises import BOOK
 from .sections import forward, html_block
@@ -45,10 +46,12 @@ class ScaleExplorer(Explorer):
         self.key_width = self.run.head.key_width
         self.pair_scores = ev.scale.scores
         self.default = 1.0 / math.sqrt(self.key_width)
-        # the slider starts at exactly 1/sqrt(d_k) (its readout rounds to 0.71), so it opens on the chapter's A
-        self.slider = w.FloatSlider(value=self.default, min=0.0, max=2.0, step=0.01,
-                                    description=text("widget.scale.slider"), style=LABEL_STYLE,
-                                    continuous_update=True, readout_format=".2f")
+        # factors 0 to 2 in steps of 0.01, and 1/sqrt(d_k) itself: a float slider would snap it to 0.71 in
+        # the browser, so the live widget would open on other weights than the chapter's
+        factors = sorted({round(0.01 * i, 2) for i in range(201)} | {self.default})
+        self.slider = w.SelectionSlider(options=[(num(f, 3), f) for f in factors], value=self.default,
+                                        description=text("widget.scale.slider"), style=LABEL_STYLE,
+                                        continuous_update=True)
         self.to_default = w.Button(description=text("widget.scale.to_default", value=num(self.default, 3)))
         self.to_one = w.Button(description=text("widget.scale.to_one"))
         self.to_default.on_click(lambda _: setattr(self.slider, "value", self.default))
@@ -65,14 +68,14 @@ class ScaleExplorer(Explorer):
 
     def render(self, state: ScaleState) -> tuple[Figure, str]:
         tokens = state.weights.shape[0]
-        title = text("widget.scale.title", factor=num(state.factor, 2))
+        title = text("widget.scale.title", factor=num(state.factor, 3))
         figure = heatmap(state.weights, [f"q_{i}" for i in range(tokens)], [f"k_{j}" for j in range(tokens)],
                          title, text("figure.axis.query_rows"), text("figure.axis.key_columns"), role="probability",
                          row_sums=True, value_range=(0.0, 1.0))
         numbers = Section(title, (
             *(Value(f"A_{i},:", vector(row)) for i, row in enumerate(state.weights)),
             *(Value(f"o_{i}", vector(row)) for i, row in enumerate(state.output)),
-            Value(text("widget.scale.pair", factor=num(state.factor, 2)), num(state.pair_weight))))
+            Value(text("widget.scale.pair", factor=num(state.factor, 3)), num(state.pair_weight))))
         return figure, to_text(numbers)
 
     def show(self) -> None:
@@ -171,15 +174,23 @@ class HeadEditor:
             grids.append(w.VBox([w.HTML(f"<strong>{escape(text('widget.editor.' + name))}</strong>"),
                                  w.GridBox(cells, layout=w.Layout(grid_template_columns="repeat(2, 10em)"))]))
         self.controls = w.HBox(grids)
-        self.reset = w.Button(description=text("widget.editor.reset"))
+        self.reset = w.Button(description=text("widget.editor.reset"), layout=w.Layout(width="auto"))
         self.reset.on_click(lambda _: self.restore())
         self.view = w.HTML()
+        self.restoring = False
+        self.error: SelfAttentionError | None = None
         self.run = self.update()
 
     def restore(self) -> None:
+        """Put every field back to the worked example, then recompute once."""
         originals = dict(zip("QKV", worked_inputs()))
-        for (name, i, j), field in self.fields.items():
-            field.value = float(originals[name][0, i, j])
+        self.restoring = True
+        try:
+            for (name, i, j), field in self.fields.items():
+                field.value = float(originals[name][0, i, j])
+        finally:
+            self.restoring = False
+        self.update()
 
     def current(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         arrays = [np.zeros_like(m) for m in self.inputs.values()]
@@ -194,7 +205,15 @@ class HeadEditor:
         return html_block(*forward(run))
 
     def update(self) -> HeadRun:
-        self.run = self.state_for(*self.current())
+        """Recompute from the fields; a refused input is explained and the last good run kept."""
+        if self.restoring:
+            return self.run
+        try:
+            self.run, self.error = self.state_for(*self.current()), None
+        except SelfAttentionError as error:
+            self.error = error
+            self.view.value = html_block(sections.error(error))
+            return self.run
         self.view.value = self.render(self.run)
         return self.run
 
