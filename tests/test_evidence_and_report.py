@@ -76,3 +76,14 @@ def test_report_is_byte_identical_from_run_to_run_and_runs_as_a_module():
     runs = [subprocess.run([sys.executable, "-m", "llm_from_scratch.ch27"], capture_output=True, check=True).stdout
             for _ in range(2)]
     assert runs[0] == runs[1] == render_report().encode()
+
+
+def test_a_contribution_is_the_weight_times_the_length_of_its_value_row(evidence):
+    from llm_from_scratch.book.sections import to_text
+    from llm_from_scratch.ch27.sections import contributions
+
+    run = evidence.identical_keys  # equal weights 0.5, value rows of different lengths
+    section = to_text(contributions(run))
+    lengths = np.linalg.norm(run.value[0], axis=1)
+    assert f"{0.5 * lengths[0]:.6f}" in section and f"{0.5 * lengths[1]:.6f}" in section
+    assert lengths[0] != lengths[1], "equal weights, unequal contributions"

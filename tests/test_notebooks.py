@@ -144,5 +144,6 @@ def test_a_new_chapter_folder_is_collected_with_no_configuration_edited(tmp_path
     (tmp_path / "chapter28" / "01_mask.ipynb").write_text(json.dumps(notebook))
     (tmp_path / "tests").mkdir()
     result = run_nbval("-v", cwd=tmp_path)
-    assert result.returncode == 0 and "Cell 0 PASSED" in result.stdout and "chapter28/01_mask" in result.stdout, result.stdout
+    assert result.returncode == 0, result.stdout
+    assert "chapter28/01_mask" in result.stdout and "Cell 0 PASSED" in result.stdout, result.stdout
     assert [c.name for c in chapters(tmp_path)] == ["chapter28"]

@@ -9,7 +9,7 @@ from llm_from_scratch.book.widgets import ExerciseForm
 from llm_from_scratch.ch27.evidence import worked_inputs
 from llm_from_scratch.ch27.exercises import BOOK
 from llm_from_scratch.ch27.strings import text
-from llm_from_scratch.ch27.widgets import HeadEditor, ScaleExplorer, WidthExplorer
+from llm_from_scratch.ch27.widgets import HeadEditor, ScaleExplorer, WidthExplorer, softmax_jacobian_norm
 from llm_from_scratch.reference import closed_form_forward
 
 
@@ -142,3 +142,18 @@ def test_choice_form_and_an_unreadable_answer():
     form.answer.value = "d"
     form.check_button.click()
     assert "без маски" in form.feedback.value
+
+
+def test_the_softmax_jacobian_norm_is_the_frobenius_norm_of_diag_a_minus_aat():
+    rows = softmax_rows(np.random.default_rng(3).normal(size=(5, 7)) * 3)
+    explicit = [np.linalg.norm(np.diag(a) - np.outer(a, a)) for a in rows]
+    np.testing.assert_allclose(softmax_jacobian_norm(rows), explicit, atol=1e-12)
+    assert softmax_jacobian_norm(np.eye(4))[0] == 0.0
+    assert softmax_jacobian_norm(np.full(16, 1 / 16)) == pytest.approx(math.sqrt(1 / 16 - 1 / 256))
+
+
+def test_without_the_scale_large_d_k_saturates_rows_and_starves_the_gradient(width):
+    small, large = width.state_for(1), width.state_for(1024)
+    assert small.jacobian_raw == pytest.approx(small.jacobian_scaled)
+    assert large.jacobian_raw < large.jacobian_scaled / 4
+    assert "‖diag(a) − aaᵀ‖" in width.render(large)[1]

@@ -97,6 +97,15 @@ def mixture(run: HeadRun) -> Section:
     return Section(text("section.mixture"), tuple(groups))
 
 
+def contributions(run: HeadRun) -> Section:
+    """A weight beside what it actually adds: ‖A_ij v_j‖ also depends on the size of the value row."""
+    tokens = run.weights.shape[1]
+    sizes = np.linalg.norm(run.weighted_terms[0], axis=-1)
+    return Section(text("section.contributions"), (
+        Matrix("A", run.weights[0], labels("q", tokens), labels("k", tokens), text("contributions.weights")),
+        Matrix("‖A_ij v_j‖", sizes, labels("q", tokens), labels("k", tokens), text("contributions.sizes"))))
+
+
 def forward(run: HeadRun) -> tuple[Section, ...]:
     """Inputs, scores, probability rows and value mixtures of one run (batch element 0)."""
     return inputs(run), scores(run), scaled(run), softmax_rows(run), mixture(run)

@@ -75,6 +75,8 @@ class ScaleExplorer(Explorer):
         numbers = Section(title, (
             *(Value(f"A_{i},:", vector(row)) for i, row in enumerate(state.weights)),
             *(Value(f"o_{i}", vector(row)) for i, row in enumerate(state.output)),
+            *(Value(text("widget.scale.jacobian", query=f"q_{i}"), num(size, 4))
+              for i, size in enumerate(softmax_jacobian_norm(state.weights))),
             Value(text("widget.scale.pair", factor=num(state.factor, 3)), num(state.pair_weight))))
         return figure, to_text(numbers)
 
@@ -98,6 +100,8 @@ class WidthState:
     max_weight_scaled: float
     entropy_raw: float  # mean row entropy in nats
     entropy_scaled: float
+    jacobian_raw: float  # mean over rows of the softmax Jacobian's size, see softmax_jacobian_norm
+    jacobian_scaled: float
 
 
 class WidthExplorer(Explorer):
@@ -122,7 +126,9 @@ class WidthExplorer(Explorer):
         unscaled_weights = row_softmax(raw)
         return WidthState(key_width, float(raw.var()), float(scaled.var()),
                           float(unscaled_weights.max(axis=-1).mean()), float(weights.max(axis=-1).mean()),
-                          _mean_entropy(unscaled_weights), _mean_entropy(weights))
+                          _mean_entropy(unscaled_weights), _mean_entropy(weights),
+                          float(softmax_jacobian_norm(unscaled_weights).mean()),
+                          float(softmax_jacobian_norm(weights).mean()))
 
     def render(self, state: WidthState) -> tuple[Figure, str]:
         def series(raw: str, scaled: str, field: str) -> dict[str, np.ndarray]:
@@ -140,12 +146,24 @@ class WidthExplorer(Explorer):
         numbers = text("widget.width.numbers", key_width=state.key_width, raw=num(state.variance_raw, 3),
                        scaled=num(state.variance_scaled, 3), max_raw=num(state.max_weight_raw, 3),
                        max_scaled=num(state.max_weight_scaled, 3), entropy_raw=num(state.entropy_raw, 3),
-                       entropy_scaled=num(state.entropy_scaled, 3), uniform=num(math.log(self.tokens), 3))
+                       entropy_scaled=num(state.entropy_scaled, 3), uniform=num(math.log(self.tokens), 3),
+                       jacobian_raw=num(state.jacobian_raw, 4), jacobian_scaled=num(state.jacobian_scaled, 4))
         return figure, numbers
 
     def show(self) -> None:
         snapshot(list(self.render(self.state_for(64))))
         display(LiveWidget([self.slider, self.numbers, self.figure], text("widget.width.repr")))
+
+
+def softmax_jacobian_norm(weights: np.ndarray) -> np.ndarray:
+    """‖diag(a) − a aᵀ‖ (Frobenius) for every row a of weights: how much a row's weights move when its
+    scores move. It is largest for an even row and goes to 0 as the row saturates to one-hot, so a
+    saturated row passes almost no gradient back to its scores, hence to Q and K.
+
+    ‖J‖² = Σ_i (a_i − a_i²)² + Σ_{i≠j} a_i² a_j² = Σ a² − 2 Σ a³ + (Σ a²)².
+    """
+    squares = (weights**2).sum(axis=-1)
+    return np.sqrt(np.maximum(squares - 2 * (weights**3).sum(axis=-1) + squares**2, 0.0))
 
 
 def _mean_entropy(weights: np.ndarray) -> float:

@@ -109,7 +109,9 @@ STRINGS: dict[str, str] = {
     "widget.width.entropy": "entropy, nats",
     "widget.width.numbers": "d_k = {key_width}: variance of q·k = {raw}, after dividing by √d_k = {scaled}; "
         "mean largest weight in a row {max_raw} unscaled and {max_scaled} scaled; mean "
-        "entropy {entropy_raw} and {entropy_scaled} nats (a uniform row: {uniform}).",
+        "entropy {entropy_raw} and {entropy_scaled} nats (a uniform row: {uniform}); mean "
+        "size of the softmax Jacobian ‖diag(a) − aaᵀ‖ {jacobian_raw} unscaled and "
+        "{jacobian_scaled} scaled.",
     "widget.width.repr": "Widget: d_k from 1 to 1024 (needs a running kernel)",
     "widget.editor.Q": "Q — queries",
     "widget.editor.K": "K — keys",
@@ -293,4 +295,8 @@ STRINGS: dict[str, str] = {
     "stage.probabilities": "the attention weights",
     "stage.value-mixture": "the weighted mix of values",
     "section.error": "Why the head refused",
+    "widget.scale.jacobian": "size of the softmax Jacobian ‖diag(a) − aaᵀ‖ of row {query}",
+    "section.contributions": "An attention weight and the contribution it actually makes",
+    "contributions.weights": "attention weights",
+    "contributions.sizes": "length of the term A_ij·v_j in the output o_i",
 }

@@ -112,7 +112,8 @@ STRINGS: dict[str, str] = {
     "widget.width.numbers": "d_k = {key_width}: дисперсия q·k = {raw}, после деления на √d_k = {scaled}; "
         "средний наибольший вес строки {max_raw} без масштаба и {max_scaled} с ним; "
         "средняя энтропия {entropy_raw} и {entropy_scaled} нат (равномерная строка: "
-        "{uniform}).",
+        "{uniform}); средний размер якобиана softmax ‖diag(a) − aaᵀ‖ {jacobian_raw} без "
+        "масштаба и {jacobian_scaled} с ним.",
     "widget.width.repr": "Виджет: d_k от 1 до 1024 (нужно работающее ядро)",
     "widget.editor.Q": "Q — запросы",
     "widget.editor.K": "K — ключи",
@@ -295,4 +296,8 @@ STRINGS: dict[str, str] = {
     "stage.probabilities": "веса внимания",
     "stage.value-mixture": "взвешенная смесь значений",
     "section.error": "Почему голова отказалась считать",
+    "widget.scale.jacobian": "размер якобиана softmax ‖diag(a) − aaᵀ‖ строки {query}",
+    "section.contributions": "Вес внимания и вклад, который он на самом деле даёт",
+    "contributions.weights": "веса внимания",
+    "contributions.sizes": "длина слагаемого A_ij·v_j в выходе o_i",
 }
