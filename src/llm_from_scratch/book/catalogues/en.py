@@ -45,4 +45,23 @@ STRINGS: dict[str, str] = {
     "progress.tried": "tried, not right yet",
     "progress.open": "not checked",
     "progress.attempts": "attempts",
+    "code.stub": "No code yet: replace the ... in the function's body with your code.",
+    "code.not-callable": "A function is needed, but this is {returned}. Pass the function's name without "
+        "parentheses: the function itself, not what it returns.",
+    "code.right": "{function} matches the engine in all {count} cases, the hidden ones included.",
+    "code.raised": "{function} raised an exception {case} — {error}.",
+    "code.raised_at": "{function} raised an exception {case} — {error}. Line {lineno} of your code: {line}",
+    "code.timeout": "{function} ran longer than {seconds} s {case} and was stopped. Milliseconds are enough here: "
+        "is there a loop that never ends?",
+    "code.timeout_at": "{function} ran longer than {seconds} s {case} and was stopped. Milliseconds are enough "
+        "here: is there a loop that never ends? It stopped at line {lineno} of your code: {line}",
+    "code.unreadable": "{function} returned {returned} {case}; it should return {expected}.",
+    "code.sized": "a {kind} of length {length}",
+    "code.wrong-shape": "{function} returned shape {shapes} {case}; it should return {expected}.",
+    "code.mutated": "The result is right, but {function} changes its inputs in place: {arguments} (seen {case}). "
+        "Write x = x / c, not x /= c: the caller does not expect its arrays to change.",
+    "code.not-finite": "{function} returned nan or inf {case}, although the inputs are finite and so is the "
+        "engine's result.",
+    "code.differs": "The numbers {case} differ from the engine's: {outputs} (largest difference {difference}). "
+        "Check the code against the formulas step by step.",
 }

@@ -299,4 +299,60 @@ STRINGS: dict[str, str] = {
     "section.contributions": "An attention weight and the contribution it actually makes",
     "contributions.weights": "attention weights",
     "contributions.sizes": "length of the term A_ij·v_j in the output o_i",
+    "code.case.worked": "on the worked example",
+    "code.case.second": "on the second example",
+    "code.case.random": "on a hidden case with B = {batch}, T = {tokens}, d_k = {key_width}, d_v = {value_width}",
+    "code.case.single": "on a hidden case with one token (T = 1)",
+    "code.case.large": "on a hidden case with large scores (about 10³)",
+    "ex.write-head.expected": "an array O of shape {shapes}",
+    "ex.write-head.answer": "O = softmax(QKᵀ/√d_k)·V, the softmax along the last axis (over keys)",
+    "ex.write-head.explain": "One right solution, numpy only:\n\n{solution}\n\nSubtracting each row's maximum does "
+        "not change the softmax (the factor e^(−max) cancels), but it keeps exp from overflowing on large scores.",
+    "ex.write-head.softmax-axis": "The softmax normalises the wrong axis: {case} your output matches the variant "
+        "that divides the weights by their sum over queries (axis=1). A row of A is one query, and its weights "
+        "over the keys must sum to 1: normalise the last axis (axis=-1).",
+    "ex.write-head.missing-scale": "The scores are not divided by √d_k: {case} your output matches "
+        "softmax(QKᵀ)·V. Divide QKᵀ by √d_k before the softmax; without it a wide d_k makes the softmax nearly "
+        "one-hot.",
+    "ex.write-head.scale-by-dk": "The scores are divided by d_k, but the divisor is √d_k: {case} your output "
+        "matches softmax(QKᵀ/d_k)·V. A dot product's variance grows like d_k, so its spread grows like √d_k.",
+    "ex.write-head.no-max-shift": "exp overflowed: {case} your output holds nan or inf exactly where a softmax "
+        "without subtracting the row's maximum does. Subtract each row's maximum from its scores before exp: the "
+        "softmax does not change.",
+    "ex.write-head.transposed-scores": "The scores are transposed: {case} your output matches the variant with "
+        "S = K Qᵀ. Row i of the scores is query q_i and column j is key k_j, so S = Q Kᵀ.",
+    "ex.write-head.returns-weights": "The function returns the weights A, not the output O: {case} your result "
+        "matches A. Return A @ v, the mixture of values.",
+    "ex.write-backward.expected": "a tuple (dq, dk, dv) of arrays of shapes {shapes}",
+    "ex.write-backward.answer": "dV = Aᵀ·dO, dA = dO·Vᵀ, dS = A ⊙ (dA − rowsum(A ⊙ dA)), dQ = dS·K/√d_k, "
+        "dK = dSᵀ·Q/√d_k",
+    "ex.write-backward.explain": "One right solution, numpy only: recompute the forward pass, then apply the "
+        "chapter's formulas from the output back to the inputs:\n\n{solution}",
+    "ex.write-backward.missing-scale": "dq or dk is not divided by √d_k: {case} your result matches that variant. "
+        "The factor 1/√d_k sits in S = QKᵀ/√d_k, so it enters both gradients: dQ = dS·K/√d_k and "
+        "dK = dSᵀ·Q/√d_k.",
+    "ex.write-backward.softmax-jacobian": "The row-sum term is missing: {case} your result matches dS = A ⊙ dA. "
+        "Every weight in a row depends on all of the row's scores, so dS = A ⊙ (dA − rowsum(A ⊙ dA)).",
+    "ex.write-backward.transposed-grad": "dS and dSᵀ are swapped: {case} your result matches dQ = dSᵀ·K/√d_k and "
+        "dK = dS·Q/√d_k. The rows of dS are queries and its columns keys, so dQ = dS·K/√d_k and "
+        "dK = dSᵀ·Q/√d_k.",
+    "ex.write-backward.no-max-shift": "exp overflowed when recomputing A: {case} your gradients hold nan or inf "
+        "exactly where a softmax without subtracting the row's maximum gives them. Subtract each row's maximum "
+        "from its scores before exp.",
+    "ex.bug-hunt.prompt": "buggy_head has one bug; it returns the weights A and the output O. Which property of its "
+        "result on the worked example betrays the bug?",
+    "ex.bug-hunt.a": "O has shape [B, T, T] instead of [B, T, d_v].",
+    "ex.bug-hunt.b": "Some weights in A are negative.",
+    "ex.bug-hunt.c": "The rows of A no longer sum to 1, but its columns do.",
+    "ex.bug-hunt.d": "None: on the worked example QKᵀ is symmetric, so the bug does not show there.",
+    "ex.bug-hunt.right": "The softmax here normalises the query axis (axis=1): the rows of A sum to {row_sums} and "
+        "its columns to {column_sums}. In a right head it is the other way round: each row is one query's "
+        "distribution over the keys.",
+    "ex.bug-hunt.why_a": "The shape does not change: normalising another axis divides by other sums, but O still "
+        "has shape {shape}.",
+    "ex.bug-hunt.why_b": "exp is positive whichever axis is normalised, so every weight stays between 0 and 1.",
+    "ex.bug-hunt.why_d": "Symmetry hides K Qᵀ, not the softmax axis: with a symmetric S the buggy A is the "
+        "transpose of the right one, and its rows sum to {row_sums}.",
+    "ex.bug-hunt.explain": "The softmax runs over the query axis (axis=1), not the keys: A.sum(axis=-1) = "
+        "{row_sums}, A.sum(axis=-2) = {column_sums}. Fix the axis and you have your my_head.",
 }

@@ -1,0 +1,251 @@
+"""Run a learner's function on cases and find what is wrong with it, never raising.
+
+``check(fn, cases)`` calls ``fn`` on copies of every case's arguments, all cases under one
+time limit, and returns a ``Finding``: right on every case, or the first problem and the case
+that exposed it. Problems, in the order they are looked for on each case: a result that cannot
+be read as numbers, a changed argument (when the result is right), a named mistake whose result
+the learner's matches, a wrong shape, nan or inf, other numbers; an exception (with the line of
+the learner's own code) or the time limit stop the run at the case where they happened.
+Before any of that, a stub (``...`` itself, or a function that returns ``...``) and a
+non-callable are told apart, since neither is an attempt.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import re
+import signal
+import threading
+import time
+import traceback
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+TIME_LIMIT = 3.0  # seconds for all cases together
+STOP_GRACE = 0.5  # seconds a thread is given to stop once told to
+RTOL, ATOL = 1e-6, 1e-8
+MESSAGE_LIMIT = 200  # characters of an exception's message that are quoted
+NOTEBOOK_CELL = re.compile(r"^<ipython-input-|[/\\]ipykernel_\d+[/\\]")
+
+
+class TimeLimitExceeded(BaseException):
+    """Raised inside the learner's code when its time is up (``except Exception`` does not catch it)."""
+
+
+@dataclass(frozen=True)
+class Case:
+    """Arguments for the learner's function, the right result, and what named mistakes return."""
+
+    name: str  # how messages name the case
+    args: tuple[np.ndarray, ...]
+    expected: tuple[np.ndarray, ...]  # one array per output
+    mistakes: tuple[tuple[str, tuple[np.ndarray, ...]], ...] = ()  # (mistake id, its result), checked in order
+
+
+@dataclass(frozen=True)
+class Finding:
+    """``problem`` is None when the function was right on every case."""
+
+    problem: str | None  # "stub", "not-callable", "raised", "timeout", "unreadable", "mutated",
+    #                      a mistake's id, "wrong-shape", "not-finite" or "differs"
+    case: Case | None = None
+    fields: dict[str, object] = field(default_factory=dict)  # what a message about it may cite
+
+
+@dataclass(frozen=True)
+class _Call:
+    returned: str  # what the function returned, named: "None", "...", or a type name
+    length: int | None  # the length of a returned tuple or list
+    result: tuple[np.ndarray, ...] | None  # None when it could not be read as arrays of numbers
+    mutated: tuple[int, ...]  # positions of the arguments it changed
+
+
+def check(fn: object, cases: Sequence[Case], seconds: float = TIME_LIMIT) -> Finding:
+    """Run ``fn`` on every case and say what is wrong, naming the first case that shows it."""
+    if fn is Ellipsis:
+        return Finding("stub")
+    if not callable(fn):
+        return Finding("not-callable", fields={"returned": _describe(fn)})
+    calls: list[_Call] = []
+    try:
+        _limited(lambda: _call_all(fn, cases, calls), seconds)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as error:  # whatever the learner's code raises is a finding
+        stop = error
+    else:
+        stop = None
+    if calls and calls[0].returned == "...":
+        return Finding("stub")
+    for call, case in zip(calls, cases):
+        finding = _diagnose(call, case)
+        if finding:
+            return finding
+    if stop is None:
+        return Finding(None, fields={"count": len(cases)})
+    where = _learner_line(stop, _source_file(fn))
+    case = cases[len(calls)]
+    if isinstance(stop, TimeLimitExceeded):
+        return Finding("timeout", case, {"seconds": f"{seconds:g}", **where})
+    return Finding("raised", case, {"error": _error_text(stop), **where})
+
+
+def _describe(value: object) -> str:
+    """A value named for a message: ``None``, ``...`` or its type's name."""
+    if value is None:
+        return "None"
+    return "..." if value is Ellipsis else type(value).__name__
+
+
+def name_of(fn: object) -> str:
+    """A function's own name, for messages (a type's name when it has none)."""
+    try:
+        return str(fn.__name__)
+    except Exception:
+        return _describe(fn)
+
+
+def _read_arrays(returned: object, count: int) -> tuple[np.ndarray, ...]:
+    """``count`` float arrays from a returned value (one array, or a tuple or list of ``count``)."""
+    parts = (returned,) if count == 1 else returned
+    if count > 1 and not (isinstance(returned, (tuple, list)) and len(returned) == count):
+        raise TypeError(f"expected {count} arrays")
+    if any(part is None for part in parts):
+        raise TypeError("None is not an array")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # e.g. complex numbers silently losing their imaginary part
+        return tuple(np.asarray(part, dtype=np.float64) for part in parts)
+
+
+def _call_all(fn: Callable, cases: Sequence[Case], calls: list[_Call]) -> None:
+    """Call ``fn`` on each case in turn, appending what it did (stops at a stub's ``...``)."""
+    for case in cases:
+        args = tuple(a.copy() for a in case.args)
+        with np.errstate(all="ignore"):
+            returned = fn(*args)
+        try:
+            result = None if returned is Ellipsis else _read_arrays(returned, len(case.expected))
+        except Exception:
+            result = None
+        mutated = tuple(i for i, (a, b) in enumerate(zip(args, case.args)) if not np.array_equal(a, b))
+        length = len(returned) if isinstance(returned, (tuple, list)) else None
+        calls.append(_Call(_describe(returned), length, result, mutated))
+        if returned is Ellipsis:
+            return
+
+
+def _diagnose(call: _Call, case: Case) -> Finding | None:
+    if call.result is None:
+        sized = {} if call.length is None else {"length": call.length}
+        return Finding("unreadable", case, {"returned": call.returned, **sized})
+    if _same(call.result, case.expected):
+        return Finding("mutated", case, {"arguments": call.mutated}) if call.mutated else None
+    for mistake, result in case.mistakes:
+        if _same(call.result, result):
+            return Finding(mistake, case)
+    shapes = tuple(r.shape for r in call.result)
+    if shapes != tuple(e.shape for e in case.expected):
+        return Finding("wrong-shape", case, {"shapes": shapes})
+    if not all(np.isfinite(r).all() for r in call.result):
+        return Finding("not-finite", case)
+    differing = tuple(i for i, (r, e) in enumerate(zip(call.result, case.expected)) if not _same((r,), (e,)))
+    difference = max(float(np.max(np.abs(call.result[i] - case.expected[i]))) for i in differing)
+    return Finding("differs", case, {"outputs": differing, "difference": difference})
+
+
+def _same(result: tuple[np.ndarray, ...], target: tuple[np.ndarray, ...]) -> bool:
+    """Same shapes, nan or inf in the same places, and close numbers everywhere else."""
+    for r, t in zip(result, target):
+        if r.shape != t.shape:
+            return False
+        finite = np.isfinite(r)
+        if not np.array_equal(finite, np.isfinite(t)) or not np.allclose(r[finite], t[finite], RTOL, ATOL):
+            return False
+    return len(result) == len(target)
+
+
+# --- stopping a function that runs too long ----------------------------------------------
+
+def _limited(work: Callable[[], None], seconds: float) -> None:
+    """Run ``work``; raise TimeLimitExceeded inside it after ``seconds``.
+
+    On the main thread (a Jupyter kernel's cells run there) a timer signal interrupts even a
+    pure-Python infinite loop; elsewhere ``work`` runs in a thread that is told to stop.
+    """
+    if hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread():
+        _with_timer(work, seconds)
+    else:
+        _in_thread(work, seconds)
+
+
+def _with_timer(work: Callable[[], None], seconds: float) -> None:
+    armed = True
+
+    def stop(signum, frame):
+        if armed:
+            raise TimeLimitExceeded
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    pending, interval = signal.setitimer(signal.ITIMER_REAL, seconds)  # someone else's timer, if any
+    started = time.monotonic()
+    try:
+        work()
+    finally:
+        armed = False
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        if pending:
+            signal.setitimer(signal.ITIMER_REAL, max(pending - (time.monotonic() - started), 1e-3), interval)
+
+
+def _in_thread(work: Callable[[], None], seconds: float) -> None:
+    errors: list[BaseException] = []
+
+    def run():
+        try:
+            work()
+        except BaseException as error:  # handed to the waiting thread
+            errors.append(error)
+
+    thread = threading.Thread(target=run, name="learner-code", daemon=True)
+    thread.start()
+    thread.join(seconds)
+    if thread.is_alive():  # raise TimeLimitExceeded in it at its next Python instruction
+        ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(thread.ident),
+                                                   ctypes.py_object(TimeLimitExceeded))
+        thread.join(STOP_GRACE)
+        raise errors[0] if errors and isinstance(errors[0], TimeLimitExceeded) else TimeLimitExceeded()
+    if errors:
+        raise errors[0]
+
+
+# --- where in the learner's code -----------------------------------------------------------
+
+def _source_file(fn: object) -> str | None:
+    try:
+        return fn.__code__.co_filename
+    except Exception:
+        return None
+
+
+def _learner_line(error: BaseException, filename: str | None) -> dict[str, object]:
+    """The innermost traceback line in the learner's own code (its function's file or a notebook cell)."""
+    frames = [f for f in traceback.extract_tb(error.__traceback__)
+              if f.filename == filename or NOTEBOOK_CELL.search(f.filename)]
+    if not frames or not frames[-1].line:
+        return {}
+    return {"lineno": frames[-1].lineno, "line": frames[-1].line.strip()}
+
+
+def _error_text(error: BaseException) -> str:
+    """``Type: message``, the message on one line and shortened."""
+    try:
+        message = " ".join(str(error).split())
+    except Exception:
+        message = ""
+    if len(message) > MESSAGE_LIMIT:
+        message = message[:MESSAGE_LIMIT] + "…"
+    return f"{type(error).__name__}: {message}" if message else type(error).__name__
