@@ -1,4 +1,7 @@
-"""The tiled head: the head's numbers forward and backward, the head's refusals, memory linear in T."""
+"""The tiled head: the head's numbers forward and backward, the head's refusals, memory linear in T.
+
+Also the engine's kept buffers (parallel.empty), added with the tiled head's speed work.
+"""
 
 import tracemalloc
 
@@ -16,6 +19,7 @@ from llm_from_scratch import (
 )
 from llm_from_scratch import functions as F
 from llm_from_scratch.measure import measure_tiled
+from llm_from_scratch.reference import closed_form_backward, closed_form_forward
 
 
 def both_heads(q, k, v, upstream, block_size, needs=(True, True, True)):
@@ -168,3 +172,45 @@ def test_peak_memory_grows_like_t_not_t_squared():
 def test_measure_tiled_gives_time_and_peak_for_a_block_size():
     ms, peak = measure_tiled(64, 16, batch=1, width=4, repeats=1)
     assert ms > 0 and 0 < peak < 1  # MiB: output, gradients and a few 16 x 16 tiles
+
+
+# ---- the engine's kept buffers (parallel.empty), which the speed work added ----------------------
+
+def address(a: np.ndarray) -> int:
+    return a.__array_interface__["data"][0]
+
+
+def test_a_kept_buffer_is_handed_out_again_only_when_nothing_refers_to_it():
+    parallel.release_buffers()
+    size = parallel.BUFFER_MIN_BYTES // 8
+    first = parallel.empty((2, size))
+    view, where = np.swapaxes(first, 0, 1), address(first)
+    del first
+    second = parallel.empty((2, size))
+    assert address(second) != where  # a view still refers to the first buffer
+    del view
+    third = parallel.empty((size, 2))
+    assert address(third) == where  # same size, unused: reused
+    del second
+    parallel.empty((3, size))  # a new size lets go of the unused buffer of the second
+    assert len(parallel._buffers) == 2
+    parallel.release_buffers()
+    assert parallel.empty((4,)).base is None  # small arrays are numpy's own
+
+
+def test_results_a_caller_keeps_survive_the_next_pass():
+    rng = np.random.default_rng(3)
+    q, k, v, upstream = (rng.standard_normal((2, 300, 4)) for _ in range(4))  # [2, 300, 300]: over 1 MiB
+    runs = []
+    for scale in (1.0, -2.0):
+        inputs = [x * scale for x in (q, k, v)]
+        tensors = [Tensor(x, requires_grad=True) for x in inputs]
+        head = scaled_dot_product_self_attention(*tensors)
+        head.output.backward(upstream)
+        runs.append((inputs, head, [t.grad for t in tensors]))
+    for inputs, head, grads in runs:  # the second pass overwrote nothing the first one's caller holds
+        weights, output = closed_form_forward(*inputs)
+        np.testing.assert_allclose(head.weights.data, weights, rtol=1e-12, atol=1e-15)
+        np.testing.assert_allclose(head.output.data, output, rtol=1e-12, atol=1e-15)
+        for grad, expected in zip(grads, closed_form_backward(*inputs, upstream)):
+            np.testing.assert_allclose(grad, expected, rtol=1e-10, atol=1e-12)

@@ -8,7 +8,8 @@ return it or views of it; the rules here do so where that saves a temporary.
 A rule may return one array for two parents, or a read-only view: the engine
 copies whatever would otherwise be seen twice. A rule never returns an array it
 keeps, and keeps only the arrays (and shapes) it needs, so a result nobody
-holds can be freed.
+holds can be freed. Big results come from ``parallel.empty``; the speed
+devices are all listed in ``parallel``'s docstring.
 """
 
 from __future__ import annotations
@@ -93,10 +94,11 @@ def _product(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 def mul(a: Tensor, b: Tensor | float) -> Tensor:
     """Elementwise product with numpy broadcasting; ``b`` may be a plain number."""
     a, b = _tensor(a), _tensor(b)
-    data = _binary(np.multiply, a.data, b.data, np.empty(_broadcast_shape("mul", "*", a, b)))
-    a_data, b_data = a.data, b.data
+    data = _binary(np.multiply, a.data, b.data, parallel.empty(_broadcast_shape("mul", "*", a, b)))
     a_shape, b_shape = a.shape, b.shape
     needs_a, needs_b = a.requires_grad, b.requires_grad
+    a_data = a.data if needs_b else None  # each factor is kept only for the other's gradient
+    b_data = b.data if needs_a else None
 
     def backward(grad: np.ndarray) -> tuple[np.ndarray | None, np.ndarray | None]:
         grad_b = unbroadcast(grad * a_data, b_shape) if needs_b else None
@@ -112,7 +114,7 @@ def mul(a: Tensor, b: Tensor | float) -> Tensor:
 def add(a: Tensor, b: Tensor | float) -> Tensor:
     """Elementwise sum with numpy broadcasting; ``b`` may be a plain number."""
     a, b = _tensor(a), _tensor(b)
-    data = _binary(np.add, a.data, b.data, np.empty(_broadcast_shape("add", "+", a, b)))
+    data = _binary(np.add, a.data, b.data, parallel.empty(_broadcast_shape("add", "+", a, b)))
     a_shape, b_shape = a.shape, b.shape
     needs_a, needs_b = a.requires_grad, b.requires_grad
 
@@ -141,7 +143,7 @@ def _binary(ufunc: np.ufunc, x: np.ndarray, y: np.ndarray, out: np.ndarray) -> n
 def exp(x: Tensor) -> Tensor:
     """Elementwise e**x."""
     x = _tensor(x)
-    out = elementwise(np.exp, x.data, out=np.empty(x.shape))
+    out = elementwise(np.exp, x.data, out=parallel.empty(x.shape))
 
     def backward(grad: np.ndarray) -> tuple[np.ndarray]:
         return (_binary(np.multiply, grad, out, grad),)  # into the rule's own array
@@ -161,7 +163,7 @@ def log_softmax(x: Tensor, axis: int = -1) -> Tensor:
     if x.shape[axis] == 0:
         raise ValueError("log_softmax needs at least one element along its axis")
     rows = _rows_along(x.data, axis)
-    out = np.empty(rows.shape)
+    out = parallel.empty(rows.shape)
     log_sums = np.empty((rows.shape[0], 1))
     for_row_blocks(_log_softmax_rows, rows, out, log_sums)
     rows_shape = np.moveaxis(x.data, axis, -1).shape

@@ -1,20 +1,41 @@
-"""The engine's large array work, spread over the machine's cores by one thread pool.
+"""The engine's large array work: its cores and its memory. Every speed device is listed here.
 
-numpy runs each call on one core and lets go of the interpreter lock while it
-computes, so threads calling numpy on different rows of an array run at once.
-Row-wise work goes through ``for_row_blocks``: the rows are split between the
-workers, and each worker walks its share in blocks small enough to stay in its
-core's cache while several numpy calls pass over them. Matrix products are
-split by batch (or by rows of the result), with BLAS held to one thread: its own helper
-threads keep spinning for a while after each product and would take the cores
-from the next step (measured: log-softmax after a product ran 1.4x slower).
-Small arrays run in the calling thread: there threads cost more than they save.
+1. One thread pool owns the cores. numpy runs each call on one core and lets go
+   of the interpreter lock while it computes, so threads calling numpy on
+   different rows of an array run at once. Small arrays run in the calling
+   thread: there threads cost more than they save (``PARALLEL_MIN_ELEMENTS``).
+2. Row-wise work (``for_row_blocks``) walks each worker's rows in blocks small
+   enough to stay in the core's cache while several numpy calls pass over them.
+   A single pass (``elementwise``) is one call per worker: blocks would gain
+   nothing from the cache and cost a hand-over of the interpreter lock each.
+3. Matrix products are split by batch (or by rows of the result), with BLAS held
+   to one thread: its own helper threads keep spinning for a while after each
+   product and would take the cores from the next step (measured: log-softmax
+   after a product ran 1.4x slower). A tall, thin product is computed
+   transposed (``functions._product``): BLAS is faster at [64, T] @ [T, T].
+4. Big results reuse memory (``empty``). A fresh array's pages are mapped and
+   zeroed by the kernel at first touch, and glibc gives big blocks back at free,
+   so every fresh [B, T, T] array paid again: at B = 8, T = 2048 a 256 MiB
+   array took 30 ms to allocate and fill against 12 ms into a reused one, and
+   after PyTorch had run in the same process (fragmenting memory, so the kernel
+   compacts it for numpy's huge pages) the head's forward+backward spent up to
+   1.2 s in the kernel. The engine keeps its big buffers and hands one out again
+   once nothing refers to it: kernel time per forward+backward fell from 121 ms
+   to under 20 ms at T = 2048 (30 to 3 ms at T = 512). The price: the last
+   pass's buffers stay mapped (about 1 GiB at B = 8, T = 2048) until the
+   engine needs another size or ``release_buffers()`` is called.
+5. Fewer arrays and passes, in ``functions``: backward rules write into the
+   gradient they receive, and log_softmax keeps one log-sum-exp per row and
+   recomputes softmax in backward instead of storing a second [B, T, T] array.
 """
 
 from __future__ import annotations
 
 import contextvars
+import math
 import os
+import sys
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
@@ -25,8 +46,49 @@ WORKERS = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 
 PARALLEL_MIN_ELEMENTS = 1 << 16  # below this, one thread is faster
 BLOCK_ELEMENTS = 1 << 17  # 1 MiB of float64: a block and its scratch copy fit in a 2 MiB L2 cache
 
+BUFFER_MIN_BYTES = 1 << 20  # smaller arrays come from numpy as usual
+
 _pool = ThreadPoolExecutor(WORKERS - 1, thread_name_prefix="engine") if WORKERS > 1 else None
 _blas = ThreadpoolController().select(user_api="blas")
+_buffers: list[np.ndarray] = []  # flat float64 arrays, the engine's big results are views of them
+_buffers_lock = threading.Lock()
+
+
+def _references(buffers: list[np.ndarray], i: int) -> int:
+    return sys.getrefcount(buffers[i])
+
+
+_UNUSED = _references([np.empty(1)], 0)  # the count of a buffer that only the list refers to
+_KEEP_BUFFERS = getattr(sys, "_is_gil_enabled", lambda: True)()  # free-threaded Python counts differently
+
+
+def empty(shape: tuple[int, ...]) -> np.ndarray:
+    """An uninitialised float64 array; a big one reuses a kept buffer that nothing refers to any more.
+
+    Every view of a buffer refers to it, so a buffer that only the list refers to
+    is unused, and its memory, already mapped, can be handed out again. A request
+    that no unused buffer fits lets go of the unused ones (a new size: the old
+    ones are likely done with) and keeps a new buffer.
+    """
+    size = math.prod(shape)
+    if size * 8 < BUFFER_MIN_BYTES or not _KEEP_BUFFERS:
+        return np.empty(shape)
+    with _buffers_lock:
+        unused = [i for i in range(len(_buffers)) if _references(_buffers, i) == _UNUSED]
+        match = next((i for i in unused if _buffers[i].size == size), None)
+        if match is None:
+            _buffers[:] = [b for i, b in enumerate(_buffers) if i not in unused]
+            buffer = np.empty(size)
+        else:
+            buffer = _buffers.pop(match)
+        _buffers.append(buffer)
+        return buffer.reshape(shape)
+
+
+def release_buffers() -> None:
+    """Let go of every kept buffer: those in use stay with their arrays, the rest are freed."""
+    with _buffers_lock:
+        _buffers.clear()
 
 
 def _split(rows: int, work: int) -> list[int]:
@@ -107,7 +169,7 @@ def matmul(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     own operands; otherwise by rows of the result.
     """
     batch = np.broadcast_shapes(x.shape[:-2], y.shape[:-2])
-    out = np.empty(batch + (x.shape[-2], y.shape[-1]))
+    out = empty(batch + (x.shape[-2], y.shape[-1]))
     work = out.size * max(x.shape[-1], 1)
     if len(batch) == 1 and batch[0] >= WORKERS:
         xs, ys = np.broadcast_to(x, batch + x.shape[-2:]), np.broadcast_to(y, batch + y.shape[-2:])
