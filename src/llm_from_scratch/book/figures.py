@@ -11,14 +11,14 @@ import io
 from dataclasses import dataclass
 
 import matplotlib
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.colors import Normalize
+from matplotlib.figure import Figure as MplFigure
+from matplotlib.patches import Rectangle
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-from matplotlib.patches import Rectangle  # noqa: E402
-
-from .formatting import num, table  # noqa: E402
-from .text import text  # noqa: E402
+from .formatting import num, table
+from .text import text
 
 matplotlib.rcParams.update({
     "svg.hashsalt": "llm-from-scratch",  # fixed ids: the same figure gives the same bytes
@@ -60,14 +60,18 @@ def show(figure: Figure) -> None:
     print(figure.table)
 
 
-def to_svg(fig: plt.Figure) -> str:
+def to_svg(fig: MplFigure, tight: bool = True) -> str:
+    """The figure as SVG, cropped to what is drawn unless ``tight`` is false.
+
+    Figures are made without pyplot: no global figure list, and no display hook
+    installed into IPython (matplotlib 3.8's hook needs a function IPython 9 removed).
+    """
     buffer = io.StringIO()
-    fig.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": None})
-    plt.close(fig)
+    fig.savefig(buffer, format="svg", bbox_inches="tight" if tight else None, metadata={"Date": None, "Creator": None})
     return buffer.getvalue()
 
 
-def _frame(ax: plt.Axes, role: str) -> None:
+def _frame(ax: Axes, role: str) -> None:
     style, double = ROLE_FRAMES[role]
     for spine in ax.spines.values():
         spine.set_visible(False)
@@ -83,13 +87,20 @@ def heatmap(matrix, row_labels, column_labels, title: str, row_axis: str, column
     ``row_axis`` and ``column_axis`` and the frame's style names the ``role``."""
     matrix = np.asarray(matrix, dtype=np.float64)
     rows, columns = matrix.shape
-    fig, ax = plt.subplots(figsize=(1.3 * columns + 2.4, 0.75 * rows + 1.4))
+    fig = MplFigure(figsize=(1.3 * columns + 2.4, 0.75 * rows + 1.4))
+    ax = fig.subplots()
     low, high = value_range if value_range else (float(matrix.min()), float(matrix.max()))
-    image = ax.imshow(matrix, cmap=COLORMAP, vmin=low, vmax=high if high > low else low + 1, aspect="auto")
+    norm, colormap = Normalize(low, high if high > low else low + 1), matplotlib.colormaps[COLORMAP]
     for (i, j), value in np.ndenumerate(matrix):
-        shade = image.norm(value)
+        shade = norm(value)
+        # one patch per cell, so its colour is written into the SVG as text (an image would be opaque bytes);
+        # a thin edge of the same colour leaves no light seam between neighbouring cells
+        colour = colormap(shade)
+        ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor=colour, edgecolor=colour, linewidth=0.5))
         ax.text(j, i, num(value), ha="center", va="center", fontsize=10,
                 color="black" if shade > 0.55 else "white")
+    ax.set_xlim(-0.5, columns - 0.5)
+    ax.set_ylim(rows - 0.5, -0.5)  # the first row on top, as a matrix is written
     ax.set_xticks(range(columns), column_labels)
     ax.set_yticks(range(rows), row_labels)
     ax.tick_params(length=0)
@@ -130,8 +141,8 @@ def line_panels(x_labels: list[str], xlabel: str, panels: list[Panel], mark: int
     enough for a slider.
     """
     x = np.arange(len(x_labels), dtype=float)
-    fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 3.8))
-    axes = np.atleast_1d(axes)
+    fig = MplFigure(figsize=(4.2 * len(panels), 3.8))
+    axes = np.atleast_1d(fig.subplots(1, len(panels)))
     tables = []
     for ax, panel in zip(axes, panels):
         for (label, values), (style, marker) in zip(panel.series.items(), LINE_STYLES):
@@ -157,7 +168,4 @@ def line_panels(x_labels: list[str], xlabel: str, panels: list[Panel], mark: int
     if mark is not None:
         fig.text(0.5, 0.005, text("figure.mark", label=x_labels[mark]), ha="center", fontsize=9, style="italic")
     fig.subplots_adjust(left=0.08, right=0.99, bottom=0.2, top=0.9, wspace=0.32)
-    buffer = io.StringIO()
-    fig.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None})
-    plt.close(fig)
-    return Figure(buffer.getvalue(), " · ".join(p.title for p in panels), "\n\n".join(tables))
+    return Figure(to_svg(fig, tight=False), " · ".join(p.title for p in panels), "\n\n".join(tables))

@@ -1,0 +1,205 @@
+"""nbval's figure guard (book/nbval_sanitize.cfg): what a reader sees is compared, where it is drawn is not.
+
+Copies of the stored notebooks with figures get every figure's layout changed
+(coordinates shifted, path data re-encoded, ids renamed, fonts written as
+matplotlib 3.8 writes them) and, in one figure cell each, one change a reader
+would see; a single ``pytest --nbval`` over the copies must fail exactly those cells.
+"""
+
+import json
+import pathlib
+import re
+import subprocess
+import sys
+
+import pytest
+from nbval.plugin import get_sanitize_patterns
+
+from llm_from_scratch.book.chapters import chapters
+from llm_from_scratch.book.pytest_plugin import SANITIZE
+from llm_from_scratch.ch27.strings import text_in
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+CH27 = next(c for c in chapters(ROOT) if c.name == "chapter27")
+SVG = "image/svg+xml"
+PATTERNS = get_sanitize_patterns(SANITIZE.read_text(encoding="utf-8"))
+FIGURE_NOTEBOOKS = ("02_scores_softmax_mixture.ipynb", "04_scaling.ipynb")
+NUMBER = re.compile(r"-?\d+\.\d+")
+
+
+def sanitize(s: str) -> str:
+    for regex, replace in PATTERNS:
+        s = re.sub(regex, replace, s)
+    return s
+
+
+def joined(value) -> str:
+    return value if isinstance(value, str) else "".join(value)
+
+
+def shift_layout(svg: str) -> str:
+    """What another matplotlib release may write for the same figure."""
+    def shifted(match: re.Match) -> str:
+        numbers = NUMBER.sub(lambda n: f"{float(n[0]) + 1.5:.4f}", match[2])
+        return match[1] + " ".join(numbers.split()) + '"'
+
+    svg = re.sub(r'(\s(?:x|y|width|height|viewBox|transform|d)=")([^"]*)"', shifted, svg)
+    svg = re.sub(r"\b([pm])([0-9a-f]{10})\b", lambda m: m[1] + m[2][::-1], svg)  # clip-path and marker ids
+    svg = re.sub(r'id="(\w+?)_(\d+)"', lambda m: f'id="{m[1]}_{int(m[2]) + 10}"', svg)
+    return re.sub(r"font-size: (\d+)px; font-family: ([^;\"]+)", r"font: \1px \2", svg)
+
+
+def replace_once(old: str, new: str):
+    def change(s: str) -> str:
+        assert old in s, f"{old!r} is not in the output to change"
+        return s.replace(old, new, 1)
+    return change
+
+
+def first_number_in_cell(s: str) -> str:
+    value = re.search(r">(-?\d+\.\d{6})</text>", s)[1]
+    return s.replace(f">{value}</text>", f">{value[:-1]}{(int(value[-1]) + 1) % 10}</text>", 1)
+
+
+def cell_colour(s: str) -> str:
+    fill = re.search(r'fill: (#[0-9a-f]{6}); stroke: \1', s)[1]  # a cell: filled and edged in its colour
+    return s.replace(f"fill: {fill}", "fill: #ff0000", 1)
+
+
+def dashed_frame(s: str) -> str:
+    return replace_once("fill: none; stroke: #000000; stroke-width: 1.6",
+                        "fill: none; stroke-dasharray: 5.92,2.56; stroke: #000000; stroke-width: 1.6")(s)
+
+
+def first_plotted_value(s: str) -> str:
+    value = re.search(r"^\S+  (\d+\.\d{4})", s, re.M)[1]
+    return s.replace(f"  {value}", f"  {value[:-1]}{(int(value[-1]) + 1) % 10}", 1)
+
+
+# (edition, notebook, the figure cell's call, what the change is, the output it changes, how)
+CHANGES = [
+    ("ru", 0, 'head_figure(run, "raw")', "a number in a heatmap cell", SVG, first_number_in_cell),
+    ("ru", 0, 'head_figure(run, "scaled")', "a heatmap cell's colour", SVG, cell_colour),
+    ("ru", 0, 'head_figure(run, "weights")', "a number's colour (contrast)", SVG,
+     replace_once("; fill: #ffffff", "")),
+    ("ru", 0, 'head_figure(run, "output")', "the frame's line style (its role)", SVG, dashed_frame),
+    ("ru", 1, "WidthExplorer()", "a legend entry", SVG,
+     replace_once(f">{text_in('ru', 'widget.width.raw')}<", ">?<")),
+    ("ru", 1, "ScaleExplorer()", "a tick label", SVG, replace_once(">q_1<", ">q_2<")),
+    ("en", 0, 'head_figure(run, "raw")', "an axis label", SVG,
+     replace_once(f">{text_in('en', 'figure.axis.key_columns')}<", ">key positions<")),
+    ("en", 0, 'head_figure(run, "scaled")', "the title", SVG,
+     replace_once(f">{text_in('en', 'figure.scaled')}<", ">S<")),
+    ("en", 0, 'head_figure(run, "weights")', "the caption", SVG,
+     replace_once(f">{text_in('en', 'figure.frame.probability')}<", ">double frame<")),
+    ("en", 1, "WidthExplorer()", "a plotted value (the table beside the plot)", "stdout", first_plotted_value),
+]
+LAYOUT_ONLY = [("en", 0, 'head_figure(run, "output")'), ("en", 1, "ScaleExplorer()")]
+
+
+def figure_cells(notebook: dict) -> list[tuple[int, dict]]:
+    """(nbval's cell number, cell) for every code cell that shows an SVG figure."""
+    code = [cell for cell in notebook["cells"] if cell["cell_type"] == "code"]
+    return [(number, cell) for number, cell in enumerate(code)
+            if any(SVG in output.get("data", {}) for output in cell["outputs"])]
+
+
+def find(notebook: dict, call: str) -> tuple[int, dict]:
+    [found] = [(number, cell) for number, cell in figure_cells(notebook) if call in joined(cell["source"])]
+    return found
+
+
+def change_output(cell: dict, target: str, how) -> None:
+    for output in cell["outputs"]:
+        if target == SVG and SVG in output.get("data", {}):
+            output["data"][SVG] = how(joined(output["data"][SVG]))
+            return
+        if output.get("name") == target:
+            output["text"] = how(joined(output["text"]))
+            return
+    raise AssertionError(f"no {target} output")
+
+
+@pytest.fixture(scope="module")
+def failed_cells(tmp_path_factory) -> dict[str, object]:
+    """Change the copies, run nbval once over them; the failed cells and the cells changed."""
+    folder = tmp_path_factory.mktemp("guard")
+    expected, layout_only, copies = {}, set(), []
+    for lang, edition in CH27.editions().items():
+        for index, name in enumerate(FIGURE_NOTEBOOKS):
+            notebook = json.loads((edition / name).read_text(encoding="utf-8"))
+            for _, cell in figure_cells(notebook):
+                for output in cell["outputs"]:
+                    if SVG in output.get("data", {}):
+                        before = joined(output["data"][SVG])
+                        output["data"][SVG] = shift_layout(before)
+                        assert output["data"][SVG] != before and sanitize(output["data"][SVG]) == sanitize(before)
+            for change_lang, change_index, call, what, target, how in CHANGES:
+                if (change_lang, change_index) == (lang, index):
+                    number, cell = find(notebook, call)
+                    change_output(cell, target, how)
+                    expected[what] = f"{lang}/{name}::Cell {number}"
+            for layout_lang, layout_index, call in LAYOUT_ONLY:
+                if (layout_lang, layout_index) == (lang, index):
+                    layout_only.add(f"{lang}/{name}::Cell {find(notebook, call)[0]}")
+            copy = folder / lang / name
+            copy.parent.mkdir(exist_ok=True)
+            copy.write_text(json.dumps(notebook), encoding="utf-8")
+            copies.append(str(copy.relative_to(folder)))
+    # the project's configuration (and so its plugin), which pytest would not find from copies outside the project
+    result = subprocess.run([sys.executable, "-m", "pytest", "--nbval", "-q", "-rf", "-c", str(ROOT / "pyproject.toml"),
+                             f"--rootdir={folder}", *copies], cwd=folder, capture_output=True, text=True)
+    failed = set(re.findall(r"^FAILED (\S+::Cell \d+)", result.stdout, re.M))
+    return {"failed": failed, "expected": expected, "layout_only": layout_only, "stdout": result.stdout}
+
+
+@pytest.mark.parametrize("what", [change[3] for change in CHANGES])
+def test_a_change_a_reader_would_see_fails_its_cell(failed_cells, what):
+    assert failed_cells["expected"][what] in failed_cells["failed"], failed_cells["stdout"][-3000:]
+
+
+def test_a_layout_change_alone_passes(failed_cells):
+    """Every figure's layout changed; only the cells with a visible change fail."""
+    assert failed_cells["failed"] == set(failed_cells["expected"].values()), failed_cells["stdout"][-3000:]
+    assert failed_cells["layout_only"] and not failed_cells["layout_only"] & failed_cells["failed"]
+
+
+def stored_outputs():
+    """(notebook, mime type or stream name, text) of every stored output string nbval compares."""
+    for path in CH27.notebooks():
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            for output in cell.get("outputs", []):
+                for mime, value in output.get("data", {}).items():
+                    if isinstance(value, (str, list)):
+                        yield path, mime, joined(value)
+                if "text" in output:
+                    yield path, output["name"], joined(output["text"])
+                if "evalue" in output:
+                    yield path, "evalue", output["evalue"]
+
+
+def test_every_guarded_figure_is_in_a_notebook_the_layout_test_changes():
+    guarded = {path.name for path in CH27.notebooks()
+               for _, cell in figure_cells(json.loads(path.read_text(encoding="utf-8")))
+               if "nbval-ignore-output" not in cell["metadata"].get("tags", [])}
+    assert guarded == set(FIGURE_NOTEBOOKS)
+
+
+def test_the_sanitizers_change_no_output_but_figures():
+    """Text, tables and HTML (which also carry style and tag attributes) are compared exactly as stored."""
+    for path, mime, value in stored_outputs():
+        if mime != SVG:
+            assert sanitize(value) == value, f"{path.name}: {mime} {value[:200]!r}"
+
+
+def test_a_sanitized_figure_keeps_every_text_and_colour():
+    svgs = [value for _, mime, value in stored_outputs() if mime == SVG]
+    assert svgs
+    colour = re.compile(r'fill(?:: |=")(#[0-9a-f]{6})')
+    stroke = re.compile(r'stroke[-\w]*: [^;"}]*')
+    for svg in svgs:
+        kept = sanitize(svg)
+        assert re.findall(r">([^<>]+)</text>", kept) == re.findall(r">([^<>]+)</text>", svg)
+        assert colour.findall(kept) == colour.findall(svg)
+        assert stroke.findall(kept) == stroke.findall(svg)
+        assert not re.search(r'\s(?:x|y|d|id|transform)="', kept), "a coordinate or id is still compared"
