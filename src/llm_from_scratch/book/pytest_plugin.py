@@ -3,15 +3,54 @@
 nbval masks what may differ between runs with the patterns in ``nbval_sanitize.cfg``
 beside this file, found from any working directory; a ``--nbval-sanitize-with``
 given on the command line takes its place.
+
+When a notebook cell fails and the installed libraries are not the versions of the
+lock (``requirements/lock.txt`` under the rootdir), which made the stored outputs,
+the summary names both and how to get the locked ones.
 """
 
 from __future__ import annotations
 
 import pathlib
+import re
+from importlib import metadata
 
 SANITIZE = pathlib.Path(__file__).with_name("nbval_sanitize.cfg")
+LOCK = "requirements/lock.txt"
+PIN = re.compile(r"^([A-Za-z0-9._-]+)==(\S+)", re.M)
 
 
 def pytest_configure(config) -> None:
     if getattr(config.option, "nbval_sanitize_with", "absent") is None:
         config.option.nbval_sanitize_with = str(SANITIZE)
+
+
+def installed(name: str) -> str | None:
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def drift(lock: pathlib.Path) -> list[tuple[str, str, str | None]]:
+    """(name, locked version, installed version or None) for every pin of the lock not installed as pinned."""
+    pins = [(name, version, installed(name)) for name, version in PIN.findall(lock.read_text(encoding="utf-8"))]
+    return [pin for pin in pins if pin[1] != pin[2]]
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    lock = config.rootpath / LOCK
+    failed_cells = [r for r in terminalreporter.stats.get("failed", []) if ".ipynb::" in r.nodeid]
+    if not failed_cells or not lock.is_file():
+        return
+    differences = drift(lock)
+    if not differences:
+        return
+    write = terminalreporter.write_line
+    terminalreporter.write_sep("=", "the stored outputs were made with other library versions")
+    write(f"{len(failed_cells)} notebook cell(s) failed. Their stored outputs were made with the versions in "
+          f"{LOCK}; here these differ:")
+    for name, locked, found in differences:
+        write(f"  {name}: {locked} in the lock, {found or 'not installed'} here")
+    write("A cell may differ only because of them. For the locked versions run `make test`, "
+          f"or `pip install -r {LOCK}` and then `pip install --no-deps -e .`.")
