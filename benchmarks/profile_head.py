@@ -1,21 +1,25 @@
 """Where the engine's head spends its time: each primitive's forward and backward, in ms.
 
 Wraps the primitives the head calls and the backward rules they record, runs
-forward+backward back to back, and prints the median of each part over the runs.
+forward+backward back to back, and prints the median of each part over the runs,
+with the process's CPU time in user and kernel mode (page faults are kernel time)
+and its minor page faults. --fresh-memory lets go of the engine's kept buffers
+before each run, to show what fresh memory costs (see parallel's docstring).
 
-    python benchmarks/profile_head.py [--runs N] [--batch 8] [--tokens 512 2048]
+    python benchmarks/profile_head.py [--runs N] [--batch 8] [--tokens 512 2048] [--fresh-memory]
 """
 
 from __future__ import annotations
 
 import argparse
 import collections
+import resource
 import statistics
 import time
 
 import numpy as np
 
-from llm_from_scratch import Tensor, scaled_dot_product_self_attention
+from llm_from_scratch import Tensor, parallel, scaled_dot_product_self_attention
 from llm_from_scratch import functions as F
 
 PRIMITIVES = ("transpose", "matmul", "mul", "log_softmax", "exp")
@@ -48,6 +52,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--batch", type=int, default=8)
     parser.add_argument("--tokens", type=int, nargs="+", default=[512, 2048])
+    parser.add_argument("--fresh-memory", action="store_true", help="release the engine's kept buffers before each run")
     args = parser.parse_args()
     for name in PRIMITIVES:
         setattr(F, name, timed(name, getattr(F, name)))
@@ -55,18 +60,29 @@ def main() -> None:
     rng = np.random.default_rng(27)
     for tokens in args.tokens:
         q, k, v, upstream = (rng.standard_normal((args.batch, tokens, WIDTH)) for _ in range(4))
-        runs = []
+        runs, usage = [], []
         for _ in range(args.runs + 1):  # the first run warms up
+            if args.fresh_memory:
+                parallel.release_buffers()
             spent.clear()
+            before = resource.getrusage(resource.RUSAGE_SELF)
             start = time.perf_counter()
             inputs = [Tensor(x, requires_grad=True) for x in (q, k, v)]
             scaled_dot_product_self_attention(*inputs).output.backward(upstream)
             spent["total"] = time.perf_counter() - start
+            after = resource.getrusage(resource.RUSAGE_SELF)
             runs.append(dict(spent))
+            usage.append((after.ru_utime - before.ru_utime, after.ru_stime - before.ru_stime,
+                          after.ru_minflt - before.ru_minflt))
         parts = {part: statistics.median(run.get(part, 0.0) for run in runs[1:]) * 1e3 for part in runs[1]}
-        print(f"B = {args.batch}, T = {tokens}, d = {WIDTH}, forward+backward, median of {args.runs} runs (ms)")
+        memory = "fresh memory each run" if args.fresh_memory else "the engine's kept buffers"
+        print(f"B = {args.batch}, T = {tokens}, d = {WIDTH}, forward+backward, {memory}, "
+              f"median of {args.runs} runs (ms)")
         for part, ms in sorted(parts.items(), key=lambda item: -item[1]):
             print(f"  {part:<22}{ms:8.1f}")
+        user, kernel, faults = (statistics.median(u[i] for u in usage[1:]) for i in range(3))
+        print(f"  CPU time, all threads: user {user * 1e3:.1f} ms, kernel {kernel * 1e3:.1f} ms; "
+              f"minor page faults {faults:.0f}")
         print()
 
 
