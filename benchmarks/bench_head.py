@@ -50,7 +50,7 @@ import numpy as np
 from llm_from_scratch import Tensor, scaled_dot_product_self_attention, tiled_self_attention
 from llm_from_scratch.book.figures import Panel, line_panels
 from llm_from_scratch.cost import HeadCost
-from llm_from_scratch.measure import interleaved_ms, resident_peak_mib
+from llm_from_scratch.measure import CORES, interleaved_ms, resident_peak_mib
 from llm_from_scratch.reference import closed_form_backward, closed_form_forward
 
 try:
@@ -259,11 +259,14 @@ def main() -> None:
         print("PyTorch is not installed (pip install -e '.[bench]'): comparing the numpy implementations only")
     else:
         print(f"torch {torch.__version__}, {torch.get_num_threads()} threads; numpy {np.__version__}")
+    load_at_start = os.getloadavg()[0]
     peak = machine_peak_gflops()
     limit = max(peak.values())
     say(f"# Head benchmark (d = {WIDTH}, float64, plain process, median of {args.repeats} interleaved turns, "
         f"{args.settle} s of neutral busy work before each)", "",
         "Machine limit, float64 2048 x 2048 product: " + ", ".join(f"{n} {v:.1f} GFLOP/s" for n, v in peak.items()),
+        "", f"Load average (1 min) at the start: {load_at_start:.2f} on {CORES} cores: other processes "
+        "running at the same time slow some implementations more than others.",
         "", f"tiled: block {BLOCK}. engine (malloc tuned): the engine in its own process with "
         + " ".join(f"{k}={v}" for k, v in MALLOC_TUNED.items()) + " (glibc keeps freed memory); extra column only.",
         "")
@@ -314,7 +317,8 @@ def main() -> None:
     tiled_results = tiled_against_sdpa(args, batch, say)
 
     verdicts = targets(args, batch, times, peaks, tiled_results)
-    say("", "Targets (B = 8, d = 64, float64, forward+backward, plain process)", "", *verdicts)
+    say("", "Targets (B = 8, d = 64, float64, forward+backward, plain process)", "", *verdicts,
+        "", f"Load average (1 min) at the end: {os.getloadavg()[0]:.2f}")
 
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "head.md").write_text("\n".join(report) + "\n", encoding="utf-8")
