@@ -11,8 +11,9 @@
 3. Matrix products are split by batch (or by rows of the result), with BLAS held
    to one thread: its own helper threads keep spinning for a while after each
    product and would take the cores from the next step (measured: log-softmax
-   after a product ran 1.4x slower). A tall, thin product is computed
-   transposed (``functions._product``): BLAS is faster at [64, T] @ [T, T].
+   after a product ran 1.4x slower). A tall, thin product such as
+   [T, T] @ [T, 64] is computed as it stands: computing it transposed, as
+   ([64, T] @ [T, T])ᵀ, cost 30% more CPU at T = 512 with OpenBLAS 0.3.31.
 4. Big results reuse memory (``empty``). A fresh array's pages are mapped and
    zeroed by the kernel at first touch, and glibc gives big blocks back at free,
    so every fresh [B, T, T] array paid again: at B = 8, T = 2048 a 256 MiB
