@@ -44,10 +44,9 @@ test: $(VENV)/.locked ## set up and run every test: lint, unit tests and every n
 	$(VENV)/bin/ruff check .
 	$(PY) -m pytest --nbval
 
-# the browser test is left to make test: it checks JupyterLab in Chromium, not the declared range
-test-lowest: $(LOWEST_VENV)/.locked ## lint, unit tests and every notebook under the lowest versions pyproject declares
+test-lowest: $(LOWEST_VENV)/.locked ## make test's suite under the lowest versions pyproject declares
 	$(LOWEST_VENV)/bin/ruff check .
-	$(LOWEST_VENV)/bin/python -m pytest --nbval --ignore=tests/test_browser.py
+	$(LOWEST_VENV)/bin/python -m pytest --nbval
 
 lock: ## refresh the lock and the lowest versions, environment.yml, then re-execute the notebooks
 	test -x $(TOOLS)/bin/uv || { $(PYTHON) -m venv $(TOOLS) && echo '*' > $(TOOLS)/.gitignore \
