@@ -1,19 +1,45 @@
-"""The one owner of the book's global state in tests: the language and the attempts."""
+"""The one owner of the book's global state in tests: the language and the lasting progress store.
+
+No test, kernel or server started by the tests touches the learner's own progress:
+the session (nbval's kernels, subprocesses) gets a temporary store, each test module
+its own (JupyterLab servers live as long as a module), and each test a fresh one.
+"""
+
+import os
+import pathlib
+import shutil
+import tempfile
 
 import pytest
 
+from llm_from_scratch.book.progress import ENV
 from llm_from_scratch.book.text import LANGUAGES, set_language
-from llm_from_scratch.ch27.exercises import BOOK
+
+_session_folder = pathlib.Path(tempfile.mkdtemp(prefix="llm-from-scratch-progress-"))
+
+
+def pytest_configure(config):
+    os.environ[ENV] = str(_session_folder / "progress.json")
+
+
+def pytest_unconfigure(config):
+    shutil.rmtree(_session_folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def module_progress(tmp_path_factory):
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(ENV, str(tmp_path_factory.mktemp("progress") / "progress.json"))
+        yield
 
 
 @pytest.fixture(autouse=True)
-def fresh_book_state():
-    """Every test starts in the book's first language with no attempts, and leaves it so."""
+def fresh_book_state(tmp_path_factory, monkeypatch):
+    """Every test starts in the book's first language with an empty progress store of its own."""
+    monkeypatch.setenv(ENV, str(tmp_path_factory.mktemp("progress") / "progress.json"))
     set_language(LANGUAGES[0])
-    BOOK.reset_progress()
     yield
     set_language(LANGUAGES[0])
-    BOOK.reset_progress()
 
 
 @pytest.fixture

@@ -1,25 +1,75 @@
-"""Exercises: right answers in many forms, each misconception named, bad answers handled."""
+"""Exercises: right answers in many forms, each misconception named, any answer handled at once.
+
+The second example's and the review's expected answers and misreadings are worked
+out here independently of the engine: with plain numpy from the literal inputs,
+and rounded as a learner would round.
+"""
 
 import math
+import time
+from decimal import Decimal
+from fractions import Fraction
 
 import numpy as np
 import pytest
 
+from llm_from_scratch.book.answers import MAX_DEPTH
+from llm_from_scratch.book.exercises import OPTIONS, Feedback
 from llm_from_scratch.ch27.evidence import LearnerEvidence
-from llm_from_scratch.ch27.exercises import BOOK, EXERCISES, attempted, check, progress, reveal
+from llm_from_scratch.ch27.exercises import BOOK, EXERCISES, REVIEW, attempted, check, progress, reveal
+
+# --- the second example, by hand --------------------------------------------------------
+
+Q = np.array([[1, 1, 0, 0], [0, 0, 1, 1], [-1, 1, 0, 0]], dtype=float)
+K = np.array([[1, 1, 0, 0], [1, -1, 1, 1], [0, 0, 1, 1]], dtype=float)
+V = np.array([[1, 0], [0, 1], [1, 1]], dtype=float)
+
+
+def softmax_rows(x):
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+S = Q @ K.T
+A = softmax_rows(S / 2)
+OUT = A @ V
+CAUSAL = np.array([[1, 0, 0], [1 / (1 + math.e), math.e / (1 + math.e), 0], list(A[2])])
+
+
+def rounded(x, decimals=2):
+    return np.round(np.asarray(x, dtype=float), decimals).tolist()
+
+
+def test_the_second_example_is_worked_by_hand():
+    assert S.tolist() == [[2, 0, 0], [0, 2, 2], [0, -2, 0]] and not np.array_equal(S, S.T)
+    assert 0.1 < A.min() and A.max() < 0.9, "every weight visibly mixed"
+    assert set(np.unique(S / 2)) <= {-1, 0, 1}, "only e, 1 and 1/e are needed"
+    assert rounded(A) == [[0.58, 0.21, 0.21], [0.16, 0.42, 0.42], [0.42, 0.16, 0.42]]
+
 
 RIGHT = {
     "first-look": [[1, 0], (1, 0), np.array([1, 0]), "[1, 0]", "1 0", "(1; 0)"],
-    "scores": [[[0, 6], [6, -4]], np.array([[0.0, 6.0], [6.0, -4.0]]), "[[0, 6], [6, −4]]", ((0, 6), (6, -4))],
+    "scores": [[[0, 6], [6, -4]], np.array([[0.0, 6.0], [6.0, -4.0]]), "[[0, 6], [6, −4]]", ((0, 6), (6, -4)),
+               "[[0,6],[6,-4]]"],
     "heavier-key": [[1, 0], "[1,0]", np.array([1.0, 0.0])],
-    "weights": [[0.014166, 0.985834], [0.014, 0.986], "[0.0142, 0.9858]"],
-    "row-normalization": ["a", "A", " a) ", "а"],
-    "output-shape": [[4, 7, 5], (4, 7, 5), np.array([4, 7, 5]), "[4, 7, 5]", "4, 7, 5"],
-    "recurrent-vs-self": ["a"],
+    "weights": [[0.014166, 0.985834], [0.014, 0.986], "[0.0142, 0.9858]", "0,014 0,986", "[0,014; 0,986]"],
+    "scores-by-hand": [S.tolist(), "[[2, 0, 0], [0, 2, 2], [0, −2, 0]]", S.astype(int)],
+    "weights-by-hand": [A, rounded(A), rounded(A, 3), "[[0,58; 0,21; 0,21]; [0,16; 0,42; 0,42]; [0,42; 0,16; 0,42]]",
+                        (A + 0.009).tolist()],
+    "output-by-hand": [OUT, rounded(OUT), (np.array(rounded(A)) @ V).tolist(), ((A + 0.01) @ V + 0.005).tolist()],
+    "row-normalization": ["c", "C", " c) ", "в"],
+    "output-shape": [[4, 7, 5], (4, 7, 5), np.array([4, 7, 5]), "[4, 7, 5]", "4, 7, 5", "4,7,5"],
+    "recurrent-vs-self": ["b", "б"],
     "single-token": [[1, [5, -2]], (1, (5, -2)), [1, 5, -2], "[1, [5, -2]]", "1 5 -2"],
-    "permutation": ["a", "A"],
-    "identical-keys": [[0.5, 0.5], [[0.5, 0.5], [0.5, 0.5]], "[0.5, 0.5]", np.full((2, 2), 0.5)],
+    "permutation": ["d", "D", "г"],
+    "identical-keys": [[0.5, 0.5], [[0.5, 0.5], [0.5, 0.5]], "[0.5, 0.5]", np.full((2, 2), 0.5), "0,5 0,5"],
     "future-access": ["a"],
+    "temperature-limits": [[[0, 1, 0], [1 / 3] * 3], "[[0, 1, 0], [0.33, 0.33, 0.33]]",
+                           "[[0; 1; 0]; [0,33; 0,33; 0,33]]"],
+    "row-shift": ["c"],
+    "one-hot-gradient": ["d"],
+    "causal-rows": [CAUSAL, rounded(CAUSAL), "[[1, 0, 0], [0.27, 0.73, 0], [0.42, 0.16, 0.42]]"],
+    "head-width": [[64, 0.125], "64 0.125", "[64; 0,125]", (64, Fraction(1, 8))],
 }
 
 
@@ -31,41 +81,115 @@ def test_right_answers_in_every_form(exercise_id, answer):
     assert feedback.message
 
 
-def test_every_exercise_is_covered_and_in_chapter_order():
+def test_every_exercise_is_covered_in_chapter_order_and_the_review_comes_last():
     assert list(RIGHT) == list(EXERCISES)
     assert list(EXERCISES)[0] == "first-look"
+    assert list(EXERCISES)[-len(REVIEW):] == list(REVIEW) and 4 <= len(REVIEW) <= 6
+
+
+def test_right_letters_are_spread_over_every_option():
+    ev = LearnerEvidence()
+    letters = [e.facts(ev)["answer"] for e in EXERCISES.values() if e.kind == "choice"]
+    assert set(letters) == set(OPTIONS)
+    assert max(letters.count(x) for x in OPTIONS) <= len(letters) / 2
+
+
+def test_nothing_says_the_first_option_is_right():
+    strings = BOOK.strings.strings
+    for lang in strings:
+        for key, value in strings[lang].items():
+            if key.startswith("ex."):
+                assert "(a)" not in value and "(а)" not in value, key
+
+
+def mis_hand_weights():
+    """The second example's misreadings of A, as a learner would round them."""
+    return [
+        (softmax_rows((S / 2).T).T, "columns-normalized", "столбцы"),
+        (softmax_rows(S), "missing-scale", "1/√d_k"),
+        (softmax_rows((S / 2).T), "transposed-scores", "KQᵀ"),
+        (np.exp(S / 2), "not-normalized", "ещё оценки"),
+    ]
+
+
+def causal_misreadings():
+    keep_future = np.array([list(A[0]), [0, 0.5, 0.5], [0, 0, 1]])
+    hide_self = np.array([[0, 0, 0], [1, 0, 0], [math.e / (1 + math.e), 1 / (1 + math.e), 0]])
+    return [(keep_future, "mask-keeps-future", "перевёрнута"), (hide_self, "mask-hides-self", "j = i"),
+            (A * np.tril(np.ones((3, 3))), "mask-not-renormalized", "до softmax"), (A, "mask-ignored", "без маски")]
 
 
 MISCONCEPTIONS = [
     ("weights", [0.014166, 0.999151], "columns-normalized", "столбцы"),
-    ("row-normalization", "b", "columns-normalized", "столбцы"),
-    ("weights", [0.002473, 0.997527], "forgot-scale", "1/√d_k"),
+    ("row-normalization", "a", "columns-normalized", "столбцы"),
+    ("row-normalization", "b", "scale-normalizes", "ничего не нормирует"),
+    ("row-normalization", "d", "weights-symmetric", "не обязана быть симметричной"),
+    ("weights", [0.002473, 0.997527], "missing-scale", "1/√d_k"),
     ("scores", [[0, 4.242641], [4.242641, -2.828427]], "scaled-too-early", "√d_k"),
     ("output-shape", [4, 7, 3], "dk-for-dv", "d_v"),
     ("output-shape", [4, 7, 7], "weights-shape-for-output", "[B, T, T]"),
     ("first-look", [0, 1], "rows-swapped", "поменялись местами"),
     ("scores", [[6, -4], [0, 6]], "rows-swapped", "поменялись местами"),
     ("weights", [0.999151, 0.000849], "wrong-row", "другого запроса"),
+    ("weights", [0, 4.242641], "not-normalized", "ещё оценки"),
+    ("weights", [0.5, 0.6], "not-normalized", "в сумме 1.1000"),
     ("heavier-key", [0, 1], "query-key-swapped", "строка i матрицы оценок — запрос"),
     ("scores", [[-2, 4], [10, -2]], "features-for-positions", "QᵀK"),
+    ("scores", [[9, -3], [-3, 5]], "query-with-query", "запросы сравнены с запросами"),
+    ("future-access", "b", "past-is-leak", "Ранние позиции"),
+    ("future-access", "c", "self-is-leak", "Собственная позиция"),
     ("future-access", "d", "believes-causal", "без маски"),
     ("single-token", [0.5, 5, -2], "single-weight-not-one", "равен 1"),
     ("single-token", [1, 5 / math.sqrt(2), -2 / math.sqrt(2)], "scale-on-values", "на оценки"),
     ("identical-keys", [1, 0], "identical-keys-unequal", "равномерен"),
-    ("permutation", "b", "permutation-unchanged", "переехала"),
-    ("permutation", "c", "head-knows-order", "нет сведений о позиции"),
-    ("recurrent-vs-self", "b", "constant-work", "не постоянен"),
+    ("identical-keys", [0.5, 0.6], "not-normalized", "в сумме"),
+    ("permutation", "a", "permutation-unchanged", "переехала"),
+    ("permutation", "b", "head-knows-order", "нет сведений о позиции"),
+    ("permutation", "c", "permutation-columns-only", "и строки A"),
+    ("recurrent-vs-self", "a", "constant-work", "не постоянен"),
     ("recurrent-vs-self", "c", "parallel-generation", "авторегрессионной"),
     ("recurrent-vs-self", "d", "anachronism", "анахронизм"),
+    # the second example
+    ("scores-by-hand", S.T.tolist(), "transposed-scores", "KQᵀ"),
+    ("scores-by-hand", (S / 2).tolist(), "scaled-too-early", "√d_k"),
+    ("scores-by-hand", (Q.T @ K).tolist(), "features-for-positions", "QᵀK"),
+    ("scores-by-hand", (Q @ Q.T).tolist(), "query-with-query", "запросы сравнены с запросами"),
+    *[("weights-by-hand", rounded(x), m, w) for x, m, w in mis_hand_weights()],
+    ("weights-by-hand", [[0.6, 0.2, 0.2], [0.1, 0.4, 0.4], [0.4, 0.1, 0.4]], "not-normalized", "[1.00,0.90,0.90]"),
+    ("output-by-hand", rounded(A @ K), "mixed-keys", "A·K"),
+    ("output-by-hand", rounded(A.T @ V), "transposed-weights", "Aᵀ"),
+    # the review
+    ("temperature-limits", [[0.33, 0.33, 0.33], [0, 1, 0]], "temperature-swapped", "поменялись местами"),
+    ("temperature-limits", [[0, 0, 0], [0.33, 0.33, 0.33]], "not-normalized", "в сумме"),
+    ("row-shift", "a", "shift-sharpens", "Резкость"),
+    ("row-shift", "b", "shift-scales-weights", "сокращается"),
+    ("row-shift", "d", "shift-flattens", "не изменились"),
+    ("one-hot-gradient", "a", "blames-values", "V̄ = AᵀŌ"),
+    ("one-hot-gradient", "b", "argmax-not-differentiable", "argmax"),
+    ("one-hot-gradient", "c", "scale-kills-gradient", "постоянный множитель"),
+    *[("causal-rows", rounded(x), m, w) for x, m, w in causal_misreadings()],
+    ("head-width", [512, 1 / math.sqrt(512)], "dk-is-dmodel", "всей модели"),
+    ("head-width", [4096, 1 / 64], "heads-multiply-width", "не умножают"),
+    ("head-width", [64, 1 / 64], "scale-without-root", "1/√d_k, а не 1/d_k"),
 ]
 
 
-@pytest.mark.parametrize("exercise_id, answer, misconception, words", MISCONCEPTIONS, ids=lambda x: str(x))
+@pytest.mark.parametrize("exercise_id, answer, misconception, words", MISCONCEPTIONS,
+                         ids=[f"{m[0]}-{m[2]}" for m in MISCONCEPTIONS])
 def test_each_misconception_is_named(exercise_id, answer, misconception, words):
     feedback = check(exercise_id, answer)
     assert not feedback.correct and feedback.readable
     assert feedback.misconception == misconception
-    assert words in feedback.message
+    assert words in feedback.message, feedback.message
+
+
+def test_every_wrong_option_names_a_misconception():
+    named = {(i, a) for i, a, *_ in MISCONCEPTIONS if isinstance(a, str)}
+    ev = LearnerEvidence()
+    for exercise in EXERCISES.values():
+        if exercise.kind == "choice":
+            wrong = set(OPTIONS) - {exercise.facts(ev)["answer"]}
+            assert {(exercise.id, x) for x in wrong} <= named, exercise.id
 
 
 @pytest.mark.parametrize("exercise_id, answer, right, wrong", [
@@ -73,6 +197,12 @@ def test_each_misconception_is_named(exercise_id, answer, misconception, words):
     ("heavier-key", [0, 0], "q_1", "q_0"),
     ("scores", [[0, 6], [1, 1]], "q_0", "q_1"),
     ("output-shape", [4, 5, 5], "пакет (B)", "токены (T)"),
+    ("scores-by-hand", [[2, 0, 0], [0, 2, 2], [0, 2, 0]], "q_0, q_1", "q_2"),
+    ("weights-by-hand", [[0.58, 0.21, 0.21], [0.2, 0.4, 0.4], [0.42, 0.16, 0.42]], "q_0, q_2", "q_1"),
+    ("output-by-hand", [[0.79, 0.42], [0.58, 0.84], [0.5, 0.5]], "o_0, o_1", "o_2"),
+    ("temperature-limits", [[0, 1, 0], [0.5, 0.25, 0.25]], "τ → 0", "τ → ∞"),
+    ("causal-rows", [[1, 0, 0], [0.5, 0.5, 0], [0.42, 0.16, 0.42]], "q_0, q_2", "q_1"),
+    ("head-width", [64, 0.1], "d_k", "1/√d_k"),
 ])
 def test_a_partly_right_answer_is_told_which_part_is_right(exercise_id, answer, right, wrong):
     message = check(exercise_id, answer).message
@@ -83,6 +213,15 @@ def test_single_token_partial_answers():
     assert "Вес верный" in check("single-token", [1, 0, 0]).message
     assert check("single-token", [0.5, 5, -2]).misconception == "single-weight-not-one"
 
+
+def test_hand_answers_are_accepted_within_a_rounding_and_no_further():
+    assert check("weights-by-hand", (A + 0.009).tolist()).correct
+    assert not check("weights-by-hand", (A + 0.02).tolist()).correct
+    assert check("scores-by-hand", (S + 0.0004).tolist()).correct
+    assert not check("scores-by-hand", (S + 0.01).tolist()).correct
+
+
+# --- any answer at all -----------------------------------------------------------------
 
 BAD = [None, ..., "", "   ", "abc", "ответ", "[1, 2", "[[1, 2], [3, 4, 5]]", float("nan"), [float("inf"), 0],
        [-float("inf"), 0], 1e308, "1e308", [1, 2, 3, 4, 5], [[1]], True, {"a": 1}, object(), "NaN",
@@ -96,6 +235,107 @@ def test_bad_answers_never_crash_and_say_what_is_expected(exercise_id, answer):
     assert not feedback.correct and not feedback.readable
     assert any(word in feedback.message for word in ("Нужн", "нужн", "Ответ", "выберите")), feedback.message
     assert not attempted(exercise_id), "an unreadable answer is not an attempt"
+
+
+class RaisingArray:
+    def __array__(self, *args, **kwargs):
+        raise RuntimeError("no array")
+
+    def __len__(self):
+        raise RuntimeError("no length")
+
+    def __iter__(self):
+        raise RuntimeError("no items")
+
+
+class RaisingFloat(float):
+    def __float__(self):
+        raise RuntimeError("no float")
+
+
+class RaisingStr(str):
+    def __len__(self):
+        raise RuntimeError("no length")
+
+    def strip(self, *args):
+        raise RuntimeError("no strip")
+
+
+class LyingClass:
+    @property
+    def __class__(self):
+        raise RuntimeError("no class")
+
+
+def nested_list(depth):
+    value = [1.0]
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def self_containing():
+    value = [1.0]
+    value.append(value)
+    return value
+
+
+MEGABYTE = 1_000_000
+HOSTILE = {
+    "10**400": 10**400, "-10**400": -(10**400), "10**5000": 10**5000, "[10**400]": [1, 10**400],
+    "310 digits": "1" * 310, "4301 digits": "1" * 4301, "-400 nines": "-" + "9" * 400, "1e400": "1e400",
+    "500 brackets": "[" * 500 + "]" * 500, "500 brackets around 1": "[" * 500 + "1" + "]" * 500,
+    "500 nested lists": nested_list(500), "self-containing list": self_containing(),
+    "1 MB of digits": "1" * MEGABYTE, "1 MB of brackets": "[" * MEGABYTE, "1 MB of numbers": "0.5, " * (MEGABYTE // 5),
+    "1 MB of letters": "a" * MEGABYTE, "1 MB list": [0.5] * (MEGABYTE // 8), "1 MB array": np.zeros(MEGABYTE // 8),
+    "1 MB bytes": b"1" * MEGABYTE, "bytes": b"[1, 0]", "bytearray": bytearray(b"a"), "memoryview": memoryview(b"1"),
+    "None": None, "Ellipsis": ..., "object": object(), "raising __array__": RaisingArray(),
+    "raising __float__": RaisingFloat(1.0), "[raising __float__]": [RaisingFloat(1.0)] * 2,
+    "raising str": RaisingStr("z"), "lying __class__": LyingClass(), "complex": 1 + 2j,
+    "complex array": np.array([1 + 2j, 0]), "string array": np.array(["1", "0"]), "bool array": np.array([1, 0], bool),
+    "5-D array": np.zeros((1, 1, 1, 1, 1)), "set": {1, 2}, "dict": {"a": 1}, "range": range(10**12),
+    "generator": (x for x in range(3)), "function": print, "Decimal": Decimal("0.5"), "code": "exec('1')",
+    "expression": "[4, 7, 5] + [print('hacked')]", "nan array": np.array([np.nan, 0]),
+}
+
+
+@pytest.mark.parametrize("exercise_id", list(EXERCISES))
+@pytest.mark.parametrize("name", list(HOSTILE))
+def test_hostile_answers_always_get_feedback_and_quickly(exercise_id, name, capfd):
+    answer = HOSTILE[name]
+    best = math.inf
+    for _ in range(3):  # the best of three: a busy machine may pause any single call
+        start = time.perf_counter()
+        feedback = check(exercise_id, answer)
+        best = min(best, time.perf_counter() - start)
+    assert isinstance(feedback, Feedback) and feedback.message and not feedback.correct
+    assert best < 0.05, f"{best * 1000:.1f} ms"
+    assert "hacked" not in capfd.readouterr().out
+
+
+@pytest.mark.parametrize("name", ["10**400", "[10**400]", "10**5000", "310 digits", "4301 digits", "-400 nines",
+                                  "1e400"])
+def test_a_number_too_large_for_float64_is_named(name):
+    assert "float64" in check("weights", HOSTILE[name]).message
+
+
+def test_deep_nesting_and_length_are_named_before_parsing():
+    assert "вложены слишком глубоко" in check("scores", "[" * 500 + "]" * 500).message
+    assert "вложены слишком глубоко" in check("scores", nested_list(500)).message
+    assert f"больше {MAX_DEPTH} уровней" in check("scores", "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1)).message
+    assert "слишком длинный" in check("scores", "1" * MEGABYTE).message
+    assert "слишком много чисел" in check("scores", [0.5] * 100_000).message
+
+
+def test_a_decimal_comma_is_read_where_unambiguous_and_never_as_two_numbers():
+    # "0,5" alone is one half: for a row of two weights that is one number too few, and the message says so
+    message = check("identical-keys", "0,5").message
+    assert "двух весов" in message and not attempted("identical-keys")
+    assert check("identical-keys", "[0,5; 0,5]").correct
+    assert check("identical-keys", "0,5 0,5").correct
+    assert check("weights", "[0,014, 0,986]").correct
+    assert check("output-shape", "4,7,5").correct  # commas alone, no decimals: a list
+    assert check("scores", "[[0,6],[6,-4]]").correct
 
 
 def test_learner_text_is_never_evaluated(capfd):
@@ -113,10 +353,18 @@ def test_answers_stay_hidden_until_an_attempt():
     assert opened.shown and opened.message.startswith("Ответ: [4,7,5].")
 
 
+def test_every_exercise_reveals_its_answer_after_an_attempt(english):
+    for exercise_id in EXERCISES:
+        BOOK.record_attempt(exercise_id, False)
+        solution = reveal(exercise_id)
+        assert solution.shown and solution.message.startswith("Answer:"), exercise_id
+
+
 def test_prompts_never_carry_their_answer():
+    ev = LearnerEvidence()
     for exercise in EXERCISES.values():
         if exercise.kind == "numbers":
-            assert exercise.facts(LearnerEvidence())["answer"] not in BOOK.prompt(exercise.id)
+            assert exercise.facts(ev)["answer"] not in BOOK.prompt(exercise.id)
 
 
 def test_progress_tracks_checked_and_right():
@@ -128,14 +376,20 @@ def test_progress_tracks_checked_and_right():
 
 
 def test_expected_answers_are_computed_by_the_engine(monkeypatch):
-    """Break the engine's softmax: the exercise must follow it, proving the answer is not stored."""
+    """Change an input: the exercises must follow, proving no answer is stored."""
     from llm_from_scratch.ch27 import evidence
 
     monkeypatch.setattr(evidence, "WORKED_KEY", ((0.0, 3.0), (-1.0, 2.0)))
     assert not check("scores", [[0, 6], [6, -4]]).correct
     assert check("scores", [[9, 6], [-3, -4]]).correct
+    monkeypatch.setattr(evidence, "HAND_VALUE", ((2.0, 0.0), (0.0, 1.0), (1.0, 1.0)))
+    assert not check("output-by-hand", OUT).correct
+    assert check("output-by-hand", A @ np.array([[2, 0], [0, 1], [1, 1]])).correct
+    monkeypatch.setattr(evidence, "MODEL_WIDTH", 256)
+    assert check("head-width", [32, 1 / math.sqrt(32)]).correct
 
 
 def test_unknown_exercise_is_a_clear_error():
+    """A misspelt id is the program's mistake, not the learner's answer: it raises."""
     with pytest.raises(KeyError, match="unknown exercise 'nope'"):
         check("nope", 1)

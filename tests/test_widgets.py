@@ -5,7 +5,7 @@ import math
 import numpy as np
 import pytest
 
-from llm_from_scratch.book.widgets import ExerciseForm
+from llm_from_scratch.book.widgets import CHOICE_CLASS, ExerciseForm
 from llm_from_scratch.ch27.evidence import worked_inputs
 from llm_from_scratch.ch27.exercises import BOOK
 from llm_from_scratch.ch27.strings import text
@@ -136,10 +136,13 @@ def test_exercise_form_wrong_then_right_then_reveal():
 
 def test_choice_form_and_an_unreadable_answer():
     form = ExerciseForm(BOOK, "future-access")
-    assert [value for _, value in form.answer.options] == ["a", "b", "c", "d"]
+    assert [value for _, value in form.choices.options] == ["a", "b", "c", "d"]
+    assert CHOICE_CLASS in form.choices._dom_classes, "its options may wrap without overlapping"
+    assert form.choices.tabbable is False, "the keyboard goes to the answer box, which keeps its keys"
     form.check_button.click()  # nothing chosen yet
     assert "выберите" in form.feedback.value and form.reveal_button.disabled
-    form.answer.value = "d"
+    form.choices.value = "d"  # a click on option d
+    assert form.answer.value == "d"
     form.check_button.click()
     assert "без маски" in form.feedback.value
 
@@ -157,3 +160,50 @@ def test_without_the_scale_large_d_k_saturates_rows_and_starves_the_gradient(wid
     assert small.jacobian_raw == pytest.approx(small.jacobian_scaled)
     assert large.jacobian_raw < large.jacobian_scaled / 4
     assert "‖diag(a) − aaᵀ‖" in width.render(large)[1]
+
+
+def test_a_letter_typed_in_a_choice_box_selects_its_option():
+    form = ExerciseForm(BOOK, "permutation")
+    form.answer.value = "Г"
+    assert form.choices.value == "d"
+    form.answer.value = "x"
+    assert form.choices.value is None
+    form.answer.value = "d"
+    press_enter(form)
+    assert "✔" in form.feedback.value
+
+
+def press_enter(form):
+    """What the browser sends when Enter is pressed in the text box (after the value it holds)."""
+    form.answer._handle_custom_msg({"event": "submit"}, [])
+
+
+def test_enter_in_the_answer_box_checks():
+    form = ExerciseForm(BOOK, "output-shape")
+    form.answer.value = "4 7 5"
+    press_enter(form)
+    assert "✔" in form.feedback.value and not form.reveal_button.disabled
+
+
+def test_feedback_never_stays_beside_a_newer_answer():
+    form = ExerciseForm(BOOK, "output-shape")
+    form.answer.value = "4 7 5"
+    form.check_button.click()
+    assert "✔" in form.feedback.value
+    form.answer.value = "4 7 3"
+    assert form.feedback.value == ""
+    press_enter(form)
+    assert "✘" in form.feedback.value and "d_v" in form.feedback.value
+    choice = ExerciseForm(BOOK, "permutation")
+    choice.answer.value = "d"
+    choice.check_button.click()
+    choice.answer.value = "a"
+    assert choice.feedback.value == ""
+
+
+def test_a_form_opens_its_answer_after_an_attempt_made_anywhere():
+    BOOK.record_attempt("scores", False)  # in another notebook, or before a kernel restart
+    form = ExerciseForm(BOOK, "scores")
+    assert not form.reveal_button.disabled
+    form.reveal_button.click()
+    assert "Ответ: [[0,6], [6,-4]]." in form.solution.value

@@ -4,8 +4,11 @@ A chapter lists its exercises in an ``ExerciseBook`` with its string catalogue a
 the function that computes its evidence. An exercise's judge reads the answer
 (``book.answers``) and returns a ``Judgement``: right or wrong, the catalogue key of
 the message, and the misconception it recognised. ``check`` turns that into
-``Feedback`` and never raises; ``reveal`` opens the answer only after an attempt;
-``progress`` says what was tried. Expected answers are computed when checking.
+``Feedback`` and never raises for any answer; every readable attempt, from any kind
+of check, is recorded through ``record_attempt`` in the lasting store
+(``book.progress``), so ``reveal`` (which opens the answer only after an attempt)
+and ``progress`` see attempts from every notebook and kernel. Expected answers are
+computed when checking.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from .answers import AnswerFormatError, read_choice, read_numbers
+from .progress import Note, store
 from .text import Catalogue
 
 OPTIONS = ("a", "b", "c", "d")
@@ -50,14 +54,17 @@ class Feedback:
     misconception: str | None = None
     readable: bool = True  # False: the answer could not be read at all
     verdict_word: str = ""
+    note: str = ""  # what the learner must know about the progress store, if anything
 
     def __repr__(self) -> str:
-        return f"{self.verdict_word} {self.message}"
+        return f"{self.verdict_word} {self.message}" + (f"\n{self.note}" if self.note else "")
 
     def _repr_html_(self) -> str:
         mark = "✔" if self.correct else "✘"
+        note = f"<p><em>{escape(self.note)}</em></p>" if self.note else ""
         return (f'<div role="status" style="border-left:4px {"solid" if self.correct else "dashed"} #000;'
-                f'padding:4px 8px"><strong>{mark} {escape(self.verdict_word)}</strong> {escape(self.message)}</div>')
+                f'padding:4px 8px"><strong>{mark} {escape(self.verdict_word)}</strong> {escape(self.message)}'
+                f"{note}</div>")
 
 
 @dataclass(frozen=True)
@@ -77,6 +84,7 @@ class Solution:
 class Progress:
     rows: tuple[tuple[str, int, bool], ...]  # id, attempts, right at least once
     words: dict[str, str]
+    notes: tuple[str, ...] = ()  # about the store: a backup made, or progress kept in memory only
 
     def __repr__(self) -> str:
         width = max(len(i) for i, _, _ in self.rows)
@@ -84,7 +92,7 @@ class Progress:
         for exercise_id, count, correct in self.rows:
             state = self.words["right"] if correct else (self.words["tried"] if count else self.words["open"])
             lines.append(f"{exercise_id.ljust(width)}  {state} ({self.words['attempts']}: {count})")
-        return "\n".join(lines)
+        return "\n".join([*lines, *self.notes])
 
 
 @dataclass(frozen=True)
@@ -96,15 +104,20 @@ class Exercise:
 
 
 class ExerciseBook:
-    """A chapter's exercises, their strings and its evidence; attempts are kept per kernel."""
+    """A chapter's exercises, their strings and its evidence; attempts last in the store, under ``chapter``."""
 
-    def __init__(self, exercises: tuple[Exercise, ...], strings: Catalogue, evidence: Callable[[], Any],
-                 prompt_fields: Callable[[Any], dict[str, str]] = lambda ev: {}) -> None:
+    def __init__(self, chapter: str, exercises: tuple[Exercise, ...], strings: Catalogue,
+                 evidence: Callable[[], Any], prompt_fields: Callable[[Any], dict[str, str]] = lambda ev: {}) -> None:
+        self.chapter = chapter
         self.exercises = {e.id: e for e in exercises}
         self.strings = strings
         self.evidence = evidence
         self.prompt_fields = prompt_fields
-        self.attempts: dict[str, list[bool]] = {}
+
+    @property
+    def attempts(self) -> dict[str, list[bool]]:
+        """Results of every recorded attempt by exercise id, from every notebook and kernel."""
+        return store().attempts(self.chapter)
 
     def __getitem__(self, exercise_id: str) -> Exercise:
         if exercise_id not in self.exercises:
@@ -132,14 +145,23 @@ class ExerciseBook:
         except AnswerFormatError as error:
             return Feedback(exercise_id, False, str(error), readable=False,
                             verdict_word=self.strings.text("feedback.wrong"))
-        self.record_attempt(exercise_id, judgement.correct)
+        note = self.record_attempt(exercise_id, judgement.correct)
         return Feedback(exercise_id, judgement.correct, self.strings.text(judgement.key, **judgement.fields),
                         judgement.misconception,
-                        verdict_word=self.strings.text("feedback.correct" if judgement.correct else "feedback.wrong"))
+                        verdict_word=self.strings.text("feedback.correct" if judgement.correct else "feedback.wrong"),
+                        note=note)
 
-    def record_attempt(self, exercise_id: str, correct: bool) -> None:
-        """Count one readable attempt (every kind of check goes through here)."""
-        self.attempts.setdefault(exercise_id, []).append(correct)
+    def record_attempt(self, exercise_id: str, correct: bool) -> str:
+        """Record one readable attempt in the lasting store (every kind of check goes through here).
+
+        Returns what the learner must now be told about the store ("" when nothing).
+        """
+        lasting = store()
+        lasting.record(self.chapter, exercise_id, bool(correct))
+        return " ".join(self._say(note) for note in lasting.take_notes())
+
+    def _say(self, note: Note) -> str:
+        return self.strings.text(note.key, **note.fields)
 
     def attempted(self, exercise_id: str) -> bool:
         return bool(self.attempts.get(exercise_id))
@@ -154,18 +176,27 @@ class ExerciseBook:
                         + " " + self.strings.text(f"ex.{exercise_id}.explain", **facts))
 
     def progress(self) -> Progress:
-        """Which exercises were checked, and which were answered right."""
+        """Which exercises were checked anywhere, and which were answered right (recorded ids of other
+        checks, such as code exercises, follow the book's own)."""
+        lasting = store()
+        attempts = lasting.attempts(self.chapter)
+        notes = lasting.take_notes()
+        if lasting.memory_note and lasting.memory_note not in notes:
+            notes.append(lasting.memory_note)
         words = {w: self.strings.text(f"progress.{w}") for w in ("header", "right", "tried", "open", "attempts")}
-        return Progress(tuple((i, len(self.attempts.get(i, [])), any(self.attempts.get(i, [])))
-                              for i in self.exercises), words)
+        ids = [*self.exercises, *(i for i in attempts if i not in self.exercises)]
+        return Progress(tuple((i, len(attempts.get(i, [])), any(attempts.get(i, []))) for i in ids), words,
+                        tuple(self._say(note) for note in notes))
 
-    def reset_progress(self) -> None:
-        self.attempts.clear()
+    def reset_progress(self) -> Progress:
+        """Start the chapter over: forget every recorded attempt at its exercises, in every kernel."""
+        store().reset(self.chapter)
+        return self.progress()
 
 
 # --- judges every chapter can use --------------------------------------------------------
 
-def same(a: np.ndarray, b: np.ndarray, tolerance: float = NUMERIC_TOLERANCE) -> bool:
+def same(a: np.ndarray, b: np.ndarray, tolerance: float | np.ndarray = NUMERIC_TOLERANCE) -> bool:
     return a.shape == b.shape and bool(np.allclose(a, b, atol=tolerance, rtol=0))
 
 
@@ -173,12 +204,17 @@ def rows_swapped(answer: np.ndarray, expected: np.ndarray) -> bool:
     return len(expected) > 1 and not same(expected, expected[::-1]) and same(answer, expected[::-1])
 
 
-def partial(exercise_id: str, answer: np.ndarray, expected: np.ndarray, part: str) -> Judgement:
-    """Name the rows that are right and those that are not (or the exercise's own 'wrong' message)."""
-    correct = [i for i in range(len(expected)) if same(answer[i], expected[i])]
+def row_labels(prefix: str, count: int) -> tuple[str, ...]:
+    return tuple(f"{prefix}_{i}" for i in range(count))
+
+
+def partial(exercise_id: str, answer: np.ndarray, expected: np.ndarray, labels: tuple[str, ...],
+            tolerance: float | np.ndarray = NUMERIC_TOLERANCE) -> Judgement:
+    """Name the rows (``labels``) that are right and those that are not (or the exercise's own 'wrong' message)."""
+    correct = [i for i in range(len(expected)) if same(answer[i], expected[i], tolerance)]
     if correct:
-        return wrong(None, "feedback.partial", right=", ".join(f"{part}_{i}" for i in correct),
-                     wrong=", ".join(f"{part}_{i}" for i in range(len(expected)) if i not in correct))
+        return wrong(None, "feedback.partial", right=", ".join(labels[i] for i in correct),
+                     wrong=", ".join(labels[i] for i in range(len(expected)) if i not in correct))
     return wrong(None, f"ex.{exercise_id}.wrong")
 
 
@@ -197,7 +233,7 @@ def index_per_row(exercise_id: str, expected_of: Callable[[Any], np.ndarray], sw
             return right()
         if rows_swapped(a, expected):
             return wrong(swapped, f"mis.{swapped}")
-        return partial(exercise_id, a, expected, "q")
+        return partial(exercise_id, a, expected, row_labels("q", len(expected)))
     return judge
 
 

@@ -13,11 +13,19 @@ from html import escape
 import ipywidgets as w
 from IPython.display import HTML, display
 
-from .exercises import ExerciseBook
+from .answers import AnswerFormatError, read_choice
+from .exercises import OPTIONS, ExerciseBook
 from .figures import Figure, show
 from .text import language, text
 
 LABEL_STYLE = {"description_width": "initial"}
+CHOICE_CLASS = "llm-choice"
+# The options' list box wraps each option's text and grows to fit them all (field-sizing: Chromium; elsewhere
+# it scrolls), so options never overlap as fixed-height radio labels do. ipywidgets writes a list box's
+# labels with no-break spaces, so a zero-width space after each space lets a long option wrap.
+WRAP_AFTER_SPACE = " \u200b"
+CHOICE_CSS = (f"<style>.{CHOICE_CLASS} select{{height:auto;field-sizing:content;padding:2px}}"
+              f".{CHOICE_CLASS} option{{white-space:normal;line-height:1.35;padding:3px 4px}}</style>")
 
 
 class LiveWidget(w.VBox):
@@ -69,26 +77,55 @@ class Explorer:
 
 
 class ExerciseForm:
-    """Input or options, a check button, feedback, and a reveal button enabled after an attempt."""
+    """An answer box (Enter checks), a check button, feedback, and a reveal button enabled after an attempt.
+
+    A choice adds the list of its options: a click there writes the option's letter in
+    the box, and a letter typed in the box selects the option. The keyboard never
+    enters the list: in JupyterLab a focused list or radio button loses its keys to the
+    notebook (arrows move to another cell, "a" and "b" insert cells: ipywidgets issue
+    3912), while the box keeps them. So Tab reaches the box, a letter chooses, Enter
+    checks. Feedback always belongs to the answer on screen: changing it clears it.
+    """
 
     def __init__(self, book: ExerciseBook, exercise_id: str) -> None:
         self.book = book
         self.exercise = book[exercise_id]
         options = book.options(exercise_id)
+        self.choices = None
         if options:
-            self.answer = w.RadioButtons(options=[(f"{k}) {v}", k) for k, v in options], value=None,
-                                         description=text("widget.exercise.choose"), style=LABEL_STYLE,
-                                         layout=w.Layout(width="100%"))
+            self.choices = w.Select(options=[(f"{k}) {v}".replace(" ", WRAP_AFTER_SPACE), k) for k, v in options],
+                                    value=None, rows=len(options), tabbable=False, layout=w.Layout(width="auto"))
+            self.choices.add_class(CHOICE_CLASS)
+            self.choices.observe(lambda change: setattr(self.answer, "value", change["new"] or ""), names="value")
+            self.answer = w.Text(placeholder=text("widget.exercise.letters", letters=", ".join(OPTIONS[:-1]),
+                                                  last=OPTIONS[-1]),
+                                 description=text("widget.exercise.choose"), style=LABEL_STYLE,
+                                 layout=w.Layout(width="16em"))
         else:
             self.answer = w.Text(placeholder=book.form(exercise_id), description=text("widget.exercise.answer"),
                                  style=LABEL_STYLE, layout=w.Layout(width="36em"))
+        self.answer.on_msg(self._on_answer_message)
         self.check_button = w.Button(description=text("widget.exercise.check"))
         self.reveal_button = w.Button(description=text("widget.exercise.reveal"),
                                       disabled=not book.attempted(exercise_id))
         self.feedback = w.HTML()
         self.solution = w.HTML()
+        self.answer.observe(self._answer_changed, names="value")
         self.check_button.on_click(lambda _: self.submit())
         self.reveal_button.on_click(lambda _: self.show_solution())
+
+    def _on_answer_message(self, _widget, content, _buffers) -> None:
+        """The box sends {"event": "submit"} when Enter is pressed (after the value it holds)."""
+        if isinstance(content, dict) and content.get("event") == "submit":
+            self.submit()
+
+    def _answer_changed(self, change) -> None:
+        self.feedback.value = ""
+        if self.choices is not None:
+            try:
+                self.choices.value = read_choice(change["new"], OPTIONS)
+            except AnswerFormatError:
+                self.choices.value = None
 
     def submit(self):
         feedback = self.book.check(self.exercise.id, self.answer.value)
@@ -112,5 +149,9 @@ class ExerciseForm:
 
     def show(self) -> None:
         display(HTML(self.static_html()))
-        display(LiveWidget([self.answer, w.HBox([self.check_button, self.reveal_button]), self.feedback,
-                            self.solution], text("widget.exercise.repr", id=self.exercise.id)))
+        if self.choices is None:
+            form = [self.answer, w.HBox([self.check_button, self.reveal_button])]
+        else:
+            form = [w.HTML(CHOICE_CSS, layout=w.Layout(display="none")), self.choices,
+                    w.HBox([self.answer, self.check_button, self.reveal_button])]
+        display(LiveWidget([*form, self.feedback, self.solution], text("widget.exercise.repr", id=self.exercise.id)))

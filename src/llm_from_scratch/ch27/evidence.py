@@ -1,7 +1,7 @@
 """Every claim of chapter 27, computed by the engine at run time.
 
-Only the inputs are written here (the source's Q, K, V and the edge cases'
-inputs); every score, weight, output, gradient and verdict is computed.
+Only the inputs are written here (the source's Q, K, V, the second example's and
+the edge cases' inputs); every score, weight, output, gradient and verdict is computed.
 """
 
 from __future__ import annotations
@@ -23,9 +23,22 @@ WORKED_QUERY = ((0.0, 3.0), (2.0, -1.0))
 WORKED_KEY = ((3.0, 0.0), (-1.0, 2.0))
 WORKED_VALUE = ((3.0, -3.0), (1.0, 3.0))
 
+# The second example, for the learner's own hands: d_k = 4, so 1/sqrt(d_k) = 1/2, and the scaled
+# scores are 0 and ±1, so every weight needs only e; QK^T is not symmetric.
+HAND_QUERY = ((1.0, 1.0, 0.0, 0.0), (0.0, 0.0, 1.0, 1.0), (-1.0, 1.0, 0.0, 0.0))
+HAND_KEY = ((1.0, 1.0, 0.0, 0.0), (1.0, -1.0, 1.0, 1.0), (0.0, 0.0, 1.0, 1.0))
+HAND_VALUE = ((1.0, 0.0), (0.0, 1.0), (1.0, 1.0))
+
 SCALE_EXAMPLE_SCORES = (1.0, 0.0)
 SCALE_EXAMPLE_KEY_WIDTH = 2
 SINGLE_TOKEN_VALUE = (5.0, -2.0)
+
+# The review's inputs.
+TEMPERATURE_SCORES = (1.0, 3.0, 0.0)
+TEMPERATURE_LIMITS = (1e-6, 1e6)  # tau close to 0 and very large
+ROW_SHIFT = 10.0
+SATURATING_FACTOR = 4.0  # the worked example's Q times 4 makes every row of A one-hot to six decimals
+MODEL_WIDTH, HEADS = 512, 8
 
 
 def worked_inputs() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -143,6 +156,90 @@ def scale_example() -> ScaleExample:
         SCALE_EXAMPLE_SCORES, SCALE_EXAMPLE_KEY_WIDTH,
         row_softmax(SCALE_EXAMPLE_SCORES), row_softmax(SCALE_EXAMPLE_SCORES, scale),
     )
+
+
+def hand_inputs() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Q, K, V of the second example as [1, 3, 4], [1, 3, 4] and [1, 3, 2] arrays (fresh copies)."""
+    return tuple(np.array([m], dtype=np.float64) for m in (HAND_QUERY, HAND_KEY, HAND_VALUE))
+
+
+def hand_example() -> HeadRun:
+    """The second example, small enough to compute with a pencil (and e)."""
+    return run_head(*hand_inputs())
+
+
+def exponentials(scores) -> np.ndarray:
+    """e to the power of each score, through the engine's exp: the numerators of a softmax by hand."""
+    return F.exp(Tensor(scores)).data
+
+
+def masked_softmax(scores: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """Softmax of each row of [T, T] ``scores`` over the keys ``keep`` allows (zeros elsewhere,
+    and a row with no key left is all zeros)."""
+    weights = np.zeros_like(scores)
+    for i, visible in enumerate(keep):
+        if visible.any():
+            weights[i, visible] = row_softmax(scores[i, visible])
+    return weights
+
+
+def causal_mask(tokens: int) -> np.ndarray:
+    """The causal mask: query i keeps keys j <= i."""
+    return np.tril(np.ones((tokens, tokens), dtype=bool))
+
+
+@dataclass(frozen=True)
+class TemperatureExample:
+    scores: tuple[float, ...]
+    cold: np.ndarray  # softmax(scores / tau) at tau close to 0
+    hot: np.ndarray  # at a very large tau
+
+
+def temperature_example() -> TemperatureExample:
+    """softmax(s / tau) for tau towards 0 (one-hot on the largest score) and towards infinity (uniform)."""
+    cold, hot = (row_softmax(TEMPERATURE_SCORES, 1.0 / tau) for tau in TEMPERATURE_LIMITS)
+    return TemperatureExample(TEMPERATURE_SCORES, cold, hot)
+
+
+@dataclass(frozen=True)
+class RowShift:
+    scores: np.ndarray
+    shift: float
+    weights: np.ndarray
+    shifted: np.ndarray
+
+    @property
+    def max_difference(self) -> float:
+        return float(np.max(np.abs(self.shifted - self.weights)))
+
+
+def row_shift(run: HeadRun) -> RowShift:
+    """One constant added to a whole row of scaled scores (the first row of ``run``)."""
+    scores = run.head.scaled_scores.data[0, 0]
+    return RowShift(scores, ROW_SHIFT, row_softmax(scores), row_softmax(F.add(Tensor(scores), ROW_SHIFT).data))
+
+
+def saturated() -> HeadRun:
+    """The worked example with Q times SATURATING_FACTOR (upstream dO = I): one-hot rows of A, Q̄ ≈ 0."""
+    q, k, v = worked_inputs()
+    return run_head(SATURATING_FACTOR * q, k, v, upstream=np.eye(2)[None])
+
+
+@dataclass(frozen=True)
+class HeadSplit:
+    model_width: int
+    heads: int
+    key_width: int
+    scale: float
+
+
+def head_split() -> HeadSplit:
+    """d_model cut into HEADS slices, as multi-head attention does; the engine's head on one slice
+    reports its d_k and scale."""
+    x = np.zeros((1, 2, MODEL_WIDTH))
+    per_head = x.reshape(1, 2, HEADS, MODEL_WIDTH // HEADS).transpose(0, 2, 1, 3).reshape(HEADS, 2, -1)
+    head = scaled_dot_product_self_attention(per_head, per_head, per_head)
+    return HeadSplit(MODEL_WIDTH, HEADS, head.key_width, head.scale)
 
 
 def single_token() -> HeadRun:
@@ -310,8 +407,34 @@ class LearnerEvidence:
         return all(a.tobytes() == b.tobytes() for a, b in zip(self.worked.run.arrays(), again))
 
     @cached_property
+    def hand(self) -> HeadRun:
+        return hand_example()
+
+    @cached_property
+    def hand_causal(self) -> np.ndarray:
+        """The second example's weights under a causal mask."""
+        scaled = self.hand.head.scaled_scores.data[0]
+        return masked_softmax(scaled, causal_mask(len(scaled)))
+
+    @cached_property
     def scale(self) -> ScaleExample:
         return scale_example()
+
+    @cached_property
+    def temperature(self) -> TemperatureExample:
+        return temperature_example()
+
+    @cached_property
+    def row_shift(self) -> RowShift:
+        return row_shift(self.hand)
+
+    @cached_property
+    def saturated(self) -> HeadRun:
+        return saturated()
+
+    @cached_property
+    def head_split(self) -> HeadSplit:
+        return head_split()
 
     @cached_property
     def single_token(self) -> HeadRun:

@@ -1,8 +1,13 @@
 """Chapter 27's predict-then-check exercises; the machinery is ``book.exercises``.
 
 ``check(exercise_id, answer)`` returns Feedback (``.correct``, ``.message``,
-``.misconception``) and never raises; ``reveal(exercise_id)`` shows the answer,
-computed now, only after an attempt; ``progress()`` says what was checked.
+``.misconception``) and never raises for any answer; ``reveal(exercise_id)`` shows
+the answer, computed now, only after an attempt; ``progress()`` says what was
+checked in any notebook or kernel, and ``reset_progress()`` starts the chapter over.
+
+EXERCISES lists every exercise in reading order: the worked example's, the second
+example's (``*-by-hand``, worked with a pencil), and last the review's (REVIEW),
+which ask for transfer to new situations.
 """
 
 from __future__ import annotations
@@ -18,13 +23,37 @@ from ..book.exercises import (
     index_per_row,
     partial,
     right,
+    row_labels,
     rows_swapped,
     same,
     wrong,
 )
 from ..book.formatting import NOISE, below, matrix, num, shape, vector
-from .evidence import LearnerEvidence, row_softmax, shape_case
+from .evidence import (
+    SATURATING_FACTOR,
+    LearnerEvidence,
+    causal_mask,
+    exponentials,
+    masked_softmax,
+    row_softmax,
+    shape_case,
+)
 from .strings import STRINGS, text
+
+HAND_TOLERANCE = 0.01  # a hand computation to two decimals, with e ≈ 2.72, lands this close
+
+
+def _mixture_tolerance(mixed: np.ndarray) -> np.ndarray:
+    """Per column of A·``mixed``: the answer's own rounding plus weights each up to HAND_TOLERANCE off."""
+    return HAND_TOLERANCE * (1 + np.abs(mixed).sum(axis=0))
+
+
+def _hint(exercise_id: str) -> AnswerFormatError:
+    return AnswerFormatError(text(f"ex.{exercise_id}.form_hint"))
+
+
+def _row_sums_off(answer: np.ndarray, tolerance: float) -> bool:
+    return bool(np.any(np.abs(answer.sum(axis=-1) - 1.0) > tolerance * answer.shape[-1]))
 
 
 def _heavier_value(ev: LearnerEvidence) -> np.ndarray:
@@ -52,7 +81,7 @@ def _scores(answer, ev):
         return wrong("features-for-positions", "mis.features-for-positions")
     if same(a, q @ q.T) or same(a, k @ k.T):
         return wrong("query-with-query", "mis.query-with-query")
-    return partial("scores", a, expected, "q")
+    return partial("scores", a, expected, row_labels("q", len(expected)))
 
 
 def _weights(answer, ev):
@@ -65,7 +94,7 @@ def _weights(answer, ev):
     if same(a, expected):
         return right()
     if same(a, row_softmax(run.head.raw_scores.data[0])[0]):
-        return wrong("forgot-scale", "mis.forgot-scale")
+        return wrong("missing-scale", "mis.missing-scale")
     if same(a, row_softmax(scaled.T).T[0]):
         return wrong("columns-normalized", "mis.columns-normalized")
     if same(a, run.weights[0, 1]):
@@ -75,6 +104,65 @@ def _weights(answer, ev):
     if abs(a.sum() - 1.0) > NUMERIC_TOLERANCE:
         return wrong("not-normalized", "mis.row-sum", total=num(a.sum(), 4))
     return wrong(None, "ex.weights.wrong")
+
+
+def _scores_by_hand(answer, ev):
+    run = ev.hand
+    expected = run.head.raw_scores.data[0]
+    q, k = run.query[0], run.key[0]
+    a = read_numbers(answer, text("ex.scores-by-hand.form"))
+    if same(a, q.T @ k) or same(a, k.T @ q):
+        return wrong("features-for-positions", "mis.features-for-positions")
+    if a.shape != expected.shape:
+        raise _hint("scores-by-hand")
+    if same(a, expected):
+        return right()
+    if same(a, expected.T):
+        return wrong("transposed-scores", "mis.transposed-scores")
+    if same(a, run.head.scaled_scores.data[0]):
+        return wrong("scaled-too-early", "mis.scaled-too-early")
+    if same(a, q @ q.T) or same(a, k @ k.T):
+        return wrong("query-with-query", "mis.query-with-query")
+    return partial("scores-by-hand", a, expected, row_labels("q", len(expected)))
+
+
+def _weights_by_hand(answer, ev):
+    head = ev.hand.head
+    expected = head.weights.data[0]
+    raw, scaled = head.raw_scores.data[0], head.scaled_scores.data[0]
+    a = read_numbers(answer, text("ex.weights-by-hand.form"))
+    if a.shape != expected.shape:
+        raise _hint("weights-by-hand")
+    if same(a, expected, HAND_TOLERANCE):
+        return right()
+    if same(a, row_softmax(scaled.T).T, HAND_TOLERANCE):
+        return wrong("columns-normalized", "mis.columns-normalized")
+    if same(a, row_softmax(raw), HAND_TOLERANCE):
+        return wrong("missing-scale", "mis.missing-scale")
+    if same(a, row_softmax(scaled.T), HAND_TOLERANCE):
+        return wrong("transposed-scores", "mis.transposed-scores")
+    if any(same(a, x, HAND_TOLERANCE) for x in (raw, scaled, exponentials(scaled))):
+        return wrong("not-normalized", "mis.not-normalized")
+    if _row_sums_off(a, HAND_TOLERANCE):
+        return wrong("not-normalized", "mis.row-sum", total=vector(a.sum(axis=1), 2))
+    return partial("weights-by-hand", a, expected, row_labels("q", len(expected)), HAND_TOLERANCE)
+
+
+def _output_by_hand(answer, ev):
+    run = ev.hand
+    weights, key, value = run.weights[0], run.key[0], run.value[0]
+    expected = run.output[0]
+    a = read_numbers(answer, text("ex.output-by-hand.form"))
+    if same(a, weights @ key, _mixture_tolerance(key)):
+        return wrong("mixed-keys", "mis.mixed-keys")
+    if a.shape != expected.shape:
+        raise _hint("output-by-hand")
+    tolerance = _mixture_tolerance(value)
+    if same(a, expected, tolerance):
+        return right()
+    if same(a, weights.T @ value, tolerance):
+        return wrong("transposed-weights", "mis.transposed-weights")
+    return partial("output-by-hand", a, expected, row_labels("o", len(expected)), tolerance)
 
 
 def _output_shape(answer, ev):
@@ -129,9 +217,65 @@ def _identical_keys(answer, ev):
     return wrong("identical-keys-unequal", "mis.identical-keys-unequal")
 
 
+def _temperature(answer, ev):
+    example = ev.temperature
+    expected = np.stack([example.cold, example.hot])
+    a = read_numbers(answer, text("ex.temperature-limits.form"))
+    if a.shape != expected.shape:
+        raise _hint("temperature-limits")
+    if same(a, expected, HAND_TOLERANCE):
+        return right()
+    if same(a, expected[::-1], HAND_TOLERANCE):
+        return wrong("temperature-swapped", "mis.temperature-swapped")
+    if _row_sums_off(a, HAND_TOLERANCE):
+        return wrong("not-normalized", "mis.row-sum", total=vector(a.sum(axis=1), 2))
+    return partial("temperature-limits", a, expected, ("τ → 0", "τ → ∞"), HAND_TOLERANCE)
+
+
+def _causal_rows(answer, ev):
+    scaled, weights = ev.hand.head.scaled_scores.data[0], ev.hand.weights[0]
+    expected = ev.hand_causal
+    mask = causal_mask(len(expected))
+    a = read_numbers(answer, text("ex.causal-rows.form"))
+    if a.shape != expected.shape:
+        raise _hint("causal-rows")
+    if same(a, expected, HAND_TOLERANCE):
+        return right()
+    for misreading, kept in (("mask-keeps-future", masked_softmax(scaled, mask.T)),
+                             ("mask-hides-self", masked_softmax(scaled, np.tril(mask, -1))),
+                             ("mask-not-renormalized", weights * mask), ("mask-ignored", weights)):
+        if same(a, kept, HAND_TOLERANCE):
+            return wrong(misreading, f"mis.{misreading}")
+    if _row_sums_off(a, HAND_TOLERANCE):
+        return wrong("not-normalized", "mis.row-sum", total=vector(a.sum(axis=1), 2))
+    return partial("causal-rows", a, expected, row_labels("q", len(expected)), HAND_TOLERANCE)
+
+
+def _head_width(answer, ev):
+    split = ev.head_split
+    expected = np.array([split.key_width, split.scale])
+    a = read_numbers(answer, text("ex.head-width.form"))
+    if a.shape != expected.shape:
+        raise _hint("head-width")
+    if same(a, expected):
+        return right()
+    if a[0] == split.model_width:
+        return wrong("dk-is-dmodel", "mis.dk-is-dmodel")
+    if a[0] == split.model_width * split.heads:
+        return wrong("heads-multiply-width", "mis.heads-multiply-width")
+    if a[0] == split.key_width and abs(a[1] - 1 / split.key_width) <= NUMERIC_TOLERANCE:
+        return wrong("scale-without-root", "mis.scale-without-root")
+    return partial("head-width", a, expected, ("d_k", "1/√d_k"))
+
+
 def _prompt_fields(ev: LearnerEvidence) -> dict[str, str]:
     """Inputs quoted in the prompts (inputs only: no prompt may carry an answer)."""
-    return {"value": vector(ev.single_token.value[0, 0], 0)}
+    hand = ev.hand
+    return {"value": vector(ev.single_token.value[0, 0], 0), "hand_query": matrix(hand.query[0], 0),
+            "hand_key": matrix(hand.key[0], 0), "hand_value": matrix(hand.value[0], 0),
+            "key_width": str(hand.head.key_width), "temperature_scores": vector(ev.temperature.scores, 0),
+            "shift": num(ev.row_shift.shift, 0), "factor": num(SATURATING_FACTOR, 0),
+            "model_width": str(ev.head_split.model_width), "heads": str(ev.head_split.heads)}
 
 
 def _worked_facts(ev: LearnerEvidence) -> dict[str, str]:
@@ -159,6 +303,56 @@ def _single_facts(ev: LearnerEvidence) -> dict[str, str]:
             "output": vector(run.output), "grad_q": vector(run.grad_query), "grad_k": vector(run.grad_key)}
 
 
+def _hand_scores_facts(ev: LearnerEvidence) -> dict[str, str]:
+    run = ev.hand
+    q, k = run.query[0, 2], run.key[0, 1]
+    return {"answer": matrix(run.head.raw_scores.data[0], 0),
+            "example": f"q_2 · k_1 = {vector(q, 0)} · {vector(k, 0)} = {num(run.head.raw_scores.data[0, 2, 1], 0)}"}
+
+
+def _hand_weights_facts(ev: LearnerEvidence) -> dict[str, str]:
+    head = ev.hand.head
+    scaled = head.scaled_scores.data[0]
+    exps = exponentials(scaled[0])
+    return {"answer": matrix(head.weights.data[0], 3), "scaled": matrix(scaled, 0), "exps": vector(exps, 3),
+            "total": num(exps.sum(), 3), "first": vector(head.weights.data[0, 0], 3)}
+
+
+def _hand_output_facts(ev: LearnerEvidence) -> dict[str, str]:
+    run = ev.hand
+    terms = " + ".join(f"{num(a, 3)}·{vector(v, 0)}" for a, v in zip(run.weights[0, 0], run.value[0]))
+    return {"answer": matrix(run.output[0], 3), "terms": terms, "first": vector(run.output[0, 0], 3)}
+
+
+def _temperature_facts(ev: LearnerEvidence) -> dict[str, str]:
+    example = ev.temperature
+    return {"answer": f"[{vector(example.cold, 0)}, {vector(example.hot, 3)}]", "cold": vector(example.cold),
+            "hot": vector(example.hot), "scores": vector(example.scores, 0)}
+
+
+def _row_shift_facts(ev: LearnerEvidence) -> dict[str, str]:
+    shift = ev.row_shift
+    return {"shift": num(shift.shift, 0), "row": vector(shift.scores, 0), "weights": vector(shift.weights),
+            "shifted": vector(shift.shifted), "difference": below(shift.max_difference, NOISE)}
+
+
+def _saturated_facts(ev: LearnerEvidence) -> dict[str, str]:
+    run = ev.saturated
+    return {"factor": num(SATURATING_FACTOR, 0), "weights": matrix(run.weights[0]),
+            "grad_q": vector(run.grad_query), "grad_v": vector(run.grad_value)}
+
+
+def _causal_facts(ev: LearnerEvidence) -> dict[str, str]:
+    weights = ev.hand_causal
+    return {"answer": matrix(weights, 3), "row1": vector(weights[1], 3), "row2": vector(weights[2], 3)}
+
+
+def _head_width_facts(ev: LearnerEvidence) -> dict[str, str]:
+    split = ev.head_split
+    return {"answer": f"[{split.key_width}, {num(split.scale, 3)}]", "model_width": str(split.model_width),
+            "heads": str(split.heads), "key_width": str(split.key_width), "scale": num(split.scale, 3)}
+
+
 def _history_facts(ev: LearnerEvidence) -> dict[str, str]:
     h = ev.history
     return {"encoder_pairs": str(len(h.encoder_decoder)), "self_pairs": str(len(h.self_attention))}
@@ -173,23 +367,35 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
              lambda ev: {**_worked_facts(ev), "answer": vector(_heavier_key(ev), 0)}),
     Exercise("weights", "numbers", _weights, lambda ev: {
         **_worked_facts(ev), "answer": vector(ev.worked.run.weights[0, 0])}),
-    choice_exercise("row-normalization", "a", {"b": "columns-normalized", "c": "scale-normalizes",
+    Exercise("scores-by-hand", "numbers", _scores_by_hand, _hand_scores_facts),
+    Exercise("weights-by-hand", "numbers", _weights_by_hand, _hand_weights_facts),
+    Exercise("output-by-hand", "numbers", _output_by_hand, _hand_output_facts),
+    choice_exercise("row-normalization", "c", {"a": "columns-normalized", "b": "scale-normalizes",
                                                "d": "weights-symmetric"}, _worked_facts),
     Exercise("output-shape", "numbers", _output_shape, _shape_facts),
-    choice_exercise("recurrent-vs-self", "a", {"b": "constant-work", "c": "parallel-generation",
+    choice_exercise("recurrent-vs-self", "b", {"a": "constant-work", "c": "parallel-generation",
                                                "d": "anachronism"}, _history_facts),
     Exercise("single-token", "numbers", _single_token, _single_facts),
-    choice_exercise("permutation", "a", {"b": "permutation-unchanged", "c": "head-knows-order",
-                                         "d": "permutation-columns-only"},
+    choice_exercise("permutation", "d", {"a": "permutation-unchanged", "b": "head-knows-order",
+                                         "c": "permutation-columns-only"},
                     lambda ev: {"order": str(list(ev.permutation.order)),
                                 "difference": below(ev.permutation.max_difference, NOISE)}),
     Exercise("identical-keys", "numbers", _identical_keys, lambda ev: {
         "answer": vector(ev.identical_keys.weights[0, 0], 1), "weights": vector(ev.identical_keys.weights[0, 0])}),
     choice_exercise("future-access", "a", {"b": "past-is-leak", "c": "self-is-leak", "d": "believes-causal"},
                     _worked_facts),
+    # the review (10_exercises): transfer to situations the chapter did not compute
+    Exercise("temperature-limits", "numbers", _temperature, _temperature_facts),
+    choice_exercise("row-shift", "c", {"a": "shift-sharpens", "b": "shift-scales-weights", "d": "shift-flattens"},
+                    _row_shift_facts),
+    choice_exercise("one-hot-gradient", "d", {"a": "blames-values", "b": "argmax-not-differentiable",
+                                              "c": "scale-kills-gradient"}, _saturated_facts),
+    Exercise("causal-rows", "numbers", _causal_rows, _causal_facts),
+    Exercise("head-width", "numbers", _head_width, _head_width_facts),
 )}
+REVIEW = ("temperature-limits", "row-shift", "one-hot-gradient", "causal-rows", "head-width")
 
-BOOK = ExerciseBook(tuple(EXERCISES.values()), STRINGS, LearnerEvidence, _prompt_fields)
+BOOK = ExerciseBook("ch27", tuple(EXERCISES.values()), STRINGS, LearnerEvidence, _prompt_fields)
 check = BOOK.check
 reveal = BOOK.reveal
 progress = BOOK.progress

@@ -16,7 +16,7 @@ from ..book.formatting import FD_NOISE, NOISE, below, num, shape, vector
 from ..book.sections import Group, Matrix, Note, Section, Table, Value, Verdict, legend, to_html, to_text
 from ..book.text import language
 from ..gradcheck import GradCheckReport
-from .evidence import HeadRun, LearnerEvidence, ShapeCase, WorkedExample
+from .evidence import HeadRun, LearnerEvidence, ShapeCase, WorkedExample, exponentials
 from .strings import text
 
 INPUT_NAMES = ("query", "key", "value")
@@ -236,6 +236,39 @@ def future(run: HeadRun) -> Section:
     return Section(text("section.future"), (Note(text("future.weight", weight=num(run.weights[0, 0, 1]))),))
 
 
+# --- the second example, worked by hand ---------------------------------------------------
+
+def hand_inputs(ev: LearnerEvidence) -> Section:
+    """Q, K, V of the second example: what the learner computes from (d_k is the width of Q and K)."""
+    return Section(text("section.hand_inputs"), inputs(ev.hand).parts)
+
+
+def hand_scores(ev: LearnerEvidence) -> Section:
+    run = ev.hand
+    return Section(text("section.hand_scores"), (*scores(run).parts, *scaled(run).parts))
+
+
+def hand_weights(ev: LearnerEvidence) -> Section:
+    """Each row's softmax as a hand computes it: scaled scores, their exponentials, the sum, the weights."""
+    run = ev.hand
+    groups = []
+    for i, (row, weights) in enumerate(zip(run.head.scaled_scores.data[0], run.weights[0])):
+        exps = exponentials(row)
+        groups.append(Group((Value(f"S_{i},:", vector(row, 0)), Value(text("hand.exponentials"), vector(exps)),
+                             Value(text("hand.exp_sum"), num(exps.sum())), Value(f"A_{i},:", vector(weights))),
+                            "probability", f"q_{i}"))
+    return Section(text("section.hand_weights"), tuple(groups))
+
+
+def hand_output(ev: LearnerEvidence) -> Section:
+    return Section(text("section.hand_output"), mixture(ev.hand).parts)
+
+
+def hand_example(ev: LearnerEvidence) -> tuple[Section, ...]:
+    """The second example from its inputs to its output."""
+    return hand_inputs(ev), hand_scores(ev), hand_weights(ev), hand_output(ev)
+
+
 # --- the scale example and history -------------------------------------------------------
 
 def scale_example(ev: LearnerEvidence) -> Section:
@@ -269,7 +302,7 @@ def chapter_sections(ev: LearnerEvidence) -> tuple[Section, ...]:
     """Everything the chapter computes, in the source's order: the report and the trace."""
     run = ev.worked.run
     return (*forward(run), backward(run), shapes(ev), single(ev), properties(ev), visibility(run), rejected(ev),
-            checks(ev), scale_example(ev), history(ev), pairs(ev))
+            checks(ev), scale_example(ev), history(ev), pairs(ev), *hand_example(ev))
 
 
 def render_report(evidence: LearnerEvidence | None = None) -> str:

@@ -19,6 +19,7 @@ STRINGS: dict[str, str] = {
         "live widget below needs a running kernel.",
     "widget.exercise.title": "Exercise {id}.",
     "widget.exercise.choose": "option",
+    "widget.exercise.letters": "{letters} or {last}",
     "widget.exercise.answer": "answer",
     "widget.exercise.form": "Answer form",
     "widget.exercise.check": "Check",
@@ -32,6 +33,11 @@ STRINGS: dict[str, str] = {
     "answer.not_numbers": "The answer must be made of numbers. Expected: {form}.",
     "answer.non_finite": "NaN and infinity will not do: every number in the answer is finite. Expected: {form}.",
     "answer.too_large": "Numbers that large (over a million in magnitude) do not occur here. Expected: {form}.",
+    "answer.beyond_float64": "That number does not even fit in a float64 (whose limit is about 1.8·10³⁰⁸), and "
+        "the numbers here are under a million. Expected: {form}.",
+    "answer.too_long": "The answer is too long: over {limit} characters. Expected: {form}.",
+    "answer.too_many": "The answer has too many numbers: over {limit}. Expected: {form}.",
+    "answer.too_deep": "The brackets are nested too deeply: over {limit} levels. Expected: {form}.",
     "answer.choice_missing": "No answer yet: pick one option — {letters}.",
     "answer.choice_form": "The answer is one option letter: {letters}.",
     "feedback.correct": "Correct.",
@@ -40,7 +46,12 @@ STRINGS: dict[str, str] = {
     "feedback.partial": "Right for {right}; wrong for {wrong}.",
     "reveal.locked": "Give your own answer first, even a wrong one: the answer opens after an attempt.",
     "reveal.answer": "Answer: {answer}.",
-    "progress.header": "Exercises checked in this kernel:",
+    "progress.note.backup": "The progress file {path} could not be read: it is kept as {backup}, and progress "
+        "starts afresh.",
+    "progress.note.memory": "Progress cannot be saved in {path} ({reason}): it is kept in this kernel only and "
+        "is lost when the kernel restarts. The environment variable LLM_FROM_SCRATCH_PROGRESS "
+        "sets another path.",
+    "progress.header": "The chapter's exercises checked in any notebook and any kernel:",
     "progress.right": "right",
     "progress.tried": "tried, not right yet",
     "progress.open": "not checked",

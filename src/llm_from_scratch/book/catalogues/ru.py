@@ -19,6 +19,7 @@ STRINGS: dict[str, str] = {
         "— живой виджет, ему нужно работающее ядро.",
     "widget.exercise.title": "Упражнение {id}.",
     "widget.exercise.choose": "вариант",
+    "widget.exercise.letters": "{letters} или {last}",
     "widget.exercise.answer": "ответ",
     "widget.exercise.form": "Форма ответа",
     "widget.exercise.check": "Проверить",
@@ -33,6 +34,11 @@ STRINGS: dict[str, str] = {
     "answer.not_numbers": "Ответ должен состоять из чисел. Нужно: {form}.",
     "answer.non_finite": "NaN и бесконечность не подходят: все числа ответа конечны. Нужно: {form}.",
     "answer.too_large": "Чисел такого размера (больше миллиона по модулю) здесь не бывает. Нужно: {form}.",
+    "answer.beyond_float64": "Такое число не помещается даже в float64 (его предел — около 1.8·10³⁰⁸), а в ответе "
+        "здесь числа не больше миллиона. Нужно: {form}.",
+    "answer.too_long": "Ответ слишком длинный: больше {limit} знаков. Нужно: {form}.",
+    "answer.too_many": "В ответе слишком много чисел: больше {limit}. Нужно: {form}.",
+    "answer.too_deep": "Скобки вложены слишком глубоко: больше {limit} уровней. Нужно: {form}.",
     "answer.choice_missing": "Ответа пока нет: выберите один вариант — {letters}.",
     "answer.choice_form": "Ответ — одна буква варианта: {letters}.",
     "feedback.correct": "Верно.",
@@ -41,7 +47,12 @@ STRINGS: dict[str, str] = {
     "feedback.partial": "Верно для {right}; неверно для {wrong}.",
     "reveal.locked": "Сначала дайте свой ответ, пусть даже неверный: ответ откроется после попытки.",
     "reveal.answer": "Ответ: {answer}.",
-    "progress.header": "Упражнения, проверенные в этом ядре:",
+    "progress.note.backup": "Файл прогресса {path} не удалось прочитать: он сохранён как {backup}, а прогресс "
+        "начат заново.",
+    "progress.note.memory": "Прогресс не сохраняется в {path} ({reason}): он хранится только в этом ядре и "
+        "пропадёт после перезапуска. Другой путь можно задать переменной окружения "
+        "LLM_FROM_SCRATCH_PROGRESS.",
+    "progress.header": "Упражнения главы, проверенные в любой тетради и любом ядре:",
     "progress.right": "верно",
     "progress.tried": "есть попытки, пока неверно",
     "progress.open": "не проверялось",

@@ -41,6 +41,12 @@ STRINGS: dict[str, str] = {
     "section.checks": "Numeric checks",
     "section.scale_example": "The scale example",
     "section.history": "History: where queries and keys come from",
+    "section.hand_inputs": "The second example, for your own hands: Q, K, V",
+    "section.hand_scores": "The second example: scores QKᵀ and S = QKᵀ/√d_k",
+    "section.hand_weights": "The second example: softmax along rows, step by step",
+    "section.hand_output": "The second example: mixing values, O = AV",
+    "hand.exponentials": "exponentials",
+    "hand.exp_sum": "their sum",
     "role.query": "Query rows: what each position is looking for",
     "role.key": "Key rows: what a position can be found by",
     "role.value": "Value rows: what a position contributes to the mix",
@@ -128,7 +134,7 @@ STRINGS: dict[str, str] = {
         "query row by a key row: S_ij = q_i · k_j.",
     "mis.query-key-swapped": "The roles are swapped: row i of the score matrix is query q_i, column j is key "
         "k_j. For a query, pick the column with the larger score in its own row.",
-    "mis.forgot-scale": "That is softmax of the raw scores QKᵀ with the factor 1/√d_k forgotten: divide "
+    "mis.missing-scale": "That is softmax of the raw scores QKᵀ with the factor 1/√d_k forgotten: divide "
         "the scores by √d_k first, then normalize.",
     "mis.columns-normalized": "You normalized columns, not rows: softmax for a query runs along its row over "
         "the key positions, and it is the row that sums to 1.",
@@ -148,6 +154,30 @@ STRINGS: dict[str, str] = {
         "is one row with weight 1.",
     "mis.identical-keys-unequal": "Identical keys give a query identical scores, and softmax of equal numbers is "
         "uniform: no position gets a larger weight.",
+    "mis.transposed-scores": "The scores are transposed here: that is KQᵀ (or weights taken from it), where row i "
+        "belongs to key k_i. In QKᵀ row i is query q_i and column j is key k_j: S_ij = q_i · k_j. In this example "
+        "QKᵀ is not symmetric, so the difference shows.",
+    "mis.mixed-keys": "You mixed the key rows: that is A·K. The weights mix the values: o_i = Σ_j A_ij v_j, so the "
+        "output is A·V, d_v wide.",
+    "mis.transposed-weights": "That uses Aᵀ: you built row o_i from column i of A. Query q_i's output mixes the "
+        "values with the weights of its own row A_i,: — O = A·V, not Aᵀ·V.",
+    "mis.temperature-swapped": "The limits are swapped. As τ → 0 the numbers s/τ spread apart and the largest "
+        "score takes all the weight; as τ → ∞ every s/τ goes to 0 and the weights even out.",
+    "mis.mask-keeps-future": "The mask is upside down: you left query q_i the keys j ≥ i, the future. A causal "
+        "mask keeps j ≤ i — the past and the position itself — and hides the later keys.",
+    "mis.mask-hides-self": "You hid the position's own key too, but a causal mask keeps j ≤ i, including j = i. "
+        "So q_0 keeps exactly one key, k_0, with weight 1.",
+    "mis.mask-not-renormalized": "You zeroed the hidden weights of the finished A, and the rows no longer sum to "
+        "1. The mask acts before softmax: the hidden keys' scores become −∞, and softmax normalizes the row over "
+        "the keys that remain.",
+    "mis.mask-ignored": "Those are the unmasked weights: every row still sees all three keys. A causal mask hides "
+        "the keys j > i from q_i.",
+    "mis.dk-is-dmodel": "That is the whole model's width. The heads share d_model: each has d_k = d_model / h, and "
+        "the scale uses that width.",
+    "mis.heads-multiply-width": "Heads do not multiply the width; they split d_model into h parts: d_k = "
+        "d_model / h.",
+    "mis.scale-without-root": "d_k is right, but the scale is 1/√d_k, not 1/d_k: dividing by the root keeps the "
+        "variance of the dot products near 1.",
     "ex.first-look.prompt": "Before any computation: which value row, v_0 or v_1, will each query weight "
         "more? Answer with two indices: one for q_0 and one for q_1.",
     "ex.first-look.form": "two value-row indices, one per query, as [i, j]",
@@ -177,17 +207,43 @@ STRINGS: dict[str, str] = {
     "ex.weights.form_hint": "A row of {count} weights is needed.",
     "ex.weights.wrong": "Divide q_0's row of scores by √d_k, exponentiate, and divide each by their sum.",
     "ex.weights.explain": "S_0 = {scaled_row}; softmax of that row gives {answer}, summing to {row_sum}.",
+    "ex.scores-by-hand.prompt": "The second example is for your own hands. Q = {hand_query}, K = {hand_key}, "
+        "d_k = {key_width}. Compute QKᵀ: all nine dot products q_i · k_j. Answer with a 3×3 matrix [[S_00, S_01, "
+        "S_02], [S_10, S_11, S_12], [S_20, S_21, S_22]].",
+    "ex.scores-by-hand.form": "a 3×3 matrix as [[a, b, c], [d, e, f], [g, h, i]]",
+    "ex.scores-by-hand.form_hint": "A 3×3 matrix is needed: a row per query, a column per key.",
+    "ex.scores-by-hand.wrong": "Entry (i, j) is the dot product of row q_i with row k_j: multiply the four pairs "
+        "of coordinates and add them up.",
+    "ex.scores-by-hand.explain": "QKᵀ = {answer}. Entry (i, j) is q_i · k_j, for example {example}. The matrix "
+        "is not symmetric: KQᵀ is its transpose, and a different answer.",
+    "ex.weights-by-hand.prompt": "Now the second example's weights: A = softmax(QKᵀ/√d_k) along rows, d_k = "
+        "{key_width}. The only constant you need is e ≈ 2.718. Answer with a 3×3 matrix, a row per query; two "
+        "decimals are enough (±0.01 is accepted).",
+    "ex.weights-by-hand.form": "a 3×3 weight matrix as [[a, b, c], [d, e, f], [g, h, i]]",
+    "ex.weights-by-hand.form_hint": "A 3×3 weight matrix is needed: a row per query, a column per key.",
+    "ex.weights-by-hand.wrong": "Divide each score by √d_k, exponentiate, and divide each exponential of a row by "
+        "their sum.",
+    "ex.weights-by-hand.explain": "S = QKᵀ/2 = {scaled}. The exponentials of row q_0 are {exps}, summing to "
+        "{total}, so A_0 = {first}. All of A is {answer}: no weight is above 0.9 or below 0.1 — the values "
+        "really are mixed.",
+    "ex.output-by-hand.prompt": "And the second example's output: O = AV with V = {hand_value}. Use your weights "
+        "from the previous exercise. Answer with a 3×2 matrix, a row per query; two decimals are enough.",
+    "ex.output-by-hand.form": "a 3×2 matrix as [[a, b], [c, d], [e, f]]",
+    "ex.output-by-hand.form_hint": "A 3×2 matrix is needed: a row per query, a column per value feature.",
+    "ex.output-by-hand.wrong": "Row o_i is the sum of the value rows v_j weighted by row A_i,: — o_i = "
+        "Σ_j A_ij v_j.",
+    "ex.output-by-hand.explain": "o_0 = {terms} = {first}; the other rows likewise. O = {answer}.",
     "ex.row-normalization.prompt": "Why do the rows of A sum to 1, and not the columns?",
-    "ex.row-normalization.a": "Each query spreads its own weight over the key positions: softmax normalizes the "
+    "ex.row-normalization.a": "Each key spreads attention over the queries, so the columns are normalized.",
+    "ex.row-normalization.b": "Dividing the scores by √d_k is what makes them sum to 1.",
+    "ex.row-normalization.c": "Each query spreads its own weight over the key positions: softmax normalizes the "
         "key axis within the query's row.",
-    "ex.row-normalization.b": "Each key spreads attention over the queries, so the columns are normalized.",
-    "ex.row-normalization.c": "Dividing the scores by √d_k is what makes them sum to 1.",
     "ex.row-normalization.d": "A is symmetric, so row sums and column sums are the same.",
     "ex.row-normalization.right": "A row of A belongs to one query, and softmax runs along that row's keys.",
-    "ex.row-normalization.why_b": "That would normalize columns. Here softmax runs over the key axis: each row's "
+    "ex.row-normalization.why_a": "That would normalize columns. Here softmax runs over the key axis: each row's "
         "weights sum to 1, while column sums can be anything — {column_sums} in the "
         "example.",
-    "ex.row-normalization.why_c": "The factor 1/√d_k only shrinks the scores and normalizes nothing; softmax "
+    "ex.row-normalization.why_b": "The factor 1/√d_k only shrinks the scores and normalizes nothing; softmax "
         "along the row is what gives the sum of 1.",
     "ex.row-normalization.why_d": "A need not be symmetric: in the example the row sums are {row_sums} and the "
         "column sums {column_sums}.",
@@ -199,16 +255,16 @@ STRINGS: dict[str, str] = {
     "ex.output-shape.wrong": "The output keeps the batch and query axes and takes its last axis from the values.",
     "ex.output-shape.explain": "O = AV: A has shape {weights_shape} and V {value_shape}, so O is {output_shape}.",
     "ex.recurrent-vs-self.prompt": "How does recurrent alignment differ from the self-attention score matrix?",
-    "ex.recurrent-vs-self.a": "Recurrent alignment computes a new context step by step as the decoder moves on; "
+    "ex.recurrent-vs-self.a": "Self-attention makes the total work constant, whatever the length.",
+    "ex.recurrent-vs-self.b": "Recurrent alignment computes a new context step by step as the decoder moves on; "
         "self-attention relates all available positions of one sequence inside one layer.",
-    "ex.recurrent-vs-self.b": "Self-attention makes the total work constant, whatever the length.",
     "ex.recurrent-vs-self.c": "Self-attention parallelizes autoregressive generation: all tokens of the answer "
         "appear at once.",
     "ex.recurrent-vs-self.d": "There is no difference: the additive attention of Bahdanau, Cho and Bengio "
         "already used queries, keys, values and scaled dot products.",
     "ex.recurrent-vs-self.right": "The difference is in the model's structure: a context per decoder step versus "
         "a matrix of all position pairs in one layer.",
-    "ex.recurrent-vs-self.why_b": "The score matrix is built at once, but its T×T size grows with the length: the "
+    "ex.recurrent-vs-self.why_a": "The score matrix is built at once, but its T×T size grows with the length: the "
         "work is not constant.",
     "ex.recurrent-vs-self.why_c": "One layer's scores are computed in a batch, but generation stays "
         "autoregressive: the next token depends on the previous ones.",
@@ -228,15 +284,15 @@ STRINGS: dict[str, str] = {
         "{grad_k}.",
     "ex.permutation.prompt": "What happens to the output if two token positions are permuted the same way in "
         "Q, K and V?",
-    "ex.permutation.a": "The output rows are permuted the same way: each row follows its position.",
-    "ex.permutation.b": "The output does not change in any row.",
-    "ex.permutation.c": "Different numbers come out: the head knows the order of positions.",
-    "ex.permutation.d": "Only the columns of A are permuted; the output rows stay where they were.",
+    "ex.permutation.a": "The output does not change in any row.",
+    "ex.permutation.b": "Different numbers come out: the head knows the order of positions.",
+    "ex.permutation.c": "Only the columns of A are permuted; the output rows stay where they were.",
+    "ex.permutation.d": "The output rows are permuted the same way: each row follows its position.",
     "ex.permutation.right": "The head does not know the order of positions: an output row moves with its query.",
-    "ex.permutation.why_b": "An output row belongs to its query; when the query moves, its output row moves with it.",
-    "ex.permutation.why_c": "This head has no information about position: the scores depend only on what the "
+    "ex.permutation.why_a": "An output row belongs to its query; when the query moves, its output row moves with it.",
+    "ex.permutation.why_b": "This head has no information about position: the scores depend only on what the "
         "rows contain. Positional inputs and the mask are a separate matter.",
-    "ex.permutation.why_d": "Both the rows of A (queries) and its columns (keys) are permuted, so the output "
+    "ex.permutation.why_c": "Both the rows of A (queries) and its columns (keys) are permuted, so the output "
         "rows are permuted too.",
     "ex.permutation.explain": "After permuting {order}, the output matched the permuted original output with a "
         "difference {difference}. Positional inputs and the mask need separate treatment.",
@@ -259,6 +315,72 @@ STRINGS: dict[str, str] = {
     "ex.future-access.explain": "Without a mask every query sees every key: in the example q_0 gives the future "
         "position k_1 a weight of {future_weight}. In autoregressive training the model "
         "would peek at the answer.",
+    "ex.temperature-limits.prompt": "A temperature τ divides the scores before softmax: weights = softmax(s/τ). "
+        "What does the row of weights for the scores s = {temperature_scores} become as τ → 0 and as τ → ∞? "
+        "Answer with two rows: [[weights as τ → 0], [weights as τ → ∞]]; two decimals are enough.",
+    "ex.temperature-limits.form": "two rows of three weights: [[a, b, c], [d, e, f]]",
+    "ex.temperature-limits.form_hint": "Two rows of three weights are needed: the first as τ → 0, the second as "
+        "τ → ∞.",
+    "ex.temperature-limits.wrong": "Picture s/τ: with a small τ the differences between the scores are huge, with "
+        "a large one they vanish. What does softmax do in each case?",
+    "ex.temperature-limits.explain": "As τ → 0 the differences s/τ grow without bound and the largest score takes "
+        "all the weight: {cold}. As τ → ∞ every s/τ → 0 and softmax is uniform: {hot}. The engine computed them "
+        "at τ = 10⁻⁶ and τ = 10⁶.",
+    "ex.row-shift.prompt": "The same number c = {shift} is added to every scaled score in row q_0 of the second "
+        "example. What happens to the row of weights A_0?",
+    "ex.row-shift.a": "The row gets sharper: the key with the largest score gets even more weight.",
+    "ex.row-shift.b": "Each weight is multiplied by e^c, and the row no longer sums to 1.",
+    "ex.row-shift.c": "Nothing changes: the factor e^c appears in both the numerator and the denominator of "
+        "softmax and cancels.",
+    "ex.row-shift.d": "The weights even out: next to a large c the differences between the scores are lost.",
+    "ex.row-shift.right": "Softmax depends only on the differences between the scores within a row: "
+        "e^(s_j + c) / Σ_r e^(s_r + c) = e^(s_j) / Σ_r e^(s_r).",
+    "ex.row-shift.why_a": "Sharpness depends on the differences between the scores, and a shift leaves them alone: "
+        "the row {row} and the same row shifted by {shift} give the same weights {weights}.",
+    "ex.row-shift.why_b": "The numerator and the denominator are both multiplied by e^c, so the factor cancels and "
+        "the row still sums to 1.",
+    "ex.row-shift.why_d": "The differences between the scores did not change, so neither did the weights: "
+        "{weights} before the shift and {shifted} after.",
+    "ex.row-shift.explain": "Row q_0: scores {row}, weights {weights}; after adding {shift} the weights are "
+        "{shifted}, a difference of {difference}. That is why softmax implementations subtract a row's maximum: "
+        "the answer stays the same and nothing overflows.",
+    "ex.one-hot-gradient.prompt": "Multiply the worked example's Q by {factor}: every row of A becomes one-hot to "
+        "six decimals, and the gradient Q̄ (with Ō = I) nearly zero. Why is Q̄ ≈ 0?",
+    "ex.one-hot-gradient.a": "No gradient reaches the values: V̄ is zero, so there is nothing to pass on to the "
+        "queries.",
+    "ex.one-hot-gradient.b": "The head picks a key with argmax, which has no derivative: Q̄ is exactly zero.",
+    "ex.one-hot-gradient.c": "The factor 1/√d_k wipes out the gradient when the scores are large.",
+    "ex.one-hot-gradient.d": "Softmax is saturated: for a one-hot row the factors A_ij(δ_jr − A_ir) are nearly "
+        "zero, so that row's S̄ ≈ 0, and with it Q̄ = S̄K/√d_k ≈ 0.",
+    "ex.one-hot-gradient.right": "The gradient through softmax is proportional to A_ij(δ_jr − A_ir); for a "
+        "one-hot row that is nearly zero, and almost nothing reaches the queries.",
+    "ex.one-hot-gradient.why_a": "V̄ = AᵀŌ is not zero: here V̄ = {grad_v}. It is the path through softmax that "
+        "vanishes, not the one through the values.",
+    "ex.one-hot-gradient.why_b": "The head never calls argmax: it computes softmax, which has a derivative "
+        "everywhere. Q̄ = {grad_q} only to six decimals: it is tiny, not zero by definition.",
+    "ex.one-hot-gradient.why_c": "The scale 1/√d_k is a constant factor: it does not depend on how large the "
+        "scores are and does not wipe out a gradient by itself. A saturated softmax does: A = {weights}.",
+    "ex.one-hot-gradient.explain": "With Q × {factor} the weights are A = {weights}, Q̄ = {grad_q}, and V̄ = "
+        "{grad_v}. A saturated softmax passes almost no gradient to the scores — one reason to divide the scores "
+        "by √d_k.",
+    "ex.causal-rows.prompt": "Chapter 28 brings a causal mask: with T = 3, query q_i sees only the keys j ≤ i (the "
+        "others' scores become −∞ before softmax). What does the second example's weight matrix A become under "
+        "this mask? Answer with a 3×3 matrix; two decimals are enough.",
+    "ex.causal-rows.form": "a 3×3 weight matrix as [[a, b, c], [d, e, f], [g, h, i]]",
+    "ex.causal-rows.form_hint": "A 3×3 weight matrix is needed: a row per query, a column per key; hidden keys "
+        "get weight 0.",
+    "ex.causal-rows.wrong": "In each row keep the keys j ≤ i, take softmax over them alone, and give the hidden "
+        "keys weight 0.",
+    "ex.causal-rows.explain": "Row q_0 sees only k_0, so its weight is 1. Row q_1 normalizes softmax over k_0 and "
+        "k_1: {row1}. Row q_2 sees every key, as without a mask: {row2}. A = {answer}.",
+    "ex.head-width.prompt": "A model of width d_model = {model_width} splits attention over h = {heads} heads. "
+        "What is one head's width d_k, and its scale 1/√d_k? Answer with [d_k, scale].",
+    "ex.head-width.form": "two numbers [d_k, scale]",
+    "ex.head-width.form_hint": "Two numbers are needed: the head width d_k and the scale 1/√d_k.",
+    "ex.head-width.wrong": "The heads split d_model evenly, and the scale is one over the square root of one "
+        "head's width.",
+    "ex.head-width.explain": "d_k = d_model / h = {model_width} / {heads} = {key_width}; the scale is "
+        "1/√{key_width} = {scale}. The engine, run on one head's slice, reported the same width and scale.",
     "cost.table_title": "B = {batch}, d_k = {key_width}, d_v = {value_width}; multiply-adds and bytes (float64)",
     "cost.forward_backward": "forward+backward",
     "cost.score_bytes": "one [B,T,T]",

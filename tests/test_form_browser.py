@@ -1,0 +1,116 @@
+"""Exercise forms in a real JupyterLab in Chromium: options that wrap stay apart, and the keyboard works.
+
+A throwaway notebook shows the chapter's longest choice form and a text form in a
+1400×900 window with the file browser open; Playwright then answers them with the
+keyboard only. Needs Debian's Chromium at /usr/bin/chromium; nothing is downloaded.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pathlib
+
+import pytest
+
+from llm_from_scratch.book.testing import CHROMIUM, close_notebook, jupyterlab, lab_page, open_and_run
+from llm_from_scratch.book.widgets import CHOICE_CLASS
+from llm_from_scratch.ch27.strings import text_in
+
+ARTIFACTS = pathlib.Path(__file__).resolve().parents[1] / "artifacts"
+
+if not CHROMIUM.exists():
+    message = "no Chromium at /usr/bin/chromium: install it with `apt-get update && apt-get install -y chromium`"
+    if os.environ.get("CI") == "true":
+        pytest.fail(message, pytrace=False)
+    pytest.skip(message, allow_module_level=True)
+
+pytest.importorskip("playwright.sync_api")
+
+
+def notebook(*sources: str) -> str:
+    cells = [{"cell_type": "code", "execution_count": None, "id": f"c{i}", "metadata": {}, "outputs": [],
+              "source": source} for i, source in enumerate(sources)]
+    return json.dumps({"cells": cells, "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3",
+                                                                     "language": "python"}},
+                       "nbformat": 4, "nbformat_minor": 5})
+
+
+@pytest.fixture(scope="module")
+def page(tmp_path_factory):
+    home = tmp_path_factory.mktemp("lab")
+    served = home / "project"
+    served.mkdir()
+    (served / "forms.ipynb").write_text(notebook(
+        'from llm_from_scratch.book.text import set_language\nset_language("ru")',
+        "from llm_from_scratch.ch27.widgets import exercise\n\nexercise(\"recurrent-vs-self\")",
+        'exercise("output-shape")'))
+    with jupyterlab(served, home) as server, lab_page(*server, viewport={"width": 1400, "height": 900}) as page:
+        page.evaluate("() => window.jupyterapp.shell.activateById('filebrowser')")
+        open_and_run(page, "forms.ipynb")
+        yield page
+        close_notebook(page)
+
+
+def boxes(locator) -> list[dict]:
+    return [locator.nth(i).bounding_box() for i in range(locator.count())]
+
+
+def test_wrapped_options_do_not_overlap(page):
+    assert page.locator("#filebrowser").is_visible(), "the file browser is open"
+    listbox = page.locator(f".{CHOICE_CLASS} select")
+    listbox.scroll_into_view_if_needed()
+    options = boxes(listbox.locator("option"))
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "ru-forms-choice.png"))
+    assert len(options) == 4
+    assert max(b["height"] for b in options) > 1.5 * min(b["height"] for b in options), "a long option wraps"
+    for upper, lower in zip(options, options[1:]):
+        assert upper["y"] + upper["height"] <= lower["y"] + 0.5, "two options overlap"
+    box = listbox.bounding_box()
+    assert box["y"] + box["height"] >= options[-1]["y"] + options[-1]["height"], "every option is in view"
+
+
+def feedback_of(form):
+    return form.locator(".widget-html-content [role='status']")
+
+
+def active(page, locator) -> bool:
+    return locator.evaluate("e => e === document.activeElement")
+
+
+def test_tab_reaches_the_answer_a_letter_chooses_and_enter_checks(page):
+    form = page.locator(".jp-OutputArea-output", has=page.locator(f".{CHOICE_CLASS}"))
+    listbox, box = form.locator("select"), form.locator("input[type='text']")
+    # start from the question above the form, as a reader who has just read it
+    page.get_by_text(text_in("ru", "ex.recurrent-vs-self.prompt")).click()
+    for _ in range(5):  # the cell's own toolbar comes first; the list of options is skipped
+        page.keyboard.press("Tab")
+        if active(page, box):
+            break
+    assert active(page, box), "Tab reaches the answer box"
+    page.keyboard.type("б")
+    page.wait_for_function("(e) => e.selectedIndex === 1", arg=listbox.element_handle())
+    page.keyboard.press("Enter")
+    feedback_of(form).wait_for()
+    assert text_in("ru", "feedback.correct") in feedback_of(form).inner_text()
+    listbox.locator("option").nth(3).click()  # a click on an option writes its letter
+    page.wait_for_function("(e) => e.value === 'd'", arg=box.element_handle())
+    feedback_of(form).wait_for(state="detached")  # the feedback went with the answer it was about
+    assert page.locator(".jp-Notebook .jp-Cell").count() == 3, "no key reached the notebook's own commands"
+
+
+def test_enter_in_the_answer_box_checks_and_a_new_answer_clears_the_old_feedback(page):
+    placeholder = text_in("ru", "ex.output-shape.form")
+    form = page.locator(".jp-OutputArea-output", has=page.locator(f"input[placeholder='{placeholder}']"))
+    field = form.locator("input[type='text']")
+    field.click()
+    assert active(page, field)
+    field.type("[4, 7, 5]", delay=60)  # as a person types: the box sends each change before the next
+    field.press("Enter")
+    form.locator("text=✔").wait_for()
+    field.type("0", delay=60)
+    page.wait_for_function("(n) => !n.querySelector('[role=status]')", arg=form.element_handle())
+    field.press("Enter")
+    form.locator("text=✘").wait_for()
+    page.screenshot(path=str(ARTIFACTS / "ru-forms-text.png"))

@@ -1,0 +1,167 @@
+"""The lasting progress store: shared by kernels, safe when broken, unwritable or written at once."""
+
+import json
+import os
+import pathlib
+import subprocess
+import sys
+import textwrap
+
+import platformdirs
+import pytest
+
+from llm_from_scratch.book import progress as lasting
+from llm_from_scratch.ch27.exercises import BOOK, attempted, check, progress, reset_progress, reveal
+
+
+def store_file() -> pathlib.Path:
+    return pathlib.Path(os.environ[lasting.ENV])
+
+
+def restart_kernel():
+    """What a kernel restart forgets: every store object (the file stays)."""
+    lasting._stores.clear()
+
+
+def rows():
+    return {i: (count, right) for i, count, right in progress().rows}
+
+
+def test_attempts_last_across_a_kernel_restart():
+    check("scores", [[0, 6], [6, -4]])
+    check("weights", [0.5, 0.5])
+    restart_kernel()
+    assert rows()["scores"] == (1, True) and rows()["weights"] == (1, False)
+    assert attempted("weights") and reveal("weights").shown
+    data = json.loads(store_file().read_text(encoding="utf-8"))
+    assert data == {"format": lasting.FORMAT, "version": 1,
+                    "chapters": {"ch27": {"scores": [True], "weights": [False]}}}
+
+
+def test_another_kernel_sees_this_ones_attempts_and_the_reverse():
+    check("output-shape", [4, 7, 7])
+    other_kernel = textwrap.dedent("""
+        from llm_from_scratch.ch27.exercises import check, progress
+        check("first-look", [1, 0])
+        print(dict((i, c) for i, c, _ in progress().rows)["output-shape"])
+    """)
+    result = subprocess.run([sys.executable, "-c", other_kernel], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "1"
+    assert rows()["first-look"] == (1, True)
+
+
+def test_unreadable_answers_are_not_recorded():
+    check("scores", "[1, 2")
+    assert not store_file().exists() and rows()["scores"] == (0, False)
+
+
+def test_every_check_goes_through_record_attempt_and_other_ids_are_listed(monkeypatch):
+    recorded = []
+    door = BOOK.record_attempt
+    monkeypatch.setattr(BOOK, "record_attempt", lambda i, c: recorded.append((i, c)) or door(i, c))
+    check("row-normalization", "a")
+    check("row-normalization", "c")
+    BOOK.record_attempt("code-softmax", True)  # a code exercise checked elsewhere
+    assert recorded == [("row-normalization", False), ("row-normalization", True), ("code-softmax", True)]
+    assert rows()["row-normalization"] == (2, True)
+    assert list(rows())[-1] == "code-softmax" and rows()["code-softmax"] == (1, True)
+
+
+def test_reset_forgets_this_chapter_only():
+    check("scores", [[0, 6], [6, -4]])
+    lasting.store().record("ch28", "mask", True)
+    after = reset_progress()
+    assert all(count == 0 for _, count, _ in after.rows)
+    assert not attempted("scores") and not reveal("scores").shown
+    assert lasting.store().attempts("ch28") == {"mask": [True]}
+
+
+def test_the_path_comes_from_the_environment_or_the_users_own_data_directory(monkeypatch, tmp_path):
+    assert lasting.path() == store_file()
+    monkeypatch.delenv(lasting.ENV)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    default = lasting.path()
+    assert default == pathlib.Path(platformdirs.user_data_dir("llm-from-scratch", appauthor=False)) / "progress.json"
+    assert default.is_relative_to(tmp_path), "each user's home holds their own progress (JupyterHub, Binder)"
+
+
+@pytest.mark.parametrize("content", [b"{not json", b"", b"\xff\xfe garbage", json.dumps({"cells": []}).encode(),
+                                     json.dumps({"format": lasting.FORMAT, "version": 1,
+                                                 "chapters": {"ch27": {"scores": ["yes"]}}}).encode(),
+                                     json.dumps({"format": lasting.FORMAT, "version": 2, "chapters": {}}).encode(),
+                                     b"[" * 100_000],
+                         ids=["corrupt", "empty", "binary", "foreign", "wrong-types", "other-version", "deep"])
+def test_a_corrupt_or_foreign_file_is_kept_as_a_backup_and_a_fresh_store_starts(content):
+    file = store_file()
+    file.parent.mkdir(parents=True, exist_ok=True)
+    file.write_bytes(content)
+    feedback = check("scores", [[0, 6], [6, -4]])
+    backups = list(file.parent.glob("progress.backup-*.json"))
+    assert len(backups) == 1 and backups[0].read_bytes() == content, "nothing is lost"
+    assert "не удалось прочитать" in feedback.note and str(backups[0]) in feedback.note
+    assert "не удалось прочитать" in repr(feedback)
+    assert rows()["scores"] == (1, True)
+    assert "не удалось прочитать" not in repr(progress()), "the note is told once"
+
+
+def test_a_broken_file_found_by_progress_is_told_there_in_the_learners_language(english):
+    store_file().parent.mkdir(parents=True, exist_ok=True)
+    store_file().write_text("{")
+    shown = repr(progress())
+    assert "could not be read" in shown and "starts afresh" in shown
+    assert not store_file().exists() and len(list(store_file().parent.glob("progress.backup-*.json"))) == 1
+
+
+@pytest.mark.parametrize("blocker", ["file-as-folder", "folder-as-file"])
+def test_an_unwritable_location_keeps_progress_in_memory_with_a_note(blocker, monkeypatch, tmp_path):
+    if blocker == "file-as-folder":  # the store's folder is a file: nothing can be created in it
+        (tmp_path / "occupied").write_text("a file")
+        file = tmp_path / "occupied" / "progress.json"
+    else:  # the store's path is a folder: it can be neither read nor replaced
+        file = tmp_path / "progress.json"
+        file.mkdir()
+    monkeypatch.setenv(lasting.ENV, str(file))
+    first = check("scores", [[0, 6], [6, -4]])
+    assert "только в этом ядре" in first.note and str(file) in first.note
+    second = check("weights", [0.5, 0.5])
+    assert second.note == "", "the note is told once per kernel"
+    assert rows()["scores"] == (1, True) and rows()["weights"] == (1, False)
+    assert reveal("scores").shown
+    assert "только в этом ядре" in repr(progress()), "the summary keeps saying it"
+    restart_kernel()
+    assert rows()["scores"] == (0, False), "memory does not outlive the kernel"
+
+
+def test_no_temporary_file_is_left_behind():
+    for _ in range(5):
+        check("scores", [[0, 6], [6, -4]])
+    assert sorted(p.name for p in store_file().parent.iterdir()) == ["progress.json", "progress.json.lock"]
+
+
+WRITER = textwrap.dedent("""
+    import pathlib, sys, time
+    from llm_from_scratch.ch27.exercises import BOOK
+    print("ready", flush=True)
+    while not pathlib.Path(sys.argv[3]).exists():
+        time.sleep(0.001)
+    print(time.monotonic(), flush=True)
+    for i in range(int(sys.argv[1])):
+        BOOK.record_attempt(sys.argv[2], i % 2 == 0)
+    print(time.monotonic(), flush=True)
+""")
+
+
+def test_two_kernels_writing_at_once_lose_no_attempt(tmp_path):
+    count, go = 500, tmp_path / "go"
+    writers = [subprocess.Popen([sys.executable, "-c", WRITER, str(count), name, str(go)], stdout=subprocess.PIPE,
+                                text=True) for name in ("first-look", "scores")]
+    assert [w.stdout.readline().strip() for w in writers] == ["ready", "ready"]
+    go.touch()  # both start writing now
+    spans = [tuple(map(float, w.communicate(timeout=120)[0].split())) for w in writers]
+    assert all(w.returncode == 0 for w in writers)
+    (start_a, end_a), (start_b, end_b) = spans
+    assert start_a < end_b and start_b < end_a, "the two writers ran at the same time"
+    chapters = json.loads(store_file().read_text())["chapters"]["ch27"]
+    assert len(chapters["first-look"]) == len(chapters["scores"]) == count
+    assert chapters["scores"] == [i % 2 == 0 for i in range(count)], "in order"
