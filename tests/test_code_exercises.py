@@ -16,27 +16,14 @@ from hypothesis import strategies as st
 from llm_from_scratch.book import code_check
 from llm_from_scratch.book.code_check import Case
 from llm_from_scratch.ch27.code_exercises import (
-    BUG_HUNT,
-    CODE_EXERCISES,
     buggy_head,
     reference_backward,
     reference_head,
 )
 from llm_from_scratch.ch27.evidence import LearnerEvidence
-from llm_from_scratch.ch27.exercises import BOOK
+from llm_from_scratch.ch27.exercises import BOOK, check_code
 
 CYRILLIC = re.compile("[а-яА-ЯёЁ]")
-
-
-@pytest.fixture(autouse=True)
-def registered(monkeypatch):
-    """The code exercises in the chapter's book, until ch27/exercises.py registers them itself (issue 13)."""
-    for exercise in (*CODE_EXERCISES, BUG_HUNT):
-        monkeypatch.setitem(BOOK.exercises, exercise.id, exercise)
-
-
-def check_code(exercise_id, fn):
-    return BOOK.check(exercise_id, fn)
 
 
 def scores(q, k):

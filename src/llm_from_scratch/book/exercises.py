@@ -77,7 +77,8 @@ class Solution:
         return self.message
 
     def _repr_html_(self) -> str:
-        return f'<div role="status" style="border-left:4px double #000;padding:4px 8px">{escape(self.message)}</div>'
+        return (f'<div role="status" style="border-left:4px double #000;padding:4px 8px;white-space:pre-wrap">'
+                f"{escape(self.message)}</div>")
 
 
 @dataclass(frozen=True)

@@ -5,22 +5,34 @@
 No timing metadata and no widget state are stored, and widget model ids (random
 on every run, not guarded by nbval) are replaced by stable ones, so re-running an
 unchanged notebook changes no byte at all. Cell metadata (such as a collapsed
-output) is kept as it is.
+output) is kept as it is. Kernels keep exercise progress in a fresh temporary
+store, so no one's own progress reaches a stored notebook.
 """
 
 from __future__ import annotations
 
+import os
 import pathlib
 import sys
+import tempfile
+from unittest import mock
 
 import nbformat
 from nbclient import NotebookClient
 
 from .chapters import NOTEBOOKS, chapters
+from .progress import ENV as PROGRESS_ENV
 
 
 def execute(path: pathlib.Path) -> None:
     notebook = nbformat.read(path, as_version=4)
+    with (tempfile.TemporaryDirectory(prefix="llm-from-scratch-progress-") as store,
+          mock.patch.dict(os.environ, {PROGRESS_ENV: os.path.join(store, "progress.json")})):
+        _run(notebook, path)
+    nbformat.write(notebook, path)
+
+
+def _run(notebook: nbformat.NotebookNode, path: pathlib.Path) -> None:
     client = NotebookClient(notebook, timeout=600, kernel_name="python3", record_timing=False,
                             store_widget_state=False, resources={"metadata": {"path": str(path.parent)}})
     client.execute()
@@ -30,7 +42,6 @@ def execute(path: pathlib.Path) -> None:
         for number, output in enumerate(cell.get("outputs", [])):
             if widget in output.get("data", {}):
                 output["data"][widget]["model_id"] = f"{path.stem}-cell{index}-output{number}"
-    nbformat.write(notebook, path)
 
 
 def main(folders: list[str]) -> None:

@@ -2,7 +2,9 @@
 
 nbval masks what may differ between runs with the patterns in ``nbval_sanitize.cfg``
 beside this file, found from any working directory; a ``--nbval-sanitize-with``
-given on the command line takes its place.
+given on the command line takes its place. The session's kernels keep exercise
+progress in a fresh temporary store, never in the user's own: stored notebooks
+show no progress, and a test run adds none.
 
 When a notebook cell fails and the installed libraries are not the versions of the
 lock (``requirements/lock.txt`` under the rootdir), which made the stored outputs,
@@ -11,9 +13,14 @@ the summary names both and how to get the locked ones.
 
 from __future__ import annotations
 
+import os
 import pathlib
 import re
+import shutil
+import tempfile
 from importlib import metadata
+
+from .progress import ENV as PROGRESS_ENV
 
 SANITIZE = pathlib.Path(__file__).with_name("nbval_sanitize.cfg")
 LOCK = "requirements/lock.txt"
@@ -23,6 +30,12 @@ PIN = re.compile(r"^([A-Za-z0-9._-]+)==(\S+)", re.M)
 def pytest_configure(config) -> None:
     if getattr(config.option, "nbval_sanitize_with", "absent") is None:
         config.option.nbval_sanitize_with = str(SANITIZE)
+    config.progress_dir = tempfile.mkdtemp(prefix="llm-from-scratch-progress-")
+    os.environ[PROGRESS_ENV] = os.path.join(config.progress_dir, "progress.json")
+
+
+def pytest_unconfigure(config) -> None:
+    shutil.rmtree(getattr(config, "progress_dir", ""), ignore_errors=True)
 
 
 def installed(name: str) -> str | None:

@@ -112,14 +112,6 @@ def _backward_case(name: str, run: HeadRun) -> Case:
 
 # --- the cases -------------------------------------------------------------------------------
 
-def _second_example(ev: LearnerEvidence) -> HeadRun:
-    """PLACEHOLDER until issue 12's second worked example lands in evidence.py: then return its run.
-
-    Meanwhile: small integers, d_k = 4 (scale 1/2), a QKᵀ that is not symmetric.
-    """
-    return run_head([[[2.0, 0, 0, 0], [0, 2, 0, 0]]], [[[1.0, 0, 0, 0], [1, 1, 0, 0]]], [[[2.0, 0], [0, 4]]])
-
-
 def _runs(ev: LearnerEvidence) -> list[tuple[str, HeadRun]]:
     """Every case's name and the engine's forward and backward on it, in the order they are tried."""
     rng = np.random.default_rng(SEED)
@@ -131,7 +123,7 @@ def _runs(ev: LearnerEvidence) -> list[tuple[str, HeadRun]]:
     large = run_head(*(np.array([m]) for m in (LARGE_QUERY, LARGE_KEY, LARGE_VALUE)), rng.normal(size=(1, 3, 3)))
     return [
         (text("code.case.worked"), ev.worked.run),
-        (text("code.case.second"), _second_example(ev)),
+        (text("code.case.second"), ev.hand),
         *((text("code.case.random", batch=b, tokens=t, key_width=dk, value_width=dv), drawn(b, t, dk, dv))
           for b, t, dk, dv in RANDOM_SHAPES),
         (text("code.case.single"), drawn(*SINGLE_TOKEN_SHAPE)),

@@ -29,6 +29,7 @@ from ..book.exercises import (
     wrong,
 )
 from ..book.formatting import NOISE, below, matrix, num, shape, vector
+from .code_exercises import BUG_HUNT, CODE_EXERCISES
 from .evidence import (
     SATURATING_FACTOR,
     LearnerEvidence,
@@ -382,6 +383,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                                 "difference": below(ev.permutation.max_difference, NOISE)}),
     Exercise("identical-keys", "numbers", _identical_keys, lambda ev: {
         "answer": vector(ev.identical_keys.weights[0, 0], 1), "weights": vector(ev.identical_keys.weights[0, 0])}),
+    BUG_HUNT,
     choice_exercise("future-access", "a", {"b": "past-is-leak", "c": "self-is-leak", "d": "believes-causal"},
                     _worked_facts),
     # the review (10_exercises): transfer to situations the chapter did not compute
@@ -395,8 +397,9 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
 )}
 REVIEW = ("temperature-limits", "row-shift", "one-hot-gradient", "causal-rows", "head-width")
 
-BOOK = ExerciseBook("ch27", tuple(EXERCISES.values()), STRINGS, LearnerEvidence, _prompt_fields)
+BOOK = ExerciseBook("ch27", (*EXERCISES.values(), *CODE_EXERCISES), STRINGS, LearnerEvidence, _prompt_fields)
 check = BOOK.check
+check_code = BOOK.check  # a code exercise's answer is the learner's function
 reveal = BOOK.reveal
 progress = BOOK.progress
 attempted = BOOK.attempted
