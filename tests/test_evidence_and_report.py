@@ -67,7 +67,7 @@ def test_report_carries_the_sources_figures():
     rejected = report.split("Отклонённые входы")[1].split("\n\n")[0]
     kinds = [line.split(": ")[1] for line in rejected.splitlines() if line.startswith("вид ошибки: ")]
     assert kinds == [r.error.kind for r in LearnerEvidence().rejected]
-    assert "Этап: сырые оценки QKᵀ." in rejected, "a failed stage is named in the learner's language"
+    assert "Этап: оценки QKᵀ до масштабирования." in rejected, "a failed stage is named in the learner's language"
     assert report.count("побитово совпадает") == 1, "each fact is stated once"
     assert "-0.000000" not in report
 

@@ -140,12 +140,12 @@ MISCONCEPTIONS = [
     ("bug-hunt", "a", "shape-reveals-axis", "Форма не меняется"),
     ("bug-hunt", "b", "negative-weights", "exp положительна"),
     ("bug-hunt", "d", "symmetry-hides-axis", "Симметрия прячет"),
-    ("future-access", "b", "past-is-leak", "Ранние позиции"),
+    ("future-access", "b", "past-is-leak", "Более ранние позиции"),
     ("future-access", "c", "self-is-leak", "Собственная позиция"),
     ("future-access", "d", "believes-causal", "без маски"),
     ("single-token", [0.5, 5, -2], "single-weight-not-one", "равен 1"),
     ("single-token", [1, 5 / math.sqrt(2), -2 / math.sqrt(2)], "scale-on-values", "на оценки"),
-    ("identical-keys", [1, 0], "identical-keys-unequal", "равномерен"),
+    ("identical-keys", [1, 0], "identical-keys-unequal", "равномерную строку"),
     ("identical-keys", [0.5, 0.6], "not-normalized", "в сумме"),
     ("permutation", "a", "permutation-unchanged", "переехала"),
     ("permutation", "b", "head-knows-order", "нет сведений о позиции"),
@@ -376,7 +376,8 @@ def test_progress_tracks_checked_and_right():
     check("weights", [0.5, 0.5])
     rows = {i: (count, right) for i, count, right in progress().rows}
     assert rows["scores"] == (1, True) and rows["weights"] == (1, False) and rows["first-look"] == (0, False)
-    assert "scores" in repr(progress())
+    shown = repr(progress())
+    assert "оценки QKᵀ" in shown and "first-look" not in shown, "the learner reads titles, not ids"
 
 
 def test_expected_answers_are_computed_by_the_engine(monkeypatch):

@@ -50,3 +50,11 @@ def test_feedback_speaks_the_chosen_language(english):
 def test_an_unknown_language_is_refused():
     with pytest.raises(ValueError, match="unknown language 'de'"):
         set_language("de")
+
+
+def test_every_exercise_has_a_title_in_every_language():
+    from llm_from_scratch.ch27.exercises import BOOK as EXERCISE_BOOK
+
+    for exercise_id in EXERCISE_BOOK.exercises:
+        for lang in LANGUAGES:
+            assert STRINGS.text_in(lang, f"ex.{exercise_id}.title"), (exercise_id, lang)

@@ -107,7 +107,7 @@ def test_the_editor_explains_an_overflow_and_recovers():
     assert editor.error is None, "3e200 is still a float64"
     editor.fields[("K", 0, 0)].value = 1e200  # q_0·k_0 = 1e400 overflows: a forward stage fails
     assert editor.error is not None and editor.error.kind == "stage-failure"
-    assert "Этап: сырые оценки QKᵀ." in editor.view.value and "Traceback" not in editor.view.value
+    assert "Этап: оценки QKᵀ до масштабирования." in editor.view.value and "Traceback" not in editor.view.value
     editor.fields[("K", 1, 1)].value = 5.0  # later edits still answer
     assert "Этап:" in editor.view.value
     editor.reset.click()

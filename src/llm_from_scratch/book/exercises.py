@@ -86,13 +86,15 @@ class Progress:
     rows: tuple[tuple[str, int, bool], ...]  # id, attempts, right at least once
     words: dict[str, str]
     notes: tuple[str, ...] = ()  # about the store: a backup made, or progress kept in memory only
+    titles: dict[str, str] = field(default_factory=dict)  # what the learner reads instead of an id
 
     def __repr__(self) -> str:
-        width = max(len(i) for i, _, _ in self.rows)
+        names = {i: self.titles.get(i, i) for i, _, _ in self.rows}
+        width = max(len(name) for name in names.values())
         lines = [self.words["header"]]
         for exercise_id, count, correct in self.rows:
             state = self.words["right"] if correct else (self.words["tried"] if count else self.words["open"])
-            lines.append(f"{exercise_id.ljust(width)}  {state} ({self.words['attempts']}: {count})")
+            lines.append(f"{names[exercise_id].ljust(width)}  {state} ({self.words['attempts']}: {count})")
         return "\n".join([*lines, *self.notes])
 
 
@@ -131,6 +133,10 @@ class ExerciseBook:
 
     def form(self, exercise_id: str) -> str:
         return self.strings.text(f"ex.{exercise_id}.form") if self[exercise_id].kind == "numbers" else ""
+
+    def title(self, exercise_id: str) -> str:
+        """The exercise's name for the learner (ids are for code)."""
+        return self.strings.text(f"ex.{self[exercise_id].id}.title")
 
     def options(self, exercise_id: str) -> tuple[tuple[str, str], ...]:
         if self[exercise_id].kind != "choice":
@@ -187,7 +193,8 @@ class ExerciseBook:
         words = {w: self.strings.text(f"progress.{w}") for w in ("header", "right", "tried", "open", "attempts")}
         ids = [*self.exercises, *(i for i in attempts if i not in self.exercises)]
         return Progress(tuple((i, len(attempts.get(i, [])), any(attempts.get(i, []))) for i in ids), words,
-                        tuple(self._say(note) for note in notes))
+                        tuple(self._say(note) for note in notes),
+                        {i: self.title(i) for i in ids if i in self.exercises})
 
     def reset_progress(self) -> Progress:
         """Start the chapter over: forget every recorded attempt at its exercises, in every kernel."""

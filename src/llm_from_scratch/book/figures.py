@@ -2,7 +2,7 @@
 
 Readable without colour: every cell prints its value, the colormap is
 cividis (colour-blind safe), and the frame's line style names the role
-(query solid, key dashed, value double, score dotted, probability double).
+(query thin solid, key dashed, value double, score dotted, probability thick solid).
 """
 
 from __future__ import annotations
@@ -27,13 +27,13 @@ matplotlib.rcParams.update({
     "font.size": 10,
 })
 COLORMAP = "cividis"
-# role -> (line style, doubled frame)
+# role -> (line style, line width, doubled frame); no two roles share a frame
 ROLE_FRAMES = {
-    "query": ("solid", False),
-    "key": ("dashed", False),
-    "value": ("solid", True),
-    "score": ("dotted", False),
-    "probability": ("solid", True),
+    "query": ("solid", 1.2, False),
+    "key": ("dashed", 1.6, False),
+    "value": ("solid", 1.2, True),
+    "score": ("dotted", 1.8, False),
+    "probability": ("solid", 4.0, False),
 }
 
 
@@ -72,13 +72,14 @@ def to_svg(fig: MplFigure, tight: bool = True) -> str:
 
 
 def _frame(ax: Axes, role: str) -> None:
-    style, double = ROLE_FRAMES[role]
+    """The role's frame on the edge of the axes; a double frame's second line runs just inside it, so
+    neither line crosses a tick label or the caption."""
+    style, width, double = ROLE_FRAMES[role]
     for spine in ax.spines.values():
         spine.set_visible(False)
-    insets = (0.0, -0.03) if double else (0.0,)
-    for inset in insets:
+    for inset in (0.0, 0.025) if double else (0.0,):
         ax.add_patch(Rectangle((inset, inset), 1 - 2 * inset, 1 - 2 * inset, transform=ax.transAxes,
-                               fill=False, linestyle=style, linewidth=1.6, edgecolor="black", clip_on=False))
+                               fill=False, linestyle=style, linewidth=width, edgecolor="black", clip_on=False))
 
 
 def heatmap(matrix, row_labels, column_labels, title: str, row_axis: str, column_axis: str, role: str = "score",
@@ -117,7 +118,7 @@ def heatmap(matrix, row_labels, column_labels, title: str, row_axis: str, column
             ax.text(columns - 0.4, i, f"Σ = {num(total)}", ha="left", va="center", fontsize=10)
         alt = "\n".join(line + ("" if i == 0 else f"   Σ = {num(sums[i - 1])}")
                         for i, line in enumerate(alt.splitlines()))
-    fig.text(0.5, -0.02, text(f"figure.frame.{role}"), ha="center", va="top", fontsize=9, style="italic",
+    fig.text(0.5, -0.06, text(f"figure.frame.{role}"), ha="center", va="top", fontsize=9, style="italic",
              transform=ax.transAxes)
     return Figure(to_svg(fig), title, alt)
 

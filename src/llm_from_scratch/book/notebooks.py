@@ -1,6 +1,6 @@
 """Re-execute notebooks in place, deterministically.
 
-    python -m llm_from_scratch.book.notebooks [folder ...]   (make notebooks: every chapter)
+    python -m llm_from_scratch.book.notebooks [folder or notebook ...]   (make notebooks: every chapter)
 
 No timing metadata and no widget state are stored, and widget model ids (random
 on every run, not guarded by nbval) are replaced by stable ones, so re-running an
@@ -44,8 +44,9 @@ def _run(notebook: nbformat.NotebookNode, path: pathlib.Path) -> None:
                 output["data"][widget]["model_id"] = f"{path.stem}-cell{index}-output{number}"
 
 
-def main(folders: list[str]) -> None:
-    paths = ([p for folder in folders for p in sorted(pathlib.Path(folder).rglob(NOTEBOOKS))] if folders
+def main(places: list[str]) -> None:
+    paths = ([p for place in map(pathlib.Path, places)
+              for p in ([place] if place.is_file() else sorted(place.rglob(NOTEBOOKS)))] if places
              else [p for chapter in chapters() for p in chapter.notebooks()])
     for path in paths:
         if ".ipynb_checkpoints" in path.parts:

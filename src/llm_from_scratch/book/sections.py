@@ -20,11 +20,11 @@ from .text import text
 
 # Frames by role; no meaning is carried by colour.
 BORDERS = {
-    "query": "2px solid #000",
+    "query": "1px solid #000",
     "key": "2px dashed #000",
     "value": "4px double #000",
     "score": "2px dotted #000",
-    "probability": "4px double #000",
+    "probability": "5px solid #000",
 }
 ROLES = tuple(BORDERS)
 

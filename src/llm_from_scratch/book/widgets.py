@@ -144,7 +144,7 @@ class ExerciseForm:
         form = (f'<ul style="list-style:none">{options}</ul>' if options else
                 f"<p><em>{escape(text('widget.exercise.form'))}: {escape(self.book.form(exercise_id))}</em></p>")
         return (f'<div lang="{language()}" style="border:2px solid #000;padding:6px 10px">'
-                f"<p><strong>{escape(text('widget.exercise.title', id=exercise_id))}</strong> "
+                f"<p><strong>{escape(text('widget.exercise.title', title=self.book.title(exercise_id)))}</strong> "
                 f"{escape(self.book.prompt(exercise_id))}</p>{form}</div>")
 
     def show(self) -> None:
@@ -154,4 +154,5 @@ class ExerciseForm:
         else:
             form = [w.HTML(CHOICE_CSS, layout=w.Layout(display="none")), self.choices,
                     w.HBox([self.answer, self.check_button, self.reveal_button])]
-        display(LiveWidget([*form, self.feedback, self.solution], text("widget.exercise.repr", id=self.exercise.id)))
+        description = text("widget.exercise.repr", title=self.book.title(self.exercise.id))
+        display(LiveWidget([*form, self.feedback, self.solution], description))

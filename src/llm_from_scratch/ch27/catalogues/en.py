@@ -48,7 +48,7 @@ STRINGS: dict[str, str] = {
     "hand.exponentials": "exponentials",
     "hand.exp_sum": "their sum",
     "role.query": "Query rows: what each position is looking for",
-    "role.key": "Key rows: what a position can be found by",
+    "role.key": "Key rows: what a position can be matched by",
     "role.value": "Value rows: what a position contributes to the mix",
     "axis.key": "keys",
     "axis.batch": "batch (B)",
@@ -58,17 +58,19 @@ STRINGS: dict[str, str] = {
     "gradcheck.failed": "FAILED",
     "replay.bitwise": "bitwise identical",
     "replay.differs": "DIFFERS",
-    "history.recurrent-fixed-context": "Fixed recurrent context: the whole source sentence squeezed into one vector.",
-    "history.additive-encoder-decoder-alignment": "Additive encoder–decoder alignment: at every decoder step a "
-        "fresh context weighs the encoder annotations.",
+    "history.recurrent-fixed-context": "Fixed recurrent context: a basic encoder–decoder may pass the whole "
+        "source sentence through one fixed-size vector.",
+    "history.additive-encoder-decoder-alignment": "Additive encoder–decoder alignment: at every step the decoder "
+        "gets a fresh context, a weighted sum of the encoder "
+        "annotations.",
     "history.scaled-dot-product-self-attention": "Scaled dot-product self-attention: one layer scores every pair "
         "of positions of one sequence.",
     "history.encoder_decoder": "alignment: queries are decoder states, keys are encoder annotations",
     "history.self": "self-attention: queries and keys are positions of one sequence",
     "history.pairs.alignment": "encoder–decoder alignment: query → key",
     "history.pairs.self": "self-attention: query → key",
-    "composition.read": "read right to left: transpose K → matmul → multiply by 1/√d_k → log_softmax over "
-        "keys → exp → matmul with V",
+    "composition.read": "the same, left to right: transpose K → matmul → multiply by 1/√d_k → log_softmax "
+        "over keys → exp → matmul with V",
     "gradient.closed": "formulas",
     "gradient.numeric": "differences",
     "gradient.verdict": "step {step}, tolerance {tolerance}, coordinates checked: {count}",
@@ -86,7 +88,7 @@ STRINGS: dict[str, str] = {
     "figure.weights": "A = softmax(S) along rows",
     "figure.output": "O = AV: mixtures of values",
     "trace.title": "Trace: every attention row from scores to output",
-    "trace.legend": "Frames name the role and captions say it in words; no colour is needed.",
+    "trace.legend": "The frame style marks the role and a caption names it; no colour is needed.",
     "trace.raw": "each cell is a dot product q_i · k_j",
     "trace.scaled": "the same scores times 1/√d_k",
     "trace.weights_of": "weights of row {query}",
@@ -94,7 +96,7 @@ STRINGS: dict[str, str] = {
     "error.batch-mismatch": "Queries, keys and values must share one batch size.",
     "error.token-mismatch": "Queries, keys and values must describe the same number of tokens.",
     "error.empty-token-axis": "With no key position at all there is nothing to normalize a row over.",
-    "error.query-key-width-mismatch": "A dot product needs one width: d_k of queries and keys must match.",
+    "error.query-key-width-mismatch": "A dot product needs equal widths: queries and keys must share d_k.",
     "error.empty-feature-width": "A feature width cannot be zero.",
     "error.non-finite-input": "Only finite numbers are accepted; NaN and ±∞ are rejected.",
     "error.stage-failure": "The inputs are finite, but at one forward stage the numbers left float64's range.",
@@ -116,13 +118,13 @@ STRINGS: dict[str, str] = {
     "widget.width.numbers": "d_k = {key_width}: variance of q·k = {raw}, after dividing by √d_k = {scaled}; "
         "mean largest weight in a row {max_raw} unscaled and {max_scaled} scaled; mean "
         "entropy {entropy_raw} and {entropy_scaled} nats (a uniform row: {uniform}); mean "
-        "size of the softmax Jacobian ‖diag(a) − aaᵀ‖ {jacobian_raw} unscaled and "
-        "{jacobian_scaled} scaled.",
+        "norm of the softmax Jacobian ‖diag(a) − aaᵀ‖ (Frobenius) {jacobian_raw} unscaled "
+        "and {jacobian_scaled} scaled.",
     "widget.width.repr": "Widget: d_k from 1 to 1024 (needs a running kernel)",
     "widget.editor.Q": "Q — queries",
     "widget.editor.K": "K — keys",
     "widget.editor.V": "V — values",
-    "widget.editor.reset": "Back to the chapter's example",
+    "widget.editor.reset": "Reset",
     "widget.editor.repr": "Widget: editable Q, K, V (needs a running kernel)",
     "mis.rows-swapped": "The two queries' answers have swapped places: row i belongs to query q_i, so "
         "check you did not take the neighbouring row's answer.",
@@ -185,11 +187,12 @@ STRINGS: dict[str, str] = {
     "ex.first-look.wrong": "For each query compare its dot products with k_0 and k_1: the value of the "
         "position whose key gave the larger product gets the larger weight.",
     "ex.first-look.explain": "The rows of QKᵀ are {rows}: q_0 has the larger product with k_1 and q_1 with "
-        "k_0, so q_0 leans towards v_1 and q_1 towards v_0.",
+        "k_0, so q_0 gives more weight to v_1, and q_1 to v_0.",
     "ex.scores.prompt": "Compute all four entries of QKᵀ for the worked example. Answer with a 2×2 matrix "
         "[[S_00, S_01], [S_10, S_11]].",
     "ex.scores.form": "a 2×2 matrix as [[a, b], [c, d]]",
-    "ex.scores.form_hint": "A {shape} matrix without the batch axis is needed: a row per query, a column per key.",
+    "ex.scores.form_hint": "Expected: a {shape} matrix without the batch axis, one row per query and one "
+        "column per key.",
     "ex.scores.wrong": "Entry (i, j) is the dot product of row q_i with row k_j: the sum of the products "
         "of matching coordinates.",
     "ex.scores.explain": "QKᵀ = {answer}: entry (i, j) is q_i · k_j.",
@@ -269,8 +272,8 @@ STRINGS: dict[str, str] = {
     "ex.recurrent-vs-self.why_c": "One layer's scores are computed in a batch, but generation stays "
         "autoregressive: the next token depends on the previous ones.",
     "ex.recurrent-vs-self.why_d": "That is an anachronism: the early work has no Q, K, V notation and no scaled "
-        "dot products, and the name “additive” is a later classification by Vaswani et "
-        "al.",
+        "dot products, and the name “additive” is a later, retrospective classification "
+        "that Vaswani et al. use.",
     "ex.recurrent-vs-self.explain": "Alignment scores {encoder_pairs} pairs of “decoder state — encoder "
         "annotation”; self-attention scores {self_pairs} pairs of positions of one "
         "sequence. Neither makes the work constant or generation parallel.",
@@ -291,7 +294,7 @@ STRINGS: dict[str, str] = {
     "ex.permutation.right": "The head does not know the order of positions: an output row moves with its query.",
     "ex.permutation.why_a": "An output row belongs to its query; when the query moves, its output row moves with it.",
     "ex.permutation.why_b": "This head has no information about position: the scores depend only on what the "
-        "rows contain. Positional inputs and the mask are a separate matter.",
+        "rows contain. Positional information and the mask need separate treatment.",
     "ex.permutation.why_c": "Both the rows of A (queries) and its columns (keys) are permuted, so the output "
         "rows are permuted too.",
     "ex.permutation.explain": "After permuting {order}, the output matched the permuted original output with a "
@@ -386,8 +389,8 @@ STRINGS: dict[str, str] = {
     "cost.score_bytes": "one [B,T,T]",
     "cost.record_bytes": "record",
     "cost.input_bytes": "Q, K, V",
-    "cost.doubling_title": "Each row doubles one quantity from B = {batch}, T = {tokens}, d_k = {key_width}, "
-        "d_v = {value_width}; each cell says how many times the count grew",
+    "cost.doubling_title": "Each row doubles one quantity, starting from B = {batch}, T = {tokens}, d_k = "
+        "{key_width}, d_v = {value_width}; each cell is the growth factor",
     "cost.doubled": "doubled",
     "cost.time_title": "Time of the head (B = {batch}, d = {width})",
     "cost.time_axis": "ms (log scale)",
@@ -401,7 +404,7 @@ STRINGS: dict[str, str] = {
     "section.gradient_table": "Gradients: autodiff, formulas and central differences",
     "section.output_shape": "Shapes of the weights and the output",
     "section.sums": "Row and column sums of A",
-    "section.record": "The forward pass's record",
+    "section.record": "The record of the forward pass",
     "section.composition": "The primitives the output is built from",
     "section.future": "What the first query sees",
     "section.pairs": "Query → key pairs",
@@ -417,10 +420,10 @@ STRINGS: dict[str, str] = {
     "stage.probabilities": "the attention weights",
     "stage.value-mixture": "the weighted mix of values",
     "section.error": "Why the head refused",
-    "widget.scale.jacobian": "size of the softmax Jacobian ‖diag(a) − aaᵀ‖ of row {query}",
+    "widget.scale.jacobian": "norm of the softmax Jacobian ‖diag(a) − aaᵀ‖ for row {query}",
     "section.contributions": "An attention weight and the contribution it actually makes",
     "contributions.weights": "attention weights",
-    "contributions.sizes": "length of the term A_ij·v_j in the output o_i",
+    "contributions.sizes": "norm of the term A_ij·v_j in the output o_i",
     "code.case.worked": "on the worked example",
     "code.case.second": "on the second example",
     "code.case.random": "on a hidden case with B = {batch}, T = {tokens}, d_k = {key_width}, d_v = {value_width}",
@@ -477,4 +480,26 @@ STRINGS: dict[str, str] = {
         "transpose of the right one, and its rows sum to {row_sums}.",
     "ex.bug-hunt.explain": "The softmax runs over the query axis (axis=1), not the keys: A.sum(axis=-1) = "
         "{row_sums}, A.sum(axis=-2) = {column_sums}. Fix the axis and you have your my_head.",
+    "ex.first-look.title": "which value each query will weight more",
+    "ex.scores.title": "the scores QKᵀ",
+    "ex.heavier-key.title": "which key weighs more",
+    "ex.weights.title": "the first query's weights",
+    "ex.scores-by-hand.title": "the second example's scores by hand",
+    "ex.weights-by-hand.title": "the second example's weights by hand",
+    "ex.output-by-hand.title": "the second example's output by hand",
+    "ex.row-normalization.title": "why the rows sum to 1",
+    "ex.output-shape.title": "the output's shape",
+    "ex.recurrent-vs-self.title": "recurrent alignment and self-attention",
+    "ex.single-token.title": "a single token",
+    "ex.permutation.title": "swapping positions",
+    "ex.identical-keys.title": "identical keys",
+    "ex.bug-hunt.title": "what gives a buggy head away",
+    "ex.future-access.title": "access to the future",
+    "ex.temperature-limits.title": "temperature towards 0 and towards infinity",
+    "ex.row-shift.title": "one constant added to a whole row of scores",
+    "ex.one-hot-gradient.title": "the gradient through a one-hot row",
+    "ex.causal-rows.title": "what a causal mask leaves",
+    "ex.head-width.title": "a head's width and d_model",
+    "ex.write-head.title": "the head, written yourself",
+    "ex.write-backward.title": "the backward pass, written yourself",
 }
