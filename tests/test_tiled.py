@@ -180,7 +180,8 @@ def address(a: np.ndarray) -> int:
     return a.__array_interface__["data"][0]
 
 
-def test_a_kept_buffer_is_handed_out_again_only_when_nothing_refers_to_it():
+def test_a_kept_buffer_is_handed_out_again_only_when_nothing_refers_to_it(monkeypatch):
+    monkeypatch.setattr(parallel, "BUFFER_COUNT", 2)
     parallel.release_buffers()
     size = parallel.BUFFER_MIN_BYTES // 8
     first = parallel.empty((2, size))
@@ -192,8 +193,10 @@ def test_a_kept_buffer_is_handed_out_again_only_when_nothing_refers_to_it():
     third = parallel.empty((size, 2))
     assert address(third) == where  # same size, unused: reused
     del second
-    parallel.empty((3, size))  # a new size lets go of the unused buffer of the second
-    assert len(parallel._buffers) == 2
+    held = parallel.empty((3, size))  # past BUFFER_COUNT: the unused buffer of the second goes
+    assert [b.size for b in parallel._buffers] == [third.size, held.size]
+    fourth = parallel.empty((4, size))  # both kept buffers are in use: this one is not kept
+    assert fourth.base is None and len(parallel._buffers) == 2
     parallel.release_buffers()
     assert parallel.empty((4,)).base is None  # small arrays are numpy's own
 

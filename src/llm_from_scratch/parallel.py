@@ -23,8 +23,8 @@
    1.2 s in the kernel. The engine keeps its big buffers and hands one out again
    once nothing refers to it: kernel time per forward+backward fell from 121 ms
    to under 20 ms at T = 2048 (30 to 3 ms at T = 512). The price: the last
-   pass's buffers stay mapped (about 1 GiB at B = 8, T = 2048) until the
-   engine needs another size or ``release_buffers()`` is called.
+   pass's buffers stay mapped (about 1 GiB at B = 8, T = 2048) until
+   buffers of other sizes take their places or ``release_buffers()`` is called.
 5. Fewer arrays and passes, in ``functions``: backward rules write into the
    gradient they receive, and log_softmax keeps one log-sum-exp per row and
    recomputes softmax in backward instead of storing a second [B, T, T] array.
@@ -48,6 +48,7 @@ PARALLEL_MIN_ELEMENTS = 1 << 16  # below this, one thread is faster
 BLOCK_ELEMENTS = 1 << 17  # 1 MiB of float64: a block and its scratch copy fit in a 2 MiB L2 cache
 
 BUFFER_MIN_BYTES = 1 << 20  # smaller arrays come from numpy as usual
+BUFFER_COUNT = 16  # big buffers kept at most: a head's forward+backward uses 8
 
 _pool = ThreadPoolExecutor(WORKERS - 1, thread_name_prefix="engine") if WORKERS > 1 else None
 _blas = ThreadpoolController().select(user_api="blas")
@@ -67,9 +68,9 @@ def empty(shape: tuple[int, ...]) -> np.ndarray:
     """An uninitialised float64 array; a big one reuses a kept buffer that nothing refers to any more.
 
     Every view of a buffer refers to it, so a buffer that only the list refers to
-    is unused, and its memory, already mapped, can be handed out again. A request
-    that no unused buffer fits lets go of the unused ones (a new size: the old
-    ones are likely done with) and keeps a new buffer.
+    is unused, and its memory, already mapped, can be handed out again. When no
+    unused buffer has the size asked for, a new one is kept, and past
+    ``BUFFER_COUNT`` the unused buffer handed out longest ago is let go.
     """
     size = math.prod(shape)
     if size * 8 < BUFFER_MIN_BYTES or not _KEEP_BUFFERS:
@@ -77,12 +78,15 @@ def empty(shape: tuple[int, ...]) -> np.ndarray:
     with _buffers_lock:
         unused = [i for i in range(len(_buffers)) if _references(_buffers, i) == _UNUSED]
         match = next((i for i in unused if _buffers[i].size == size), None)
-        if match is None:
-            _buffers[:] = [b for i, b in enumerate(_buffers) if i not in unused]
-            buffer = np.empty(size)
-        else:
+        if match is not None:
             buffer = _buffers.pop(match)
-        _buffers.append(buffer)
+        else:
+            if len(_buffers) >= BUFFER_COUNT:
+                if not unused:
+                    return np.empty(shape)  # every kept buffer is in use: this one is not kept
+                del _buffers[unused[0]]
+            buffer = np.empty(size)
+        _buffers.append(buffer)  # the list runs from longest ago to most recently handed out
         return buffer.reshape(shape)
 
 
