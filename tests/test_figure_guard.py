@@ -24,7 +24,7 @@ CH27 = next(c for c in chapters(ROOT) if c.name == "chapter27")
 SVG = "image/svg+xml"
 PATTERNS = get_sanitize_patterns(SANITIZE.read_text(encoding="utf-8"))
 FIGURE_NOTEBOOKS = ("02_scores_softmax_mixture.ipynb", "04_scaling.ipynb")
-NUMBER = re.compile(r"-?\d+\.\d+")
+NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
 
 def sanitize(s: str) -> str:
@@ -40,7 +40,7 @@ def joined(value) -> str:
 def shift_layout(svg: str) -> str:
     """What another matplotlib release may write for the same figure."""
     def shifted(match: re.Match) -> str:
-        numbers = NUMBER.sub(lambda n: f"{float(n[0]) + 1.5:.4f}", match[2])
+        numbers = NUMBER.sub(lambda n: f"{float(n[0]) + 1.5:.4f}", match[2])  # every number moves
         return match[1] + " ".join(numbers.split()) + '"'
 
     svg = re.sub(r'(\s(?:x|y|width|height|viewBox|transform|d)=")([^"]*)"', shifted, svg)
