@@ -67,8 +67,8 @@ def cell_colour(s: str) -> str:
 
 
 def dashed_frame(s: str) -> str:
-    return replace_once("fill: none; stroke: #000000; stroke-width: 1.6",
-                        "fill: none; stroke-dasharray: 5.92,2.56; stroke: #000000; stroke-width: 1.6")(s)
+    frame = re.search(r"fill: none; stroke: #000000; stroke-width: [\d.]+", s)[0]  # the role's frame
+    return s.replace(frame, frame.replace("fill: none;", "fill: none; stroke-dasharray: 5.92,2.56;"), 1)
 
 
 def first_plotted_value(s: str) -> str:
