@@ -1,5 +1,6 @@
 """The stored notebooks of every chapter: executed, honest, thin, and guarded by nbval."""
 
+import base64
 import json
 import pathlib
 import re
@@ -184,3 +185,18 @@ def test_re_execution_keeps_a_collapsed_output_collapsed(tmp_path):
     execute(path)
     cell = load(path).cells[0]
     assert hidden(cell) and cell.outputs[0]["text"] == "42\n"
+
+
+def test_a_figures_html_image_is_exactly_its_guarded_svg():
+    """The HTML image JupyterLab shows is the SVG nbval compares (its bytes are sanitized away)."""
+    figures = 0
+    for path in NOTEBOOKS:
+        for cell in code_cells(load(path)):
+            for output in cell.get("outputs", []):
+                data = output.get("data", {})
+                if "image/svg+xml" in data:
+                    figures += 1
+                    image = re.search(r'<img alt="[^"]+" src="data:image/svg\+xml;base64,([^"]+)"', data["text/html"])
+                    assert image, f"{path.name}: a figure without an HTML image and its text alternative"
+                    assert base64.b64decode(image.group(1)).decode() == data["image/svg+xml"], path.name
+    assert figures >= 10

@@ -7,8 +7,10 @@ cividis (colour-blind safe), and the frame's line style names the role
 
 from __future__ import annotations
 
+import base64
 import io
 from dataclasses import dataclass
+from html import escape
 
 import matplotlib
 import numpy as np
@@ -39,14 +41,33 @@ ROLE_FRAMES = {
 
 @dataclass(frozen=True)
 class Figure:
-    """An SVG figure, its title, and the same numbers as a plain-text table."""
+    """An SVG figure, its title, and the same numbers as a plain-text table.
+
+    A notebook stores it twice: as SVG text, which nbval compares by meaning, and as
+    HTML, which JupyterLab shows (HTML outranks SVG), trusted or not: an image with a
+    text alternative. The image is the same SVG, base64-encoded; a test checks that.
+    """
 
     svg: str
     title: str
     table: str
 
+    @property
+    def alt(self) -> str:
+        return f"{self.title}. {text('figure.alt')}"
+
+    def described_svg(self) -> str:
+        """The SVG with its title and description as its first children, for screen readers."""
+        start = self.svg.index(">", self.svg.index("<svg")) + 1
+        head = f"<title>{escape(self.title)}</title><desc>{escape(text('figure.alt'))}</desc>"
+        return self.svg[:start] + head + self.svg[start:]
+
     def _repr_svg_(self) -> str:
-        return self.svg
+        return self.described_svg()
+
+    def _repr_html_(self) -> str:
+        data = base64.b64encode(self.described_svg().encode()).decode()
+        return f'<img alt="{escape(self.alt)}" src="data:image/svg+xml;base64,{data}">'
 
     def __repr__(self) -> str:
         return self.title

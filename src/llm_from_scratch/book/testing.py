@@ -177,7 +177,7 @@ def assert_clean(page, path: pathlib.Path):
     assert "Traceback" not in page.locator(".jp-Notebook").inner_text(), f"{name}: a traceback is shown"
     stored = json.loads(path.read_text(encoding="utf-8"))
     svg_count = sum(1 for c in stored["cells"] for o in c.get("outputs", []) if "image/svg+xml" in o.get("data", {}))
-    figures = page.locator(".jp-RenderedSVG, .jp-RenderedImage")
+    figures = page.locator(".jp-OutputArea-output img[src^='data:image/svg+xml']")
     if svg_count:
         figures.nth(svg_count - 1).wait_for(state="attached")
     assert figures.count() >= svg_count, f"{name}: {figures.count()} of {svg_count} figures rendered"

@@ -74,4 +74,5 @@ STRINGS: dict[str, str] = {
         "engine's result.",
     "code.differs": "The numbers {case} differ from the engine's: {outputs} (largest difference {difference}). "
         "Check the code against the formulas step by step.",
+    "figure.alt": "Every number in the figure is printed as a text table right below it.",
 }
