@@ -343,6 +343,19 @@ def _saturated_facts(ev: LearnerEvidence) -> dict[str, str]:
             "grad_q": vector(run.grad_query), "grad_v": vector(run.grad_value)}
 
 
+def _small_gradient_facts(ev: LearnerEvidence) -> dict[str, str]:
+    """Why Q̄ and K̄ are small in the worked example: Ā = ŌVᵀ is large, the softmax Jacobian lets little through."""
+    run = ev.worked.run
+    weights = run.weights[0]
+    grad_weights = run.upstream[0] @ run.value[0].T
+    grad_scores = weights * (grad_weights - (weights * grad_weights).sum(axis=1, keepdims=True))
+    uniform = ev.identical_keys.weights[0, 0]
+    return {"products": vector(weights.prod(axis=1)), "grad_weights": matrix(grad_weights, 0),
+            "grad_scores": matrix(grad_scores), "root": num(np.sqrt(run.head.key_width), 2),
+            "ratio": num(np.linalg.norm(run.grad_value) / np.linalg.norm(run.grad_query), 1),
+            "uniform": vector(uniform, 1), "uniform_product": num(uniform.prod(), 2)}
+
+
 def _causal_facts(ev: LearnerEvidence) -> dict[str, str]:
     weights = ev.hand_causal
     return {"answer": matrix(weights, 3), "row1": vector(weights[1], 3), "row2": vector(weights[2], 3)}
@@ -384,6 +397,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
     Exercise("identical-keys", "numbers", _identical_keys, lambda ev: {
         "answer": vector(ev.identical_keys.weights[0, 0], 1), "weights": vector(ev.identical_keys.weights[0, 0])}),
     BUG_HUNT,
+    choice_exercise("small-query-gradients", "c", {"a": "scale-shrinks-gradient", "b": "values-always-larger",
+                                                   "d": "blames-upstream"}, _small_gradient_facts),
     choice_exercise("future-access", "a", {"b": "past-is-leak", "c": "self-is-leak", "d": "believes-causal"},
                     _worked_facts),
     # the review (10_exercises): transfer to situations the chapter did not compute

@@ -16,6 +16,7 @@ from ..book.formatting import FD_NOISE, NOISE, below, num, shape, vector
 from ..book.sections import Group, Matrix, Note, Section, Table, Value, Verdict, legend, to_html, to_text
 from ..book.text import language
 from ..gradcheck import GradCheckReport
+from .code_exercises import buggy_head
 from .evidence import HeadRun, LearnerEvidence, ShapeCase, WorkedExample, exponentials
 from .strings import text
 
@@ -122,8 +123,10 @@ def backward(run: HeadRun) -> Section:
 def gradient_table(worked: WorkedExample) -> Section:
     """The checked coordinates: autodiff, closed form, central difference, error."""
     closed = dict(zip(INPUT_NAMES, worked.closed_form))
-    rows = tuple((f"{c.input_name}{list(c.index)}", num(c.analytic), num(closed[c.input_name][c.index]),
-                  num(c.numeric), below(c.error, FD_NOISE)) for c in worked.gradcheck.coordinates)
+    letters = dict(zip(INPUT_NAMES, "QKV"))
+    rows = tuple((f"{letters[c.input_name]}[{','.join(map(str, c.index))}]", num(c.analytic),
+                  num(closed[c.input_name][c.index]), num(c.numeric), below(c.error, FD_NOISE))
+                 for c in worked.gradcheck.coordinates)
     report = worked.gradcheck
     verdict = Verdict(text("gradient.verdict", step=f"{report.step:g}", tolerance=f"{report.tolerance:g}",
                            count=len(report.coordinates)), report.passed,
@@ -157,6 +160,14 @@ def sums(run: HeadRun) -> Section:
     weights = run.weights[0]
     return Section(text("section.sums"), (Value(text("sums.rows"), vector(weights.sum(axis=1))),
                                           Value(text("sums.columns"), vector(weights.sum(axis=0)))))
+
+
+def bug_sums(ev: LearnerEvidence) -> Section:
+    """The bug hunt's evidence: buggy_head's row and column sums of A on the worked example."""
+    run = ev.worked.run
+    weights = buggy_head(run.query, run.key, run.value)[0][0]
+    return Section(text("section.bug_sums"), (Value(text("sums.rows"), vector(weights.sum(axis=1))),
+                                              Value(text("sums.columns"), vector(weights.sum(axis=0)))))
 
 
 def single(ev: LearnerEvidence) -> Section:

@@ -480,6 +480,26 @@ STRINGS: dict[str, str] = {
         "transpose of the right one, and its rows sum to {row_sums}.",
     "ex.bug-hunt.explain": "The softmax runs over the query axis (axis=1), not the keys: A.sum(axis=-1) = "
         "{row_sums}, A.sum(axis=-2) = {column_sums}. Fix the axis and you have your my_head.",
+    "section.bug_sums": "The buggy head on the worked example: row and column sums of A",
+    "ex.small-query-gradients.prompt": "Why are Q̄ and K̄ so much smaller than V̄ in the worked example?",
+    "ex.small-query-gradients.a": "Because of the division by √d_k.",
+    "ex.small-query-gradients.b": "It is always so: the gradients of queries and keys are smaller than those of "
+        "values.",
+    "ex.small-query-gradients.c": "The rows of A are almost one-hot, and the gradient reaches the scores through "
+        "the Jacobian diag(a_0, a_1) − aaᵀ, which is almost zero for such a row.",
+    "ex.small-query-gradients.d": "Because Ō = I zeroes part of the gradient.",
+    "ex.small-query-gradients.right": "The path to Q and K runs through the softmax Jacobian: here a_0·a_1 = "
+        "{products}, so S̄ = {grad_scores}, although Ā = {grad_weights}.",
+    "ex.small-query-gradients.why_a": "That factor shrinks Q̄ and K̄ only by √d_k ≈ {root}, while ‖V̄‖ is {ratio} "
+        "times ‖Q̄‖.",
+    "ex.small-query-gradients.why_b": "Not always: for a uniform row a = {uniform} the Jacobian entry a_0·a_1 = "
+        "{uniform_product}, and the gradient reaching the scores would be large.",
+    "ex.small-query-gradients.why_d": "Ō enters V̄ = AᵀŌ and Ā = ŌVᵀ alike. The gradient shrinks later, in the "
+        "softmax between Ā and S̄: Ā = {grad_weights}, but S̄ = {grad_scores}.",
+    "ex.small-query-gradients.explain": "V̄ = AᵀŌ receives the weights directly. The path to Q and K runs through "
+        "the softmax: for two keys J = a_0 a_1 [[1, −1], [−1, 1]], and in the example a_0·a_1 = {products}. So "
+        "S̄ = {grad_scores}, although Ā = {grad_weights}. This is the saturation of 27.4: the closer a row is to "
+        "one-hot, the less gradient reaches the scores, and through them Q and K.",
     "ex.first-look.title": "which value each query will weight more",
     "ex.scores.title": "the scores QKᵀ",
     "ex.heavier-key.title": "which key weighs more",
@@ -494,6 +514,7 @@ STRINGS: dict[str, str] = {
     "ex.permutation.title": "swapping positions",
     "ex.identical-keys.title": "identical keys",
     "ex.bug-hunt.title": "what gives a buggy head away",
+    "ex.small-query-gradients.title": "why Q̄ and K̄ are so small",
     "ex.future-access.title": "access to the future",
     "ex.temperature-limits.title": "temperature towards 0 and towards infinity",
     "ex.row-shift.title": "one constant added to a whole row of scores",

@@ -477,6 +477,25 @@ STRINGS: dict[str, str] = {
         "транспонированная верная, и суммы её строк — {row_sums}.",
     "ex.bug-hunt.explain": "Softmax идёт по оси запросов (axis=1), а не ключей: A.sum(axis=-1) = {row_sums}, "
         "A.sum(axis=-2) = {column_sums}. Исправьте ось — и получится ваша my_head.",
+    "section.bug_sums": "Голова с ошибкой на разобранном примере: суммы строк и столбцов A",
+    "ex.small-query-gradients.prompt": "Почему в разобранном примере Q̄ и K̄ намного меньше V̄?",
+    "ex.small-query-gradients.a": "Из-за деления на √d_k.",
+    "ex.small-query-gradients.b": "Так всегда: градиенты запросов и ключей меньше градиентов значений.",
+    "ex.small-query-gradients.c": "Строки A почти one-hot, а градиент к оценкам проходит через якобиан "
+        "diag(a_0, a_1) − aaᵀ, который у такой строки почти нулевой.",
+    "ex.small-query-gradients.d": "Потому что Ō = I обнуляет часть градиента.",
+    "ex.small-query-gradients.right": "Путь к Q и K идёт через якобиан softmax: в примере a_0·a_1 = {products}, "
+        "поэтому S̄ = {grad_scores}, хотя Ā = {grad_weights}.",
+    "ex.small-query-gradients.why_a": "Этот множитель уменьшает Q̄ и K̄ лишь в √d_k ≈ {root} раза, а ‖V̄‖ "
+        "больше ‖Q̄‖ в {ratio} раза.",
+    "ex.small-query-gradients.why_b": "Не всегда: при равномерной строке a = {uniform} элемент якобиана "
+        "a_0·a_1 = {uniform_product}, и градиент к оценкам был бы велик.",
+    "ex.small-query-gradients.why_d": "Ō одинаково входит и в V̄ = AᵀŌ, и в Ā = ŌVᵀ. Градиент уменьшается "
+        "дальше, в softmax между Ā и S̄: Ā = {grad_weights}, а S̄ = {grad_scores}.",
+    "ex.small-query-gradients.explain": "V̄ = AᵀŌ получает веса напрямую. Путь к Q и K идёт через softmax: для "
+        "двух ключей J = a_0 a_1 [[1, −1], [−1, 1]], а в примере a_0·a_1 = {products}. Поэтому S̄ = "
+        "{grad_scores}, хотя Ā = {grad_weights}. Это насыщение из 27.4: чем ближе строка к one-hot, тем меньше "
+        "градиента доходит до оценок, а через них — до Q и K.",
     "ex.first-look.title": "какое значение учтёт каждый запрос",
     "ex.scores.title": "оценки QKᵀ",
     "ex.heavier-key.title": "какой ключ перевесит",
@@ -491,6 +510,7 @@ STRINGS: dict[str, str] = {
     "ex.permutation.title": "перестановка позиций",
     "ex.identical-keys.title": "одинаковые ключи",
     "ex.bug-hunt.title": "что выдаёт ошибку в голове",
+    "ex.small-query-gradients.title": "почему Q̄ и K̄ так малы",
     "ex.future-access.title": "доступ к будущему",
     "ex.temperature-limits.title": "температура к нулю и к бесконечности",
     "ex.row-shift.title": "одна константа ко всей строке оценок",
