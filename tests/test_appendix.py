@@ -1,7 +1,14 @@
-"""Appendix 27.11: the tables of counts and the measured engine."""
+"""Appendix 27.11: the tables of counts, the measured heads and the tile-size explorer."""
 
 from llm_from_scratch.book.sections import to_text
-from llm_from_scratch.ch27.appendix import cost_table, doubling_table, measure_engine, measurement_figure
+from llm_from_scratch.ch27.appendix import (
+    BLOCK_SIZES,
+    BlockSizeExplorer,
+    cost_table,
+    doubling_table,
+    measure_heads,
+    measurement_figure,
+)
 
 
 def test_the_tables_say_what_doubling_does(english):
@@ -16,9 +23,20 @@ def test_the_tables_say_what_doubling_does(english):
 
 
 def test_the_measurement_covers_every_length_and_draws_both_panels():
-    measured = measure_engine([8, 16], batch=1, width=4, repeats=1)
-    assert measured.tokens == [8, 16]
-    assert all(x > 0 for x in measured.forward_ms + measured.forward_backward_ms + measured.peak_mib)
-    assert measured.peak_mib[1] > measured.peak_mib[0]
+    measured = measure_heads([8, 16, 64], batch=1, width=4, repeats=1)
+    assert measured.tokens == [8, 16, 64] and {"head", "tiled"} <= set(measured.ms)
+    assert all(x > 0 for values in [*measured.ms.values(), *measured.peak_mib.values()] for x in values)
+    head, tiled = measured.peak_mib["head"], measured.peak_mib["tiled"]
+    assert head[2] / head[1] > tiled[2] / tiled[1], "the head's memory grows faster with T than the tiled head's"
     figure = measurement_figure(measured)
     assert figure.svg.startswith("<?xml") and len(figure.table.split("\n\n")) == 2
+
+
+def test_the_tile_size_explorer_measures_every_block_and_marks_the_chosen_one():
+    explorer = BlockSizeExplorer(tokens=64, batch=1, width=4)
+    assert [c.block_size for c in explorer.curves] == list(BLOCK_SIZES)
+    assert explorer.curves[0].ms > 0 and explorer.curves[0].peak_mib > 0
+    before = explorer.figure.value
+    explorer.slider.value = 32
+    assert explorer.state.block_size == 32 and "32:" in explorer.numbers.value
+    assert explorer.figure.value != before

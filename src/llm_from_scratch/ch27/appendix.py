@@ -1,25 +1,31 @@
-"""Appendix 27.11: what the score matrix costs, as tables from the shapes and the engine measured against T.
+"""Appendix 27.11: what the score matrix costs, as tables from the shapes, and the head and the tiled
+head (which never holds T×T) measured against T and against the tile size.
 
 Counts are exact functions of B, T, d_k, d_v (``llm_from_scratch.cost``).
-Measurements (time, and peak memory of numpy arrays as tracemalloc sees them)
-vary with the machine.
+Measurements (``llm_from_scratch.measure``: time after a warm-up, implementations
+taking turns; peak memory of numpy arrays as tracemalloc sees them) vary with the
+machine and from run to run.
 """
 
 from __future__ import annotations
 
-import gc
-import statistics
-import time
-import tracemalloc
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
+import ipywidgets as w
 import numpy as np
+from IPython.display import display
 
 from ..attention import scaled_dot_product_self_attention
 from ..book.figures import Figure, Panel, line_panels
+from ..book.formatting import num
 from ..book.sections import Section, Table
+from ..book.widgets import LABEL_STYLE, Explorer, LiveWidget, snapshot
 from ..cost import HeadCost, size
+from ..measure import interleaved_ms, traced_peak_mib
 from ..tensor import Tensor
+from ..tiled import tiled_self_attention
 from .strings import text
 
 MIB = 2**20
@@ -60,61 +66,124 @@ def doubling_table(batch: int, tokens: int, key_width: int, value_width: int) ->
     return _table(title, text("cost.doubled"), rows)
 
 
-@dataclass(frozen=True)
-class Measurement:
-    """The engine on one machine: milliseconds and peak MiB for each T."""
-
-    tokens: list[int]
-    batch: int
-    width: int
-    forward_ms: list[float]
-    forward_backward_ms: list[float]
-    peak_mib: list[float]
-
-
-def _milliseconds(run, repeats: int, *args: np.ndarray) -> float:
-    times = []
-    for _ in range(repeats):
-        gc.collect()
-        start = time.perf_counter()
-        run(*args)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1e3
-
-
-def _forward_backward(q: np.ndarray, k: np.ndarray, v: np.ndarray, upstream: np.ndarray) -> None:
+def _head(q: np.ndarray, k: np.ndarray, v: np.ndarray, upstream: np.ndarray) -> None:
     inputs = [Tensor(x, requires_grad=True) for x in (q, k, v)]
     scaled_dot_product_self_attention(*inputs).output.backward(upstream)
 
 
-def measure_engine(tokens: list[int], batch: int = 1, width: int = 64, repeats: int = 3) -> Measurement:
-    """Time the head (forward; forward+backward) and its peak memory for each T, on random inputs."""
+def _tiled(q: np.ndarray, k: np.ndarray, v: np.ndarray, upstream: np.ndarray, block: int = 256) -> None:
+    inputs = [Tensor(x, requires_grad=True) for x in (q, k, v)]
+    tiled_self_attention(*inputs, block_size=block).backward(upstream)
+
+
+def _torch_heads() -> dict[str, Callable[..., None]]:
+    """PyTorch autograd on the same composition and its fused SDPA, when PyTorch is installed (make bench)."""
+    try:
+        import torch
+    except ImportError:
+        return {}
+
+    def autograd(q, k, v, upstream) -> None:
+        q, k, v = (torch.tensor(x, requires_grad=True) for x in (q, k, v))
+        scores = q @ k.transpose(1, 2) / q.shape[-1] ** 0.5
+        (torch.softmax(scores, dim=-1) @ v).backward(torch.tensor(upstream))
+
+    def sdpa(q, k, v, upstream) -> None:
+        q, k, v = (torch.tensor(x, requires_grad=True) for x in (q, k, v))
+        torch.nn.functional.scaled_dot_product_attention(q, k, v).backward(torch.tensor(upstream))
+
+    return {"torch": autograd, "sdpa": sdpa}
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """Forward+backward of each implementation on one machine: median ms and peak MiB for each T."""
+
+    tokens: list[int]
+    batch: int
+    width: int
+    ms: dict[str, list[float]]  # implementation -> one figure per T
+    peak_mib: dict[str, list[float]]  # numpy's allocations (tracemalloc): the engine's heads only
+
+
+def measure_heads(tokens: list[int], batch: int = 1, width: int = 64, repeats: int = 3) -> Measurement:
+    """Time the head and the tiled head (and PyTorch's two, if installed) against T, taking turns after a
+    warm-up, and the peak memory numpy allocates for the engine's two."""
     rng = np.random.default_rng(27)
-    forward, both, peaks = [], [], []
+    implementations = {"head": _head, "tiled": _tiled, **_torch_heads()}
+    ms: dict[str, list[float]] = {name: [] for name in implementations}
+    peaks: dict[str, list[float]] = {"head": [], "tiled": []}
     for t in tokens:
         q, k, v, upstream = (rng.standard_normal((batch, t, width)) for _ in range(4))
-        forward.append(_milliseconds(scaled_dot_product_self_attention, repeats, q, k, v))
-        both.append(_milliseconds(_forward_backward, repeats, q, k, v, upstream))
-        gc.collect()
-        tracemalloc.start()
-        _forward_backward(q, k, v, upstream)
-        peaks.append(tracemalloc.get_traced_memory()[1] / MIB)
-        tracemalloc.stop()
-    return Measurement(list(tokens), batch, width, forward, both, peaks)
+        calls = {name: partial(f, q, k, v, upstream) for name, f in implementations.items()}
+        for name, value in interleaved_ms(calls, repeats).items():
+            ms[name].append(value)
+        for name in peaks:
+            peaks[name].append(traced_peak_mib(calls[name]))
+    return Measurement(list(tokens), batch, width, ms, peaks)
 
 
 def measurement_figure(m: Measurement) -> Figure:
-    """Time and memory against T, both axes logarithmic, with the T² slope from the largest T."""
+    """Time and memory against T, both axes logarithmic, with the T² slope through the head's last point."""
     tokens = np.array(m.tokens, dtype=float)
     quadratic = (tokens / tokens[-1]) ** 2
     score = np.array([HeadCost(m.batch, t, m.width, m.width).score_bytes / MIB for t in m.tokens])
     time_panel = Panel(text("cost.time_title", batch=m.batch, width=m.width), text("cost.time_axis"), {
-        text("cost.forward"): np.array(m.forward_ms),
-        text("cost.forward_backward"): np.array(m.forward_backward_ms),
-        text("cost.quadratic"): m.forward_backward_ms[-1] * quadratic,
+        **{text(f"cost.impl.{name}"): np.array(values) for name, values in m.ms.items()},
+        text("cost.quadratic"): m.ms["head"][-1] * quadratic,
     }, log2_y=True)
     memory_panel = Panel(text("cost.memory_title"), text("cost.memory_axis"), {
-        text("cost.peak"): np.array(m.peak_mib),
+        **{text(f"cost.impl.{name}"): np.array(values) for name, values in m.peak_mib.items()},
         text("cost.one_score_matrix"): score,
     }, log2_y=True)
     return line_panels([str(t) for t in m.tokens], "T", [time_panel, memory_panel])
+
+
+BLOCK_SIZES = (16, 32, 64, 128, 256, 512)
+
+
+@dataclass(frozen=True)
+class BlockState:
+    block_size: int
+    ms: float
+    peak_mib: float
+
+
+class BlockSizeExplorer(Explorer):
+    """The tiled head at one T for each block size: time against memory, measured when it is made."""
+
+    def __init__(self, tokens: int = 512, batch: int = 1, width: int = 64) -> None:
+        self.tokens, self.batch, self.width = tokens, batch, width
+        rng = np.random.default_rng(tokens)
+        self.inputs = [rng.standard_normal((batch, tokens, width)) for _ in range(4)]
+        self.curves = [self.measure(block) for block in BLOCK_SIZES]
+        self.slider = w.SelectionSlider(options=list(BLOCK_SIZES), value=256, description=text("cost.block.slider"),
+                                        style=LABEL_STYLE, continuous_update=True)
+        self.figure = w.HTML()
+        self.numbers = w.HTML()
+        self.slider.observe(lambda change: self.update(change["new"]), names="value")
+        self.state = self.update(self.slider.value)
+
+    def measure(self, block: int) -> BlockState:
+        run = partial(_tiled, *self.inputs, block=block)
+        return BlockState(block, interleaved_ms({"tiled": run}, 3)["tiled"], traced_peak_mib(run))
+
+    def state_for(self, block: int) -> BlockState:
+        return self.curves[BLOCK_SIZES.index(block)]
+
+    def render(self, state: BlockState) -> tuple[Figure, str]:
+        head_peak = HeadCost(self.batch, self.tokens, self.width, self.width).record_bytes / MIB
+        figure = line_panels([str(b) for b in BLOCK_SIZES], text("cost.block.axis"), [
+            Panel(text("cost.block.time_title", tokens=self.tokens, batch=self.batch, width=self.width),
+                  text("cost.time_axis"), {text("cost.impl.tiled"): np.array([c.ms for c in self.curves])},
+                  log2_y=True),
+            Panel(text("cost.block.memory_title"), text("cost.memory_axis"), {
+                text("cost.impl.tiled"): np.array([c.peak_mib for c in self.curves]),
+                text("cost.block.head_record"): np.full(len(BLOCK_SIZES), head_peak)}, log2_y=True),
+        ], mark=BLOCK_SIZES.index(state.block_size))
+        return figure, text("cost.block.numbers", block=state.block_size, ms=num(state.ms, 1),
+                            peak=num(state.peak_mib, 2), record=num(head_peak, 2))
+
+    def show(self) -> None:
+        snapshot(list(self.render(self.state)))
+        display(LiveWidget([self.slider, self.numbers, self.figure], text("cost.block.repr")))
