@@ -1,0 +1,41 @@
+"""Outputs that answer a question, folded until the learner opens them.
+
+A stored cell's outputs can be collapsed with JupyterLab's ``jupyter.outputs_hidden``
+metadata, but JupyterLab expands them again as soon as the cell runs. An HTML
+``<details>`` element stays closed after Restart and Run All as well, in trusted and
+untrusted notebooks alike and on pages that render notebooks, so a cell whose output
+answers a question shows it through ``show_folded``.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from IPython.display import display
+
+from .figures import Figure
+from .sections import Section, to_text
+from .text import language, text
+
+
+def _html(part: Section | Figure) -> str:
+    if isinstance(part, Figure):
+        return part._repr_html_() + f"<pre>{escape(part.table)}</pre>"
+    return f"<pre>{escape(to_text(part))}</pre>"
+
+
+def _plain(part: Section | Figure) -> str:
+    return part.table if isinstance(part, Figure) else to_text(part)
+
+
+def folded_html(*parts: Section | Figure) -> str:
+    """The parts inside a closed <details>, whose summary says to open it after answering."""
+    body = "".join(_html(part) for part in parts)
+    return (f'<details lang="{language()}"><summary>{escape(text("folded.summary"))}</summary>'
+            f"{body}</details>")
+
+
+def show_folded(*parts: Section | Figure) -> None:
+    """Display sections and figures folded; their plain text (what nbval also compares) stays whole."""
+    display({"text/html": folded_html(*parts), "text/plain": "\n\n".join(_plain(part) for part in parts)},
+            raw=True)
