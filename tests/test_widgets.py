@@ -1,6 +1,7 @@
 """Explorers and exercise forms, driven without a browser: numbers, not pixels."""
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -160,6 +161,19 @@ def test_without_the_scale_large_d_k_saturates_rows_and_starves_the_gradient(wid
     assert small.jacobian_raw == pytest.approx(small.jacobian_scaled)
     assert large.jacobian_raw < large.jacobian_scaled / 4
     assert "‖diag(a) − aaᵀ‖" in width.render(large)[1]
+
+
+NOTEBOOK_COLUMN_PX = 964  # JupyterLab's notebook column at a 1400 px window with the file browser open
+
+
+def test_the_width_figure_shows_four_panels_and_fits_a_notebook_column(width):
+    figure = width.render(width.state_for(64))[0]
+    points = float(re.search(r'<svg[^>]*\swidth="([\d.]+)pt"', figure.svg)[1])
+    assert points * 4 / 3 <= NOTEBOOK_COLUMN_PX, f"{points * 4 / 3:.0f} px wide"
+    for key in ("var_title", "max_title", "entropy_title", "jacobian_title"):
+        title = text(f"widget.width.{key}", tokens=width.tokens, uniform="")
+        assert title.split("(")[0].strip() in figure.svg, key
+    assert text("widget.width.jacobian_title") in figure.title
 
 
 def test_a_letter_typed_in_a_choice_box_selects_its_option():

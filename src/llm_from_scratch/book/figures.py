@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import io
+import textwrap
 from dataclasses import dataclass
 from html import escape
 
@@ -153,18 +154,31 @@ class Panel:
 
 
 LINE_STYLES = (("solid", "o"), ("dashed", "s"), ("dotted", "^"), ("dashdot", "D"))
+# a panel's size in inches, and the margins around the grid of panels (room for tick labels, axis titles,
+# panel titles and the mark's caption); two columns of panels fit a notebook column of 964 px
+PANEL_SIZE = (4.6, 3.5)
+MARGINS = {"left": 0.8, "right": 0.15, "bottom": 0.8, "top": 0.45}  # inches
+TITLE_CHARACTERS_PER_INCH = 12  # at font size 10: a longer panel title is broken into lines
 
 
-def line_panels(x_labels: list[str], xlabel: str, panels: list[Panel], mark: int | None = None) -> Figure:
-    """Side-by-side line plots over evenly spaced x positions (e.g. powers of two).
+def line_panels(x_labels: list[str], xlabel: str, panels: list[Panel], mark: int | None = None,
+                columns: int | None = None) -> Figure:
+    """Line plots over evenly spaced x positions (e.g. powers of two), ``columns`` panels to a row
+    (all in one row when not given).
 
     Lines differ by style and marker, not colour; ``mark`` draws a labelled vertical
     line at that x position. Linear axes with explicit ticks keep rendering fast
     enough for a slider.
     """
     x = np.arange(len(x_labels), dtype=float)
-    fig = MplFigure(figsize=(4.2 * len(panels), 3.8))
-    axes = np.atleast_1d(fig.subplots(1, len(panels)))
+    columns = columns or len(panels)
+    rows = -(-len(panels) // columns)
+    width, height = PANEL_SIZE[0] * columns, PANEL_SIZE[1] * rows
+    fig = MplFigure(figsize=(width, height))
+    axes = np.atleast_1d(fig.subplots(rows, columns)).ravel()
+    for spare in axes[len(panels):]:
+        fig.delaxes(spare)
+    title_width = int(TITLE_CHARACTERS_PER_INCH * (PANEL_SIZE[0] - 0.9))
     tables = []
     for ax, panel in zip(axes, panels):
         for (label, values), (style, marker) in zip(panel.series.items(), LINE_STYLES):
@@ -178,7 +192,7 @@ def line_panels(x_labels: list[str], xlabel: str, panels: list[Panel], mark: int
         if mark is not None:
             ax.axvline(mark, color="0.35", linewidth=1.2, linestyle=(0, (1, 2)))
         ax.set_xticks(x, x_labels, fontsize=8)
-        ax.set_title(panel.title, fontsize=10)
+        ax.set_title(textwrap.fill(panel.title, title_width), fontsize=10)
         ax.set_xlabel(xlabel)
         ax.set_ylabel(panel.ylabel)
         ax.grid(True, linewidth=0.3, color="0.8")
@@ -189,5 +203,7 @@ def line_panels(x_labels: list[str], xlabel: str, panels: list[Panel], mark: int
         tables.append(panel.title + "\n" + "\n".join(rows))
     if mark is not None:
         fig.text(0.5, 0.005, text("figure.mark", label=x_labels[mark]), ha="center", fontsize=9, style="italic")
-    fig.subplots_adjust(left=0.08, right=0.99, bottom=0.2, top=0.9, wspace=0.32)
+    fig.subplots_adjust(left=MARGINS["left"] / width, right=1 - MARGINS["right"] / width,
+                        bottom=MARGINS["bottom"] / height, top=1 - MARGINS["top"] / height, wspace=0.3,
+                        hspace=0.55)
     return Figure(to_svg(fig, tight=False), " · ".join(p.title for p in panels), "\n\n".join(tables))

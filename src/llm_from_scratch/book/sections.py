@@ -10,6 +10,7 @@ the same description, so what they show cannot disagree.
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 from html import escape
 
@@ -57,6 +58,7 @@ class Verdict:
 @dataclass(frozen=True)
 class Note:
     text: str
+    width: int | None = None  # as text, wrapped at spaces to lines this long (a browser would break words)
 
 
 @dataclass(frozen=True)
@@ -109,7 +111,7 @@ def _part_text(part: Part) -> list[str]:
     if isinstance(part, Verdict):
         return [f"{part.label}: {_mark(part.passed)} {part.outcome}" + (f" ({part.detail})" if part.detail else "")]
     if isinstance(part, Note):
-        return [part.text]
+        return textwrap.wrap(part.text, part.width, subsequent_indent="   ") if part.width else [part.text]
     if isinstance(part, Table):
         return _text_table(part)
     lines = [part.caption] if part.caption else []

@@ -192,7 +192,9 @@ def assert_clean(page, path: pathlib.Path):
     assert rendered_html.count() == html_outputs, f"{name}: {rendered_html.count()} of {html_outputs} HTML outputs"
     for i in range(html_outputs):
         rendered_html.nth(i).scroll_into_view_if_needed()
-        assert rendered_html.nth(i).is_visible() and rendered_html.nth(i).inner_text().strip(), f"{name}: HTML {i}"
+        shown = rendered_html.nth(i)
+        content = shown.inner_text().strip() or shown.locator("img[alt]").count()  # a figure: an image and its alt
+        assert shown.is_visible() and content, f"{name}: HTML {i}"
     # every live widget output renders a view (views appear asynchronously, so wait for them)
     views = page.locator(".jp-OutputArea-output > .jupyter-widgets")
     expected_views = sum(1 for c in stored["cells"] for o in c.get("outputs", [])

@@ -31,6 +31,12 @@ HAND_VALUE = ((1.0, 0.0), (0.0, 1.0), (1.0, 1.0))
 
 SCALE_EXAMPLE_SCORES = (1.0, 0.0)
 SCALE_EXAMPLE_KEY_WIDTH = 2
+# Pairs of score rows with the same difference and different signs: softmax gives each pair the same weights.
+SHIFTED_ROWS = (((-0.1, 0.1), (0.0, 0.2)), ((0.0, 1.0), (5.0, 6.0)))
+# Random q, k with independent components of mean 0 and variance 1 (the assumptions of Vaswani et al.'s
+# footnote): the d_k explorer's draws, and the width at which dividing by sqrt(d_k) meets dividing by d_k.
+RANDOM_BATCH, RANDOM_TOKENS, RANDOM_SEED = 64, 16, 27
+DIVISOR_KEY_WIDTH = 64
 SINGLE_TOKEN_VALUE = (5.0, -2.0)
 
 # The review's inputs.
@@ -156,6 +162,36 @@ def scale_example() -> ScaleExample:
         SCALE_EXAMPLE_SCORES, SCALE_EXAMPLE_KEY_WIDTH,
         row_softmax(SCALE_EXAMPLE_SCORES), row_softmax(SCALE_EXAMPLE_SCORES, scale),
     )
+
+
+def random_query_key(key_width: int) -> tuple[np.ndarray, np.ndarray]:
+    """q and k of shape [RANDOM_BATCH, RANDOM_TOKENS, key_width], every component drawn independently
+    with mean 0 and variance 1 (one seed per width, so every width is reproducible on its own)."""
+    rng = np.random.default_rng(RANDOM_SEED + key_width)
+    return tuple(rng.standard_normal((RANDOM_BATCH, RANDOM_TOKENS, key_width)) for _ in range(2))
+
+
+@dataclass(frozen=True)
+class DivisorExample:
+    """Random scores q·k divided by sqrt(d_k) and by d_k: the variance and each row's mean largest weight."""
+
+    key_width: int
+    tokens: int
+    variance_root: float
+    variance_width: float
+    max_weight_root: float
+    max_weight_width: float
+
+
+def divisor_example(key_width: int = DIVISOR_KEY_WIDTH) -> DivisorExample:
+    """The head's scores of random q, k (divided by sqrt(d_k)) against the same dot products divided by d_k."""
+    q, k = random_query_key(key_width)
+    head = scaled_dot_product_self_attention(q, k, k)  # keys double as values: only the scores matter here
+    raw = head.raw_scores.data
+    by_width = F.mul(Tensor(raw), 1.0 / key_width).data
+    return DivisorExample(key_width, raw.shape[-1], float(head.scaled_scores.data.var()), float(by_width.var()),
+                          float(head.weights.data.max(axis=-1).mean()),
+                          float(row_softmax(raw, 1.0 / key_width).max(axis=-1).mean()))
 
 
 def hand_inputs() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -419,6 +455,10 @@ class LearnerEvidence:
     @cached_property
     def scale(self) -> ScaleExample:
         return scale_example()
+
+    @cached_property
+    def divisor(self) -> DivisorExample:
+        return divisor_example()
 
     @cached_property
     def temperature(self) -> TemperatureExample:

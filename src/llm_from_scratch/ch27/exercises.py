@@ -61,10 +61,6 @@ def _heavier_value(ev: LearnerEvidence) -> np.ndarray:
     return ev.worked.run.weights[0].argmax(axis=1)
 
 
-def _heavier_key(ev: LearnerEvidence) -> np.ndarray:
-    return ev.worked.run.head.raw_scores.data[0].argmax(axis=1)
-
-
 def _scores(answer, ev):
     run = ev.worked.run
     expected = run.head.raw_scores.data[0]
@@ -367,6 +363,16 @@ def _head_width_facts(ev: LearnerEvidence) -> dict[str, str]:
             "heads": str(split.heads), "key_width": str(split.key_width), "scale": num(split.scale, 3)}
 
 
+def _divisor_facts(ev: LearnerEvidence) -> dict[str, str]:
+    """√d_k against d_k: the [1, 0] example with and without the scale, and random scores divided both ways."""
+    divisor, scale = ev.divisor, ev.scale
+    return {"unscaled": vector(scale.unscaled), "scaled": vector(scale.scaled), "scale_width": str(scale.key_width),
+            "key_width": str(divisor.key_width), "tokens": str(divisor.tokens),
+            "variance_root": num(divisor.variance_root, 3), "variance_width": num(divisor.variance_width, 4),
+            "max_root": num(divisor.max_weight_root, 3), "max_width": num(divisor.max_weight_width, 3),
+            "uniform": num(1 / divisor.tokens, 4)}
+
+
 def _history_facts(ev: LearnerEvidence) -> dict[str, str]:
     h = ev.history
     return {"encoder_pairs": str(len(h.encoder_decoder)), "self_pairs": str(len(h.self_attention))}
@@ -377,8 +383,6 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
              lambda ev: {**_worked_facts(ev), "answer": vector(_heavier_value(ev), 0)}),
     Exercise("scores", "numbers", _scores, lambda ev: {
         **_worked_facts(ev), "answer": matrix(ev.worked.run.head.raw_scores.data[0], 0)}),
-    Exercise("heavier-key", "numbers", index_per_row("heavier-key", _heavier_key, "query-key-swapped", text),
-             lambda ev: {**_worked_facts(ev), "answer": vector(_heavier_key(ev), 0)}),
     Exercise("weights", "numbers", _weights, lambda ev: {
         **_worked_facts(ev), "answer": vector(ev.worked.run.weights[0, 0])}),
     Exercise("scores-by-hand", "numbers", _scores_by_hand, _hand_scores_facts),
@@ -387,6 +391,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
     choice_exercise("row-normalization", "c", {"a": "columns-normalized", "b": "scale-normalizes",
                                                "d": "weights-symmetric"}, _worked_facts),
     Exercise("output-shape", "numbers", _output_shape, _shape_facts),
+    choice_exercise("why-root-dk", "d", {"a": "scale-invariant", "b": "width-sharpens", "c": "optimal-temperature"},
+                    _divisor_facts),
     choice_exercise("recurrent-vs-self", "b", {"a": "constant-work", "c": "parallel-generation",
                                                "d": "anachronism"}, _history_facts),
     Exercise("single-token", "numbers", _single_token, _single_facts),

@@ -17,10 +17,11 @@ from ..book.sections import Group, Matrix, Note, Section, Table, Value, Verdict,
 from ..book.text import language
 from ..gradcheck import GradCheckReport
 from .code_exercises import buggy_head
-from .evidence import HeadRun, LearnerEvidence, ShapeCase, WorkedExample, exponentials
+from .evidence import SHIFTED_ROWS, HeadRun, LearnerEvidence, ShapeCase, WorkedExample, exponentials, row_softmax
 from .strings import text
 
 INPUT_NAMES = ("query", "key", "value")
+TEXT_WIDTH = 96  # a long sentence in a text output wraps here: a notebook column holds about 115 characters
 
 
 def labels(prefix: str, count: int) -> tuple[str, ...]:
@@ -282,6 +283,16 @@ def hand_example(ev: LearnerEvidence) -> tuple[Section, ...]:
 
 # --- the scale example and history -------------------------------------------------------
 
+def shift_invariance() -> Section:
+    """Score rows with the same difference get the same weights, whatever the signs of the scores."""
+    values = []
+    for rows in SHIFTED_ROWS:
+        for row in np.array(rows):
+            values.append(Value(f"s = {vector(row, 1)}", f"s_1 − s_0 = {num(row[1] - row[0], 1)}, "
+                                                         f"softmax(s) = {vector(row_softmax(row))}", ": "))
+    return Section(text("section.shift_invariance"), tuple(values))
+
+
 def scale_example(ev: LearnerEvidence) -> Section:
     example = ev.scale
     scores_text = vector(example.scores, 0)
@@ -292,7 +303,7 @@ def scale_example(ev: LearnerEvidence) -> Section:
 
 def history(ev: LearnerEvidence) -> Section:
     hist = ev.history
-    stages = [Note(f"{i}. {text('history.' + stage)}") for i, stage in enumerate(hist.stages, start=1)]
+    stages = [Note(f"{i}. {text('history.' + stage)}", TEXT_WIDTH) for i, stage in enumerate(hist.stages, start=1)]
     return Section(text("section.history"), (
         *stages,
         _yes_no(text("history.encoder_decoder"), hist.queries_and_keys_from_different_sequences),

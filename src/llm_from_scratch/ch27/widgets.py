@@ -22,7 +22,17 @@ from ..book.sections import Section, Value, to_text
 from ..book.widgets import LABEL_STYLE, ExerciseForm, Explorer, LiveWidget, lang_div, snapshot
 from ..tensor import Tensor
 from . import sections
-from .evidence import HeadRun, LearnerEvidence, row_softmax, run_head, worked_inputs
+from .evidence import (
+    RANDOM_BATCH,
+    RANDOM_SEED,
+    RANDOM_TOKENS,
+    HeadRun,
+    LearnerEvidence,
+    random_query_key,
+    row_softmax,
+    run_head,
+    worked_inputs,
+)
 from .exercises import BOOK
 from .sections import forward, html_block
 from .strings import text
@@ -107,7 +117,7 @@ class WidthState:
 class WidthExplorer(Explorer):
     """Random q, k with zero-mean unit-variance components: what d_k does with and without the scale."""
 
-    batch, tokens, seed = 64, 16, 27
+    batch, tokens, seed = RANDOM_BATCH, RANDOM_TOKENS, RANDOM_SEED
 
     def __init__(self) -> None:
         self.slider = w.SelectionSlider(options=list(KEY_WIDTHS), value=64, description=text("widget.width.slider"),
@@ -119,8 +129,7 @@ class WidthExplorer(Explorer):
         self.state = self.update(self.slider.value)
 
     def state_for(self, key_width: int) -> WidthState:
-        rng = np.random.default_rng(self.seed + key_width)
-        q, k = (rng.standard_normal((self.batch, self.tokens, key_width)) for _ in range(2))
+        q, k = random_query_key(key_width)
         head = scaled_dot_product_self_attention(q, k, k)  # keys double as values: only scores matter here
         raw, scaled, weights = head.raw_scores.data, head.scaled_scores.data, head.weights.data
         unscaled_weights = row_softmax(raw)
@@ -142,7 +151,9 @@ class WidthExplorer(Explorer):
                   series("widget.width.raw", "widget.width.scaled", "max_weight")),
             Panel(text("widget.width.entropy_title", uniform=num(math.log(self.tokens), 3)),
                   text("widget.width.entropy"), series("widget.width.raw", "widget.width.scaled", "entropy")),
-        ], mark=KEY_WIDTHS.index(state.key_width))
+            Panel(text("widget.width.jacobian_title"), text("widget.width.jacobian"),
+                  series("widget.width.raw", "widget.width.scaled", "jacobian")),
+        ], mark=KEY_WIDTHS.index(state.key_width), columns=2)
         numbers = text("widget.width.numbers", key_width=state.key_width, raw=num(state.variance_raw, 3),
                        scaled=num(state.variance_scaled, 3), max_raw=num(state.max_weight_raw, 3),
                        max_scaled=num(state.max_weight_scaled, 3), entropy_raw=num(state.entropy_raw, 3),

@@ -115,11 +115,14 @@ STRINGS: dict[str, str] = {
     "widget.width.max_weight": "largest weight",
     "widget.width.entropy_title": "Mean row entropy (uniform: {uniform})",
     "widget.width.entropy": "entropy, nats",
-    "widget.width.numbers": "d_k = {key_width}: variance of q·k = {raw}, after dividing by √d_k = {scaled}; "
-        "mean largest weight in a row {max_raw} unscaled and {max_scaled} scaled; mean "
-        "entropy {entropy_raw} and {entropy_scaled} nats (a uniform row: {uniform}); mean "
-        "norm of the softmax Jacobian ‖diag(a) − aaᵀ‖ (Frobenius) {jacobian_raw} unscaled "
-        "and {jacobian_scaled} scaled.",
+    "widget.width.jacobian_title": "Mean norm of the softmax Jacobian",
+    "widget.width.jacobian": "‖diag(a) − aaᵀ‖ (Frobenius norm)",
+    "widget.width.numbers": "d_k = {key_width}:\n"
+        "  variance of q·k: {raw} unscaled, {scaled} after dividing by √d_k;\n"
+        "  mean largest weight in a row: {max_raw} unscaled, {max_scaled} scaled;\n"
+        "  mean entropy: {entropy_raw} and {entropy_scaled} nats (a uniform row: {uniform});\n"
+        "  mean norm of the softmax Jacobian ‖diag(a) − aaᵀ‖ (Frobenius): {jacobian_raw} unscaled, "
+        "{jacobian_scaled} scaled.",
     "widget.width.repr": "Widget: d_k from 1 to 1024 (needs a running kernel)",
     "widget.editor.Q": "Q — queries",
     "widget.editor.K": "K — keys",
@@ -134,8 +137,6 @@ STRINGS: dict[str, str] = {
         "be paired — row q_i with row k_j, that is Q·Kᵀ.",
     "mis.query-with-query": "That compares queries with queries (or keys with keys). Each score multiplies a "
         "query row by a key row: S_ij = q_i · k_j.",
-    "mis.query-key-swapped": "The roles are swapped: row i of the score matrix is query q_i, column j is key "
-        "k_j. For a query, pick the column with the larger score in its own row.",
     "mis.missing-scale": "That is softmax of the raw scores QKᵀ with the factor 1/√d_k forgotten: divide "
         "the scores by √d_k first, then normalize.",
     "mis.columns-normalized": "You normalized columns, not rows: softmax for a query runs along its row over "
@@ -196,14 +197,6 @@ STRINGS: dict[str, str] = {
     "ex.scores.wrong": "Entry (i, j) is the dot product of row q_i with row k_j: the sum of the products "
         "of matching coordinates.",
     "ex.scores.explain": "QKᵀ = {answer}: entry (i, j) is q_i · k_j.",
-    "ex.heavier-key.prompt": "Still before softmax: which key will get the larger weight for each query? "
-        "Answer with two key indices: one for q_0 and one for q_1.",
-    "ex.heavier-key.form": "two key indices, one per query, as [i, j]",
-    "ex.heavier-key.form_hint": "Exactly two indices are needed, each 0 or 1: the first for q_0, the second for q_1.",
-    "ex.heavier-key.wrong": "In the query's row pick the column with the larger score: softmax is monotonic "
-        "and keeps the order within a row.",
-    "ex.heavier-key.explain": "The score rows are {rows}. Softmax keeps the order within a row, so the larger "
-        "weights go to keys {answer}.",
     "ex.weights.prompt": "What is the weight row A_0 of query q_0 after scaling and softmax? Three "
         "decimals are enough.",
     "ex.weights.form": "a row of two weights as [a, b]",
@@ -257,6 +250,30 @@ STRINGS: dict[str, str] = {
     "ex.output-shape.form_hint": "A shape of three whole numbers is needed: [batch, tokens, width].",
     "ex.output-shape.wrong": "The output keeps the batch and query axes and takes its last axis from the values.",
     "ex.output-shape.explain": "O = AV: A has shape {weights_shape} and V {value_shape}, so O is {output_shape}.",
+    "ex.why-root-dk.prompt": "Why are the scores divided by √d_k and not by d_k?",
+    "ex.why-root-dk.a": "It makes no difference: softmax does not depend on the scale of the scores, only on "
+        "their order, so any divisor gives the same weights.",
+    "ex.why-root-dk.b": "Divided by d_k, the variance of the scores would grow with d_k, so the wider the vectors, "
+        "the sharper the rows would get.",
+    "ex.why-root-dk.c": "It has been proved that 1/√d_k is the optimal softmax temperature for any queries and "
+        "keys, and 1/d_k is not.",
+    "ex.why-root-dk.d": "Under Vaswani et al.'s assumptions Var(q·k) = d_k: dividing by √d_k keeps the variance "
+        "near 1 at every width, while dividing by d_k shrinks it to 1/d_k and the rows turn almost uniform.",
+    "ex.why-root-dk.right": "Divided by c, the variance of q·k/c is d_k/c²: 1 at every width for c = √d_k, and "
+        "1/d_k for c = d_k, which would pull the scores towards 0.",
+    "ex.why-root-dk.why_a": "Softmax is unchanged when a constant is added to a row, not when the row is "
+        "multiplied: the row [1, 0] gives the weights {unscaled}, the same row times 1/√{scale_width} gives "
+        "{scaled}.",
+    "ex.why-root-dk.why_b": "The opposite: the variance of q·k/d_k is 1/d_k, so the rows would get ever flatter as "
+        "d_k grows. On random vectors at d_k = {key_width} the mean largest weight in a row of {tokens} keys "
+        "would be {max_width}, close to a uniform row's {uniform}.",
+    "ex.why-root-dk.why_c": "There is no such proof: the variance argument rests on assumptions and says nothing "
+        "about optimality.",
+    "ex.why-root-dk.explain": "Var(q·k/c) = d_k/c²: for c = √d_k that is 1, for c = d_k it is 1/d_k. On random "
+        "vectors at d_k = {key_width} ({tokens} keys to a row): divided by √d_k, the scores have variance "
+        "{variance_root} and the mean largest weight in a row is {max_root}; divided by d_k, {variance_width} "
+        "and {max_width}, close to a uniform row's {uniform}. This is an argument under assumptions, not a "
+        "proof of optimality.",
     "ex.recurrent-vs-self.prompt": "How does recurrent alignment differ from the self-attention score matrix?",
     "ex.recurrent-vs-self.a": "Self-attention makes the total work constant, whatever the length.",
     "ex.recurrent-vs-self.b": "Recurrent alignment computes a new context step by step as the decoder moves on; "
@@ -408,6 +425,7 @@ STRINGS: dict[str, str] = {
     "section.composition": "The primitives the output is built from",
     "section.future": "What the first query sees",
     "section.pairs": "Query → key pairs",
+    "section.shift_invariance": "The weights depend only on the difference between the scores in a row",
     "terms.computed": "multiplied out",
     "batch": "batch",
     "why": "why",
@@ -502,13 +520,13 @@ STRINGS: dict[str, str] = {
         "one-hot, the less gradient reaches the scores, and through them Q and K.",
     "ex.first-look.title": "which value each query will weight more",
     "ex.scores.title": "the scores QKᵀ",
-    "ex.heavier-key.title": "which key weighs more",
     "ex.weights.title": "the first query's weights",
     "ex.scores-by-hand.title": "the second example's scores by hand",
     "ex.weights-by-hand.title": "the second example's weights by hand",
     "ex.output-by-hand.title": "the second example's output by hand",
     "ex.row-normalization.title": "why the rows sum to 1",
     "ex.output-shape.title": "the output's shape",
+    "ex.why-root-dk.title": "why √d_k and not d_k",
     "ex.recurrent-vs-self.title": "recurrent alignment and self-attention",
     "ex.single-token.title": "a single token",
     "ex.permutation.title": "swapping positions",
