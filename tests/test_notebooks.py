@@ -134,7 +134,7 @@ def test_nbval_fails_when_a_stored_number_changes(tmp_path):
     assert "0.985834" in source.read_text(encoding="utf-8")
     broken = tmp_path / source.name
     broken.write_text(source.read_text(encoding="utf-8").replace("0.985834", "0.985835"), encoding="utf-8")
-    result = run_nbval("-q", str(broken), cwd=ROOT)
+    result = run_nbval("-q", "-c", str(ROOT / "pyproject.toml"), f"--rootdir={ROOT}", str(broken), cwd=ROOT)
     assert result.returncode == 1, result.stdout[-2000:]
     assert "0.985835" in result.stdout and "failed" in result.stdout
 
@@ -170,6 +170,8 @@ def test_every_collapsed_output_is_announced_in_the_cell_before_it(lang):
         for before, cell in zip(cells, cells[1:]):
             if cell.cell_type == "code" and hidden(cell):
                 collapsed += 1
+                # JupyterLab re-opens collapsed outputs when the cell runs; a <details> stays closed
+                assert "show_folded(" in cell.source, f"{path.name}: {cell.source[:50]!r} is not folded"
                 assert before.cell_type == "markdown" and COLLAPSED_NOTE[lang] in before.source, (
                     f"{path.name}: say before {cell.source[:50]!r} that its output is collapsed")
     assert collapsed >= 8, "the outputs that answer a question are collapsed"

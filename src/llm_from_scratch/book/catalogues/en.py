@@ -19,6 +19,7 @@ STRINGS: dict[str, str] = {
         "needs a running kernel.",
     "widget.exercise.title": "Exercise: {title}.",
     "widget.exercise.choose": "option",
+    "widget.exercise.options": "options of the exercise “{title}”",
     "widget.exercise.letters": "{letters} or {last}",
     "widget.exercise.answer": "answer",
     "widget.exercise.form": "Answer format",
@@ -75,4 +76,5 @@ STRINGS: dict[str, str] = {
     "code.differs": "The numbers {case} differ from the engine's: {outputs} (largest difference {difference}). "
         "Check the code against the formulas step by step.",
     "figure.alt": "Every number in the figure is printed as a text table right below it.",
+    "folded.summary": "Answer hidden: open it once you have answered the question above.",
 }

@@ -19,6 +19,7 @@ STRINGS: dict[str, str] = {
         "для него нужно запущенное ядро.",
     "widget.exercise.title": "Упражнение: {title}.",
     "widget.exercise.choose": "вариант",
+    "widget.exercise.options": "варианты ответа к упражнению «{title}»",
     "widget.exercise.letters": "{letters} или {last}",
     "widget.exercise.answer": "ответ",
     "widget.exercise.form": "Как записать ответ",
@@ -78,4 +79,5 @@ STRINGS: dict[str, str] = {
     "code.differs": "Числа {case} не совпадают с движком: {outputs} (наибольшая разница {difference}). Сверьте "
         "код с формулами шаг за шагом.",
     "figure.alt": "Все числа рисунка напечатаны текстовой таблицей сразу под ним.",
+    "folded.summary": "Ответ скрыт: раскройте, когда ответите на вопрос выше.",
 }
