@@ -221,3 +221,15 @@ def test_a_form_opens_its_answer_after_an_attempt_made_anywhere():
     assert not form.reveal_button.disabled
     form.reveal_button.click()
     assert "Ответ: [[0,6], [6,-4]]." in form.solution.value
+
+
+def test_a_folded_answer_is_closed_html_with_its_text_whole():
+    from llm_from_scratch.book.folding import folded_html
+    from llm_from_scratch.ch27 import sections
+    from llm_from_scratch.ch27.evidence import LearnerEvidence
+    from llm_from_scratch.ch27.figures import head_figure
+
+    run = LearnerEvidence().worked.run
+    html = folded_html(head_figure(run, "weights"), sections.softmax_rows(run))
+    assert html.startswith('<details lang="ru"><summary>') and "<details open" not in html
+    assert "0.985834" in html and "<img alt=" in html
