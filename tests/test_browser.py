@@ -1,41 +1,68 @@
 """Every chapter as a learner uses it: JupyterLab in a real Chromium, driven by Playwright.
 
 Serves a temporary copy of the project; for each notebook of every chapter
-restarts the kernel and runs all cells, then checks errors, figures and widgets,
-and saves a screenshot to artifacts/. Chapter 27's sliders, editor and an
-exercise form are then used with the keyboard and the mouse. Needs Debian's
-Chromium at /usr/bin/chromium (apt-get install -y chromium); nothing is downloaded.
+restarts the kernel and runs all cells once, then, on that run:
+
+- checks errors, figures and widgets, and saves a screenshot to artifacts/;
+- audits the outputs with axe-core under WCAG 2 A/AA (the full report per
+  notebook and a summary go to artifacts/axe/; a serious or critical violation
+  fails): ``pytest tests/test_browser.py -k axe`` runs the audit alone;
+- saves a greyscale screenshot of its first heatmap to artifacts/greyscale/;
+- uses chapter 27's sliders, editor and an exercise form with the keyboard and
+  the mouse, then walks the keyboard-only path (reach, answer, check, reveal;
+  focus visible, feedback announced, the notebook's own keys untouched) for a
+  numbers and a choice exercise, the code exercise, both sliders and the editor.
+
+Needs Debian's Chromium at /usr/bin/chromium (apt-get install -y chromium); nothing
+is downloaded (axe-core is the copy axe-playwright-python bundles).
 """
 
 from __future__ import annotations
 
+import base64
+import collections
 import hashlib
+import io
+import json
 import os
 import pathlib
 import re
 import shutil
 
+import numpy as np
 import pytest
 
 from llm_from_scratch.book.chapters import chapters
 from llm_from_scratch.book.formatting import vector
 from llm_from_scratch.book.testing import (
     CHROMIUM,
+    WCAG_TAGS,
+    active_element,
     assert_clean,
+    axe_audit,
+    blocking,
+    cell_index,
     close_notebook,
     code_cell_count,
+    focus_is_visible,
+    go_to_cell_by_keys,
     jupyterlab,
     lab_page,
+    notebook_state,
     open_and_run,
+    tab_to,
 )
 from llm_from_scratch.ch27.evidence import run_head, worked_inputs
 from llm_from_scratch.ch27.strings import text_in
-from llm_from_scratch.ch27.widgets import ScaleExplorer
+from llm_from_scratch.ch27.widgets import KEY_WIDTHS, ScaleExplorer
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "artifacts"
+AXE_REPORTS = ARTIFACTS / "axe"
+GREYSCALE = ARTIFACTS / "greyscale"
 NOTEBOOKS = [(chapter.name, lang, path) for chapter in chapters(ROOT)
              for lang in chapter.editions() for path in chapter.notebooks(lang)]
+FRAME_ROLES = ("query", "key", "value", "score", "probability")
 
 if not CHROMIUM.exists():
     message = "no Chromium at /usr/bin/chromium: install it with `apt-get update && apt-get install -y chromium`"
@@ -57,7 +84,7 @@ def lab(tmp_path_factory):
     home = tmp_path_factory.mktemp("lab")
     served = home / "project"  # a copy of the project; config, settings and workspaces live beside it
     shutil.copytree(ROOT, served, ignore=shutil.ignore_patterns(
-        ".git", ".venv", "artifacts", "__pycache__", ".ipynb_checkpoints", ".pytest_cache", ".hypothesis",
+        ".git", ".venv", ".venv-*", "artifacts", "__pycache__", ".ipynb_checkpoints", ".pytest_cache", ".hypothesis",
         "*.egg-info"))
     with jupyterlab(served, home) as server:
         yield server
@@ -71,35 +98,117 @@ def page(lab):
         yield page
 
 
+class Opened:
+    """A notebook open in the page after Restart and Run All."""
+
+    def __init__(self, page, chapter: str, lang: str, path: pathlib.Path) -> None:
+        self.page, self.chapter, self.lang, self.path = page, chapter, lang, path
+        self.name = path.name
+
+
+@pytest.fixture(scope="module", params=NOTEBOOKS, ids=[f"{c}-{lang}-{p.name}" for c, lang, p in NOTEBOOKS])
+def notebook(request, page):
+    """Each notebook is run once; pytest runs every test below on it before the next one opens."""
+    chapter, lang, path = request.param
+    open_and_run(page, path.relative_to(ROOT).as_posix())
+    yield Opened(page, chapter, lang, path)
+    close_notebook(page)
+
+
 def screenshot(page, lang: str, name: str, suffix: str = ""):
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{lang}-{pathlib.Path(name).stem}{suffix}.png"), full_page=False)
 
 
-@pytest.mark.parametrize("chapter, lang, path", NOTEBOOKS,
-                         ids=[f"{chapter}-{lang}-{path.name}" for chapter, lang, path in NOTEBOOKS])
-def test_notebook_runs_cleanly_in_jupyterlab(page, chapter, lang, path):
-    name = path.name
-    open_and_run(page, path.relative_to(ROOT).as_posix())
+def test_notebook_runs_cleanly_in_jupyterlab(notebook):
+    assert code_cell_count(notebook.page) > 0
+    assert_clean(notebook.page, notebook.path)
+    screenshot(notebook.page, notebook.lang, notebook.name)
+
+
+# --- axe-core --------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def axe_summary():
+    """Per notebook: violations and incomplete results by impact and rule (nodes); written out at the end."""
+    summary: dict[str, dict] = {}
+    yield summary
+    if not summary:
+        return
+    totals: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+    for key, counts in summary.items():
+        for rule, nodes in counts["violations"].items():
+            totals[key.split("-", 1)[0]][rule] += nodes
+    by_edition = {lang: dict(sorted(counts.items())) for lang, counts in totals.items()}
+    report = {"tags": list(WCAG_TAGS), "scope": ".jp-OutputArea", "axe": next(iter(summary.values()))["axe"],
+              "violations by edition (impact rule: nodes)": by_edition, "notebooks": summary}
+    AXE_REPORTS.mkdir(parents=True, exist_ok=True)
+    (AXE_REPORTS / "summary.json").write_text(json.dumps(report, indent=1, ensure_ascii=False), encoding="utf-8")
+
+
+def test_outputs_pass_the_axe_audit(notebook, axe_summary):
+    """axe-core over the notebook's outputs and the widgets in them: no serious or critical WCAG 2 A/AA violation."""
+    page = notebook.page
+    assert_clean(page, notebook.path)  # every figure and widget is drawn (also when this test runs alone)
+    page.wait_for_timeout(300)  # the live widgets' marks (lang) are set on the next animation frame
+    result = axe_audit(page)
+    AXE_REPORTS.mkdir(parents=True, exist_ok=True)
+    key = f"{notebook.lang}-{notebook.path.stem}"
+    (AXE_REPORTS / f"{key}.json").write_text(json.dumps(result, indent=1, ensure_ascii=False), encoding="utf-8")
+
+    def counts(kind: str) -> dict[str, int]:
+        return {f"{r['impact']} {r['id']}": len(r["nodes"]) for r in result[kind]}
+
+    axe_summary[key] = {"axe": result["testEngine"]["version"], "violations": counts("violations"),
+                        "incomplete": counts("incomplete"), "passes": len(result["passes"])}
+    assert result["passes"], "axe-core checked nothing: the outputs were not found"
+    assert not blocking(result), f"{notebook.name}: " + "\n".join(blocking(result))
+
+
+# --- greyscale -------------------------------------------------------------------------
+
+def test_the_first_heatmap_reads_in_greyscale(notebook):
+    """A greyscale screenshot of the notebook's first heatmap (a figure with a role's frame caption) for review."""
+    page, lang = notebook.page, notebook.lang
+    captions = [text_in(lang, f"figure.frame.{role}") for role in FRAME_ROLES]
+    images = page.locator(".jp-OutputArea-output img[src^='data:image/svg+xml;base64,']")
+    sources = images.evaluate_all("(images) => images.map(i => i.getAttribute('src').split(',')[1])")
+    heatmaps = [i for i, data in enumerate(sources) if any(c in base64.b64decode(data).decode() for c in captions)]
+    if not heatmaps:
+        pytest.skip("no heatmap in this notebook")
+    image = images.nth(heatmaps[0])
+    image.scroll_into_view_if_needed()
+    GREYSCALE.mkdir(parents=True, exist_ok=True)
+    target = GREYSCALE / f"{lang}-{notebook.path.stem}-heatmap.png"
+    page.evaluate("() => { document.documentElement.style.filter = 'grayscale(1)'; }")
     try:
-        assert code_cell_count(page) > 0
-        assert_clean(page, path)
-        screenshot(page, lang, name)
-        if chapter != "chapter27":
-            return
-        if name.startswith("04_"):
-            check_scale_slider(page, lang)
-            screenshot(page, lang, name, "-scale-slider")
-            check_width_slider(page, lang)
-            screenshot(page, lang, name, "-dk-slider")
-        if name.startswith("08_"):
-            check_head_editor(page)
-            screenshot(page, lang, name, "-editor")
-        if name.startswith("03_"):
-            check_exercise_form(page, lang)
-            screenshot(page, lang, name, "-exercise")
+        image.screenshot(path=str(target))
     finally:
-        close_notebook(page)
+        page.evaluate("() => { document.documentElement.style.filter = ''; }")
+    from PIL import Image
+
+    pixels = np.asarray(Image.open(io.BytesIO(target.read_bytes())).convert("RGB"), dtype=np.int16)
+    assert np.abs(np.diff(pixels, axis=-1)).max() <= 2, "the screenshot is grey only"
+    assert np.ptp(pixels) > 150, "dark and light both appear"
+
+
+# --- the mouse and the keys on chapter 27's widgets --------------------------------------
+
+def test_widgets_answer_the_mouse_and_the_keys(notebook):
+    page, lang, name = notebook.page, notebook.lang, notebook.name
+    if notebook.chapter != "chapter27" or name[:2] not in ("03", "04", "08"):
+        pytest.skip("no explorer or editor here")
+    if name.startswith("04_"):
+        check_scale_slider(page, lang)
+        screenshot(page, lang, name, "-scale-slider")
+        check_width_slider(page, lang)
+        screenshot(page, lang, name, "-dk-slider")
+    if name.startswith("08_"):
+        check_head_editor(page)
+        screenshot(page, lang, name, "-editor")
+    if name.startswith("03_"):
+        check_exercise_form(page, lang)
+        screenshot(page, lang, name, "-exercise")
 
 
 def widget_html(page, marker: str):
@@ -107,30 +216,37 @@ def widget_html(page, marker: str):
     return page.locator(".widget-html-content", has_text=marker).last
 
 
+def slider(page, label: str):
+    """The live slider labelled ``label``: its range input and its readout."""
+    box = page.locator(".llm-slider", has=page.locator("label", has_text=label))
+    return box.locator("input[type='range']"), box.locator("output")
+
+
+def wait_for_widget_text(page, text: str):
+    """The kernel answers each change in turn: wait for the answer to the last one."""
+    page.wait_for_function("(text) => [...document.querySelectorAll('.widget-html-content')]"
+                           ".some(e => e.innerText.includes(text))", arg=text)
+
+
 def check_scale_slider(page, lang: str):
-    slider = page.locator(".widget-slider", has_text=text_in(lang, "widget.scale.slider"))
-    handle = slider.locator(".noUi-handle")
+    handle, readout = slider(page, text_in(lang, "widget.scale.slider"))
     pair_prefix = text_in(lang, "widget.scale.pair", factor="").split(":")[0]
     numbers = widget_html(page, pair_prefix)
     figure = page.locator(".widget-html-content:has(svg)").filter(has_text="softmax").last
     before_numbers, before_figure = numbers.inner_text(), figure.inner_html()
     # the live slider opens on exactly 1/sqrt(d_k), with the chapter's weights (no snapping to 0.71)
-    assert slider.locator(".widget-readout").inner_text().strip() == "0.707"
+    assert readout.inner_text().strip() == "0.707"
+    assert handle.get_attribute("aria-valuetext") == "0.707"
     assert "A_0,: = [0.014166,0.985834]" in before_numbers, before_numbers
     # from exactly 1 (the button), five arrow steps of 0.01 land on the step grid at 1.05
     page.locator("button", has_text=text_in(lang, "widget.scale.to_one")).click()
-    answered = text_in(lang, "widget.scale.pair", factor="1.00").strip()
-    page.wait_for_function("(text) => [...document.querySelectorAll('.widget-html-content')]"
-                           ".some(e => e.innerText.includes(text))", arg=answered)
+    wait_for_widget_text(page, text_in(lang, "widget.scale.pair", factor="1.00").strip())
     handle.focus()
     for _ in range(5):
         handle.press("ArrowRight")
-    readout = slider.locator(".widget-readout").inner_text().strip()
-    # the kernel answers each keypress in turn: wait for the answer to the last one
-    answered = text_in(lang, "widget.scale.pair", factor=readout).strip()
-    page.wait_for_function("(text) => [...document.querySelectorAll('.widget-html-content')]"
-                           ".some(e => e.innerText.includes(text))", arg=answered)
-    factor = float(readout)
+    value = readout.inner_text().strip()
+    wait_for_widget_text(page, text_in(lang, "widget.scale.pair", factor=value).strip())
+    factor = float(value)
     assert factor == pytest.approx(1.05), "five steps of 0.01 from 1"
     assert numbers.inner_text() != before_numbers
     state = ScaleExplorer().state_for(factor)
@@ -142,16 +258,14 @@ def check_scale_slider(page, lang: str):
 
 
 def check_width_slider(page, lang: str):
-    slider = page.locator(".widget-slider", has_text="d_k")
-    handle = slider.locator(".noUi-handle")
+    handle, readout = slider(page, text_in(lang, "widget.width.slider"))
     numbers = widget_html(page, "d_k = ")
     figure = page.locator(".widget-html-content:has(svg)").filter(has_text=text_in(lang, "widget.width.var_title")).last
     before = figure.inner_html()
     handle.focus()
     handle.press("ArrowRight")
-    page.wait_for_function("() => [...document.querySelectorAll('.widget-html-content')]"
-                           ".some(e => e.innerText.includes('d_k = 128:'))")
-    assert slider.locator(".widget-readout").inner_text().strip() == "128"
+    wait_for_widget_text(page, "d_k = 128:")
+    assert readout.inner_text().strip() == "128"
     assert "d_k = 128" in numbers.inner_text()
     assert figure.inner_html() != before
 
@@ -163,8 +277,7 @@ def check_head_editor(page):
     q, k, v = worked_inputs()
     q[0, 0, 0] = 1.0
     run = run_head(q, k, v)
-    page.wait_for_function("(row) => [...document.querySelectorAll('.widget-html-content')]"
-                           ".some(e => e.innerText.includes(row))", arg=f"o_0 = {vector(run.output[0, 0])}")
+    wait_for_widget_text(page, f"o_0 = {vector(run.output[0, 0])}")
     view = page.locator(".widget-html-content", has_text=f"o_0 = {vector(run.output[0, 0])}").last
     scores_row = "\t".join(f"{x:.6f}" for x in run.head.raw_scores.data[0, 0])
     assert scores_row in view.inner_text(), "the scores did not follow the edit"
@@ -191,3 +304,164 @@ def check_exercise_form(page, lang: str):
     reveal.click()
     box.locator(f"text={text_in(lang, 'reveal.answer', answer='[4,7,5]')}").wait_for()
     assert re.search(r"O = AV", box.inner_text())
+
+
+# --- the keyboard alone ------------------------------------------------------------------
+
+KEYBOARD_PATHS = {"01": "numbers", "03": "choice", "04": "sliders", "06": "code", "08": "editor"}
+
+
+def test_the_keyboard_alone_reaches_answers_checks_and_reveals(notebook):
+    """From the top of the notebook in command mode, keys only: arrows to the cell, Tab into its widget, type,
+    Enter or the control's own keys; the focused control shows its focus, feedback is a status region,
+    and no key reaches JupyterLab's notebook commands (no cell added, the active cell stays)."""
+    path = KEYBOARD_PATHS.get(notebook.name[:2]) if notebook.chapter == "chapter27" else None
+    if path is None:
+        pytest.skip("the keyboard path is walked in 01 (numbers), 03 (choice), 04 (sliders), 06 (code), 08 (editor)")
+    {"numbers": keyboard_numbers, "choice": keyboard_choice, "sliders": keyboard_sliders, "code": keyboard_code,
+     "editor": keyboard_editor}[path](notebook.page, notebook.lang)
+
+
+def assert_language(page, locator, lang: str):
+    found = locator.evaluate("(e) => e.closest('[lang]')?.getAttribute('lang')")
+    assert found == lang, f"marked lang={found!r}, not {lang!r}"
+
+
+def assert_focus_visible(page, what: str):
+    assert focus_is_visible(page), f"{what}: no outline or box shadow when focused: {active_element(page)}"
+
+
+def answer_form_by_keys(page, lang: str, cell_marker: str, answer: str):
+    """Arrows to the exercise's cell, Tab to its answer box, type, Enter; Tab to «Show answer», Enter."""
+    index = cell_index(page, cell_marker)
+    go_to_cell_by_keys(page, index)
+    before = notebook_state(page)
+    output = page.locator(".jp-Notebook .jp-Cell").nth(index).locator(".jp-OutputArea")
+    box = output.locator(".llm-live input[type='text']")
+    tab_to(page, "(e, box) => e === box", arg=box.element_handle(), limit=4)
+    assert_focus_visible(page, "the answer box")
+    assert_language(page, box, lang)
+    page.keyboard.type(answer)
+    page.keyboard.press("Enter")
+    feedback = output.locator(".llm-live [role='status']").first
+    feedback.wait_for()
+    assert re.match(r"[✔✘]", feedback.inner_text()), feedback.inner_text()
+    assert feedback.get_attribute("lang") == lang
+    check = text_in(lang, "widget.exercise.check")
+    reveal = text_in(lang, "widget.exercise.reveal")
+    passed = tab_to(page, "(e, text) => e.tagName === 'BUTTON' && e.innerText.trim() === text", arg=reveal, limit=3)
+    assert [p["text"] for p in passed] == [check, reveal], passed
+    assert_focus_visible(page, "the reveal button")
+    page.keyboard.press("Enter")
+    output.locator(".llm-live [role='status']").nth(1).wait_for()
+    after = notebook_state(page)
+    assert (after["cells"], after["active"]) == (before["cells"], before["active"]), "a key reached the notebook"
+    # the answered form (feedback and solution shown) passes the audit too
+    output.evaluate("(e) => e.setAttribute('data-audit', 'form')")
+    assert not blocking(axe_audit(page, "[data-audit='form']"))
+    return output
+
+
+def keyboard_numbers(page, lang: str):
+    answer_form_by_keys(page, lang, 'exercise("first-look")', "[0, 1]")
+
+
+def keyboard_choice(page, lang: str):
+    output = answer_form_by_keys(page, lang, 'exercise("row-normalization")', "b")
+    selected = output.locator("select").evaluate("(e) => e.selectedIndex")
+    assert selected == 1, "the letter typed in the box selected its option"
+
+
+def keyboard_sliders(page, lang: str):
+    for marker, label, keys, expected in (
+        ("WidthExplorer()", text_in(lang, "widget.width.slider"),
+         ["End", "Home", "ArrowRight", "ArrowUp"], str(KEY_WIDTHS[2])),
+        ("ScaleExplorer()", text_in(lang, "widget.scale.slider"), ["Home", "PageUp", "ArrowRight"], None),
+    ):
+        index = cell_index(page, marker)
+        go_to_cell_by_keys(page, index)
+        before = notebook_state(page)
+        handle, readout = slider(page, label)
+        tab_to(page, "(e, handle) => e === handle", arg=handle.element_handle(), limit=3)
+        assert_focus_visible(page, f"the slider {label}")
+        assert_language(page, handle, lang)
+        name = handle.evaluate("(e) => [...e.labels].map(l => l.innerText).join(' ')")
+        assert name == label, "the slider is named by its label"
+        for key in keys:
+            start = readout.inner_text()
+            page.keyboard.press(key)
+            page.wait_for_function("([e, start]) => e.innerText !== start", arg=[readout.element_handle(), start])
+            shown = readout.inner_text().strip()
+            assert handle.get_attribute("aria-valuetext") == shown
+        if expected:
+            assert readout.inner_text().strip() == expected, "End, Home, then two steps up"
+            wait_for_widget_text(page, f"d_k = {expected}:")
+        else:
+            value = readout.inner_text().strip()
+            assert 0 < float(value) < 1, "Home is 0, Page Up and an arrow step up from it"
+            wait_for_widget_text(page, text_in(lang, "widget.scale.pair", factor=value).strip())
+        after = notebook_state(page)
+        assert (after["cells"], after["active"]) == (before["cells"], before["active"]), "a key reached the notebook"
+
+
+def keyboard_editor(page, lang: str):
+    index = cell_index(page, "HeadEditor()")
+    go_to_cell_by_keys(page, index)
+    before = notebook_state(page)
+    field = page.locator(".widget-text", has_text="Q[0,1]").locator("input")
+    tab_to(page, "(e, field) => e === field", arg=field.element_handle(), limit=4)
+    assert_focus_visible(page, "the Q[0,1] field")
+    assert_language(page, field, lang)
+    page.keyboard.press("Control+a")
+    page.keyboard.type("2")
+    page.keyboard.press("ArrowUp")  # a step of 0.5: 2.5
+    assert field.input_value() == "2.5"
+    page.keyboard.press("Tab")
+    # the other fields as they stand (the mouse test before may have changed Q[0,0])
+    fields = page.locator(".jp-Notebook .jp-Cell").nth(index).locator(".widget-text input")
+    q, k, v = np.array([float(x) for x in fields.evaluate_all("(es) => es.map(e => e.value)")]).reshape(3, 1, 2, 2)
+    run = run_head(q, k, v)
+    wait_for_widget_text(page, f"o_0 = {vector(run.output[0, 0])}")
+    reset = text_in(lang, "widget.editor.reset")
+    tab_to(page, "(e, text) => e.tagName === 'BUTTON' && e.innerText.trim() === text", arg=reset, limit=12)
+    assert_focus_visible(page, "the reset button")
+    page.keyboard.press("Enter")
+    run = run_head(*worked_inputs())
+    wait_for_widget_text(page, f"o_0 = {vector(run.output[0, 0])}")
+    after = notebook_state(page)
+    assert (after["cells"], after["active"]) == (before["cells"], before["active"]), "a key reached the notebook"
+
+
+RIGHT_HEAD = ("def my_head(q, k, v): s = q @ k.swapaxes(-1, -2) / q.shape[-1] ** 0.5; "
+              "e = np.exp(s - s.max(-1, keepdims=True)); return e / e.sum(-1, keepdims=True) @ v")
+UNSCALED_HEAD = ("def my_head(q, k, v): s = q @ k.swapaxes(-1, -2); "
+                 "e = np.exp(s - s.max(-1, keepdims=True)); return e / e.sum(-1, keepdims=True) @ v")
+
+
+def keyboard_code(page, lang: str):
+    """The learner's cell: Enter edits it, the head is typed, Shift+Enter runs it; a missing scale is
+    diagnosed, the right head passes, and Shift+Enter on the next cell reveals the solution."""
+    index = cell_index(page, "def my_head")
+    cell = page.locator(".jp-Notebook .jp-Cell").nth(index)
+    missing_scale = text_in(lang, "ex.write-head.missing-scale", case="").split(":")[0]
+    for head, expected in ((UNSCALED_HEAD, missing_scale), (RIGHT_HEAD, "✔")):
+        go_to_cell_by_keys(page, index)
+        page.keyboard.press("Enter")
+        assert notebook_state(page)["mode"] == "edit"
+        page.keyboard.press("Control+a")
+        page.keyboard.type(head)
+        page.keyboard.press("Enter")
+        # CodeMirror may indent the new line after a one-line def (JupyterLab 4.1 does): take the indent back
+        while page.evaluate("(i) => window.jupyterapp.shell.currentWidget.content.widgets[i].model.sharedModel"
+                            ".source.endsWith(' ')", index):
+            page.keyboard.press("Backspace")
+        page.keyboard.type('check_code("write-head", my_head)')
+        page.keyboard.press("Shift+Enter")
+        cell.locator(".jp-OutputArea [role='status']", has_text=expected).wait_for()
+    status = cell.locator(".jp-OutputArea [role='status']")
+    assert status.count() == 1 and status.get_attribute("lang") == lang
+    assert notebook_state(page)["active"] == index + 1, "Shift+Enter moved on to the reveal cell"
+    page.keyboard.press("Shift+Enter")
+    solution = page.locator(".jp-Notebook .jp-Cell").nth(index + 1).locator(".jp-OutputArea [role='status']")
+    solution.wait_for()
+    assert text_in(lang, "ex.write-head.answer") in solution.inner_text()

@@ -22,7 +22,7 @@ import numpy as np
 
 from .answers import AnswerFormatError, read_choice, read_numbers
 from .progress import Note, store
-from .text import Catalogue
+from .text import Catalogue, language
 
 OPTIONS = ("a", "b", "c", "d")
 NUMERIC_TOLERANCE = 5e-4  # answers are typed from six printed decimals, or rounded
@@ -62,8 +62,8 @@ class Feedback:
     def _repr_html_(self) -> str:
         mark = "✔" if self.correct else "✘"
         note = f"<p><em>{escape(self.note)}</em></p>" if self.note else ""
-        return (f'<div role="status" style="border-left:4px {"solid" if self.correct else "dashed"} #000;'
-                f'padding:4px 8px"><strong>{mark} {escape(self.verdict_word)}</strong> {escape(self.message)}'
+        return (f'<div role="status" lang="{language()}" style="border-left:4px {"solid" if self.correct else "dashed"}'
+                f' #000;padding:4px 8px"><strong>{mark} {escape(self.verdict_word)}</strong> {escape(self.message)}'
                 f"{note}</div>")
 
 
@@ -77,7 +77,8 @@ class Solution:
         return self.message
 
     def _repr_html_(self) -> str:
-        return (f'<div role="status" style="border-left:4px double #000;padding:4px 8px;white-space:pre-wrap">'
+        return (f'<div role="status" lang="{language()}" style="border-left:4px double #000;padding:4px 8px;'
+                f'white-space:pre-wrap">'
                 f"{escape(self.message)}</div>")
 
 

@@ -1,8 +1,11 @@
 """Heatmaps and plots as deterministic SVG, each with a text-table alternative.
 
 Readable without colour: every cell prints its value, the colormap is
-cividis (colour-blind safe), and the frame's line style names the role
-(query thin solid, key dashed, value double, score dotted, probability thick solid).
+cividis (colour-blind safe, and monotonic in lightness, so it reads in greyscale),
+each number is black or white, whichever contrasts more with its cell (at least
+4.5:1 over the whole colormap, WCAG's ratio for text), and the frame's line style
+names the role (query thin solid, key dashed, value double, score dotted,
+probability thick solid).
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from matplotlib.figure import Figure as MplFigure
 from matplotlib.patches import Rectangle
 
 from .formatting import num, table
-from .text import text
+from .text import language, text
 
 matplotlib.rcParams.update({
     "svg.hashsalt": "llm-from-scratch",  # fixed ids: the same figure gives the same bytes
@@ -68,10 +71,30 @@ class Figure:
 
     def _repr_html_(self) -> str:
         data = base64.b64encode(self.described_svg().encode()).decode()
-        return f'<img alt="{escape(self.alt)}" src="data:image/svg+xml;base64,{data}">'
+        return f'<img alt="{escape(self.alt)}" src="data:image/svg+xml;base64,{data}" lang="{language()}">'
 
     def __repr__(self) -> str:
         return self.title
+
+
+def relative_luminance(colour) -> float:
+    """WCAG 2's relative luminance of an sRGB colour given as fractions (r, g, b[, a])."""
+    def linear(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(float(c)) for c in colour[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast_ratio(first, second) -> float:
+    """WCAG 2's contrast ratio of two colours, from 1 (same) to 21 (black on white)."""
+    light, dark = sorted((relative_luminance(first), relative_luminance(second)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def text_colour(background) -> str:
+    """Black or white text, whichever contrasts more with ``background`` (never less than 4.58:1)."""
+    return "black" if contrast_ratio(background, (0, 0, 0)) >= contrast_ratio(background, (1, 1, 1)) else "white"
 
 
 def show(figure: Figure) -> None:
@@ -120,8 +143,7 @@ def heatmap(matrix, row_labels, column_labels, title: str, row_axis: str, column
         # a thin edge of the same colour leaves no light seam between neighbouring cells
         colour = colormap(shade)
         ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor=colour, edgecolor=colour, linewidth=0.5))
-        ax.text(j, i, num(value), ha="center", va="center", fontsize=10,
-                color="black" if shade > 0.55 else "white")
+        ax.text(j, i, num(value), ha="center", va="center", fontsize=10, color=text_colour(colour))
     ax.set_xlim(-0.5, columns - 0.5)
     ax.set_ylim(rows - 0.5, -0.5)  # the first row on top, as a matrix is written
     ax.set_xticks(range(columns), column_labels)

@@ -2,7 +2,9 @@
 
 The browser helpers start JupyterLab on 127.0.0.1 (free port, random token, its own
 config, settings and workspace folders) and drive Debian's Chromium through
-Playwright; nothing is downloaded.
+Playwright; nothing is downloaded. The accessibility helpers run axe-core (the copy
+axe-playwright-python bundles) over a page's output areas, and move through a
+notebook with the keys a reader would press.
 """
 
 from __future__ import annotations
@@ -141,11 +143,13 @@ def open_and_run(page, relative: str) -> None:
     # do not await the command: it resolves only after the confirmation dialog is accepted
     page.evaluate("() => { window.jupyterapp.commands.execute('notebook:restart-run-all'); }")
     page.click(".jp-Dialog .jp-mod-accept")
+    # every cell has run, or one failed (Run All stops there: assert_clean then shows its error)
     page.wait_for_function("""() => {
         const panel = window.jupyterapp.shell.currentWidget;
         const cells = panel.content.widgets.filter(c => c.model.type === 'code' && c.model.sharedModel.source.trim());
-        return panel.sessionContext.session.kernel.status === 'idle'
-            && cells.every(c => c.model.executionCount !== null && c.promptNode.textContent.trim() !== '[*]:');
+        const failed = panel.node.querySelector("[data-mime-type='application/vnd.jupyter.error']");
+        return panel.sessionContext.session.kernel.status === 'idle' && (failed
+            || cells.every(c => c.model.executionCount !== null && c.promptNode.textContent.trim() !== '[*]:'));
     }""", timeout=120_000)
     page.set_default_timeout(20_000)  # widgets answer within milliseconds; a broken one fails soon
 
@@ -203,3 +207,88 @@ def assert_clean(page, path: pathlib.Path):
         views.nth(expected_views - 1).wait_for()
         assert views.count() == expected_views, f"{name}: {views.count()} of {expected_views} widgets rendered"
         assert "Error displaying widget" not in page.locator(".jp-Notebook").inner_text()
+
+
+# --- accessibility ---------------------------------------------------------------------
+
+# WCAG 2.0 and 2.1, levels A and AA: the rules the audit runs (axe-core's tags)
+WCAG_TAGS = ("wcag2a", "wcag2aa", "wcag21a", "wcag21aa")
+OUTPUTS = ".jp-OutputArea"  # what the chapter draws: its outputs and the widgets in them, no JupyterLab chrome
+BLOCKING_IMPACTS = ("serious", "critical")
+
+
+def axe_audit(page, include: str | list = OUTPUTS) -> dict:
+    """axe-core's full result for the elements matching ``include`` (a selector, or a list of them), under the
+    WCAG 2 A/AA rules: violations, incomplete (to review by hand), passes and inapplicable rules."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    page.evaluate(Axe().axe_script)
+    selectors = [include] if isinstance(include, str) else list(include)
+    options = {"runOnly": {"type": "tag", "values": list(WCAG_TAGS)}}
+    return page.evaluate("([context, options]) => axe.run(context, options)",
+                         [{"include": [[s] for s in selectors]}, options])
+
+
+def blocking(result: dict) -> list[str]:
+    """One line per serious or critical violation: rule, impact, how many nodes, the first node and its fix."""
+    lines = []
+    for v in result["violations"]:
+        if v["impact"] in BLOCKING_IMPACTS:
+            node = v["nodes"][0]
+            summary = " ".join(node.get("failureSummary", "").split())
+            lines.append(f"{v['impact']} {v['id']} ({len(v['nodes'])} nodes), e.g. {node['target']}: {summary}")
+    return lines
+
+
+def active_element(page) -> dict:
+    """What has the keyboard focus: tag, type, its text or label, and the computed focus indicator."""
+    return page.evaluate("""() => {
+        const e = document.activeElement;
+        const style = getComputedStyle(e);
+        const outline = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 1;
+        return {tag: e.tagName.toLowerCase(), type: e.type || '', text: (e.innerText || e.value || '').trim(),
+                placeholder: e.placeholder || '',
+                outline: outline ? `${style.outlineWidth} ${style.outlineStyle} ${style.outlineColor}` : '',
+                shadow: style.boxShadow === 'none' ? '' : style.boxShadow};
+    }""")
+
+
+def focus_is_visible(page) -> bool:
+    """The focused element draws an outline or a box shadow."""
+    focused = active_element(page)
+    return bool(focused["outline"] or focused["shadow"])
+
+
+def notebook_state(page) -> dict:
+    """The notebook's mode, active cell and number of cells: what a key taken by JupyterLab would change."""
+    return page.evaluate("""() => { const nb = window.jupyterapp.shell.currentWidget.content;
+        return {mode: nb.mode, active: nb.activeCellIndex, cells: nb.widgets.length}; }""")
+
+
+def cell_index(page, needle: str) -> int:
+    """The index of the first cell whose source contains ``needle``."""
+    index = page.evaluate("(needle) => window.jupyterapp.shell.currentWidget.content.widgets"
+                          ".findIndex(c => c.model.sharedModel.source.includes(needle))", needle)
+    assert index >= 0, f"no cell contains {needle!r}"
+    return index
+
+
+def go_to_cell_by_keys(page, index: int) -> None:
+    """From the top of the notebook in command mode (as a reader who opened it), ArrowDown to cell ``index``."""
+    page.evaluate("""() => { const nb = window.jupyterapp.shell.currentWidget.content;
+        nb.mode = 'command'; nb.activeCellIndex = 0; nb.activeCell.node.focus(); }""")
+    for _ in range(index):
+        page.keyboard.press("ArrowDown")
+    page.wait_for_function("(i) => window.jupyterapp.shell.currentWidget.content.activeCellIndex === i", arg=index)
+
+
+def tab_to(page, is_target: str, arg=None, limit: int = 8) -> list[dict]:
+    """Press Tab until the focused element satisfies ``is_target`` (a JS predicate of the element and ``arg``),
+    at most ``limit`` times; returns the elements passed on the way (the target last)."""
+    passed = []
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        passed.append(active_element(page))
+        if page.evaluate(f"(arg) => ({is_target})(document.activeElement, arg)", arg):
+            return passed
+    raise AssertionError(f"{limit} presses of Tab did not reach the target; focus went to {passed}")

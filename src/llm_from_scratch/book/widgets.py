@@ -4,13 +4,21 @@ An explorer separates its numbers (``state_for``) from their rendering
 (``render``), so tests check the numbers without a browser. A widget cell first
 shows a static snapshot of the default state (guarded by nbval, readable without
 a kernel), then the live widget, whose plain-text form only names it.
+
+Accessibility: a live widget is marked with the learner's language and shows a
+visible focus ring on every control; a slider is a native ``<input type="range">``
+named by its ``<label>`` (``Slider``), which the keyboard moves without
+JupyterLab taking the keys; figures carry a title and a description.
 """
 
 from __future__ import annotations
 
+import asyncio
 from html import escape
 
+import anywidget
 import ipywidgets as w
+import traitlets
 from IPython.display import HTML, display
 
 from .answers import AnswerFormatError, read_choice
@@ -24,15 +32,48 @@ CHOICE_CLASS = "llm-choice"
 # it scrolls), so options never overlap as fixed-height radio labels do. ipywidgets writes a list box's
 # labels with no-break spaces, so a zero-width space after each space lets a long option wrap.
 WRAP_AFTER_SPACE = " \u200b"
+SUBMIT_SETTLE_S = 0.25  # how long Enter's check waits for the box's last value (see ExerciseForm)
 CHOICE_CSS = (f"<style>.{CHOICE_CLASS} select{{height:auto;field-sizing:content;padding:2px}}"
               f".{CHOICE_CLASS} option{{white-space:normal;line-height:1.35;padding:3px 4px}}</style>")
 
 
+LIVE_CLASS = "llm-live"
+# ipywidgets draws a text box's focus as a pale border only (its CSS sets outline: none !important), and a
+# button's as a 1 px pale outline: every control of a live widget gets a 2 px ring of 3:1 or more against white
+FOCUS_RING = "outline:2px solid #1a56db !important;outline-offset:2px"  # 6.4:1 against white
+FOCUS_CSS = (f".{LIVE_CLASS}.{LIVE_CLASS} :is(input, select, textarea, button):focus-visible,"
+             f".{LIVE_CLASS}.{LIVE_CLASS} :is(input, select, textarea):focus{{{FOCUS_RING}}}")
+# ipywidgets gives no way to set an element's attributes: this invisible part of a live widget marks the
+# widget's element with the learner's language (lang), so a screen reader reads a Russian label as Russian
+# in JupyterLab's English page, and brings the focus ring's CSS
+MARK_ESM = f"""
+function render({{ model, el }}) {{
+  el.style.display = "none";
+  let tries = 0;
+  const mark = () => {{
+    const live = el.closest(".{LIVE_CLASS}");
+    if (live) live.setAttribute("lang", model.get("lang"));
+    else if (tries++ < 100) requestAnimationFrame(mark);
+  }};
+  mark();
+}}
+export default {{ render }};
+"""
+
+
+class _LiveMark(anywidget.AnyWidget):
+    _esm = MARK_ESM
+    _css = FOCUS_CSS
+    lang = traitlets.Unicode("").tag(sync=True)
+
+
 class LiveWidget(w.VBox):
-    """A VBox whose plain-text form says what it is, so stored notebooks stay deterministic."""
+    """A VBox whose plain-text form says what it is, so stored notebooks stay deterministic; in the browser
+    it is marked with the learner's language and its controls show their focus."""
 
     def __init__(self, children, description: str) -> None:
-        super().__init__(children)
+        super().__init__([*children, _LiveMark(lang=language())])
+        self.add_class(LIVE_CLASS)
         self._description = description
 
     def __repr__(self) -> str:
@@ -45,11 +86,117 @@ def lang_div(html: str) -> str:
 
 
 def figure_html(figure: Figure) -> str:
-    return f'<div role="img" aria-label="{escape(figure.title)}">{figure.svg}</div>'
+    """A live figure: the SVG with its title and description, named as one image."""
+    return f'<div role="img" aria-label="{escape(figure.alt)}">{figure.described_svg()}</div>'
+
+
+SLIDER_CLASS = "llm-slider"
+# Keys the range input answers itself; JupyterLab's notebook reads keys on the bubbling path (arrows select
+# cells in command mode), so the input keeps these to itself.
+SLIDER_ESM = f"""
+const OWN_KEYS = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End", "PageUp", "PageDown"]);
+let made = 0;
+
+function render({{ model, el }}) {{
+  const id = `{SLIDER_CLASS}-${{Date.now().toString(36)}}-${{made++}}`;
+  const root = document.createElement("div");
+  root.className = "{SLIDER_CLASS}";
+  const label = document.createElement("label");
+  label.htmlFor = id;
+  const input = document.createElement("input");
+  Object.assign(input, {{ type: "range", id, min: "0", step: "1" }});
+  const readout = document.createElement("output");
+  readout.setAttribute("for", id);
+  readout.setAttribute("aria-hidden", "true");  // the input's value text says it already
+  root.append(label, input, readout);
+  el.append(root);
+  const draw = () => {{
+    const labels = model.get("labels");
+    const index = model.get("index");
+    if (model.get("lang")) root.lang = model.get("lang");
+    label.textContent = model.get("description");
+    input.max = String(labels.length - 1);
+    input.value = String(index);
+    input.setAttribute("aria-valuetext", labels[index] ?? "");
+    readout.textContent = labels[index] ?? "";
+  }};
+  input.addEventListener("input", () => {{
+    model.set("index", Number(input.value));
+    model.save_changes();
+  }});
+  input.addEventListener("keydown", (event) => {{
+    if (OWN_KEYS.has(event.key)) event.stopPropagation();
+  }});
+  for (const name of ["index", "labels", "description", "lang"]) model.on(`change:${{name}}`, draw);
+  draw();
+  return () => {{
+    for (const name of ["index", "labels", "description", "lang"]) model.off(`change:${{name}}`, draw);
+  }};
+}}
+export default {{ render }};
+"""
+SLIDER_CSS = (f".{SLIDER_CLASS}{{display:flex;align-items:center;gap:10px;margin:2px 4px;"
+              "font-size:var(--jp-widgets-font-size,13px);color:var(--jp-widgets-label-color,#000)}"
+              f".{SLIDER_CLASS} label{{white-space:nowrap}}"
+              f".{SLIDER_CLASS} input{{width:20em;margin:0;accent-color:#1a56db}}"
+              f".{SLIDER_CLASS} input:focus-visible{{{FOCUS_RING}}}"
+              f".{SLIDER_CLASS} output{{font-family:var(--jp-code-font-family,monospace);white-space:nowrap;"
+              "min-width:4em}")
+
+
+class Slider(anywidget.AnyWidget):
+    """A slider over a list of options, with the API of ipywidgets' SelectionSlider (``options``, ``value``,
+    ``label``, ``index``), drawn as a native ``<input type="range">`` named by its ``<label>``.
+
+    ipywidgets' sliders are noUiSlider handles: a div with role="slider" and no accessible name
+    (ipywidgets passes noUiSlider no ARIA options). The native range input has its name from the label,
+    its value text from the option's label (aria-valuetext), and the browser's keys: arrows, Home, End,
+    Page Up and Page Down. Options are (label, value) pairs or values (labelled by ``str``).
+    """
+
+    _esm = SLIDER_ESM
+    _css = SLIDER_CSS
+    index = traitlets.Int(0).tag(sync=True)
+    labels = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    description = traitlets.Unicode("").tag(sync=True)
+    lang = traitlets.Unicode("").tag(sync=True)
+    value = traitlets.Any()
+
+    def __init__(self, options, value, description: str = "", **kwargs) -> None:
+        self.options = tuple(o if isinstance(o, tuple) else (str(o), o) for o in options)
+        super().__init__(labels=[label for label, _ in self.options], index=self._index_of(value),
+                         description=description, lang=language(), **kwargs)
+        self.value = value
+
+    def _index_of(self, value) -> int:
+        for i, (_, option) in enumerate(self.options):
+            if option == value:
+                return i
+        raise traitlets.TraitError(f"{value!r} is not one of the slider's options")
+
+    @property
+    def label(self) -> str:
+        return self.options[self.index][0]
+
+    @traitlets.validate("value")
+    def _valid_value(self, proposal):
+        self._index_of(proposal["value"])
+        return proposal["value"]
+
+    @traitlets.observe("value")
+    def _value_changed(self, change) -> None:
+        self.index = self._index_of(change["new"])
+
+    @traitlets.observe("index")
+    def _index_changed(self, change) -> None:
+        self.value = self.options[change["new"]][1]
 
 
 def pre(lines: str) -> str:
-    return f'<pre style="font-family:monospace;margin:4px 0">{escape(lines)}</pre>'
+    """Monospaced lines that wrap only between words: JupyterLab breaks an output's pre anywhere
+    (word-break: break-all), which split a number of the d_k explorer across two lines."""
+    return (f'<pre style="font-family:monospace;margin:4px 0;white-space:pre-wrap;word-break:normal;'
+            f'overflow-wrap:break-word">{escape(lines)}</pre>')
 
 
 def snapshot(parts: list[Figure | str]) -> None:
@@ -93,8 +240,10 @@ class ExerciseForm:
         options = book.options(exercise_id)
         self.choices = None
         if options:
+            # named by its tooltip (ipywidgets writes it as the list's title): it has no visible label
             self.choices = w.Select(options=[(f"{k}) {v}".replace(" ", WRAP_AFTER_SPACE), k) for k, v in options],
-                                    value=None, rows=len(options), tabbable=False, layout=w.Layout(width="auto"))
+                                    value=None, rows=len(options), tabbable=False, layout=w.Layout(width="auto"),
+                                    tooltip=text("widget.exercise.options", title=book.title(exercise_id)))
             self.choices.add_class(CHOICE_CLASS)
             self.choices.observe(lambda change: setattr(self.answer, "value", change["new"] or ""), names="value")
             self.answer = w.Text(placeholder=text("widget.exercise.letters", letters=", ".join(OPTIONS[:-1]),
@@ -115,9 +264,20 @@ class ExerciseForm:
         self.reveal_button.on_click(lambda _: self.show_solution())
 
     def _on_answer_message(self, _widget, content, _buffers) -> None:
-        """The box sends {"event": "submit"} when Enter is pressed (after the value it holds)."""
+        """The box sends {"event": "submit"} when Enter is pressed.
+
+        ipywidgets sends a box's new value only once the kernel has answered the previous one, while the
+        submit goes at once: after fast typing (or in a busy kernel) the last value arrives just after the
+        submit, and the check would judge the value before it, then lose its feedback to the change. In a
+        kernel the check therefore waits SUBMIT_SETTLE_S for that value; without an event loop it runs now.
+        """
         if isinstance(content, dict) and content.get("event") == "submit":
-            self.submit()
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                self.submit()
+            else:
+                loop.call_later(SUBMIT_SETTLE_S, self.submit)
 
     def _answer_changed(self, change) -> None:
         self.feedback.value = ""

@@ -19,7 +19,7 @@ from ..attention import SelfAttentionError, scaled_dot_product_self_attention
 from ..book.figures import Figure, Panel, heatmap, line_panels
 from ..book.formatting import num, vector
 from ..book.sections import Section, Value, to_text
-from ..book.widgets import LABEL_STYLE, ExerciseForm, Explorer, LiveWidget, lang_div, snapshot
+from ..book.widgets import LABEL_STYLE, ExerciseForm, Explorer, LiveWidget, Slider, lang_div, snapshot
 from ..tensor import Tensor
 from . import sections
 from .evidence import (
@@ -59,9 +59,8 @@ class ScaleExplorer(Explorer):
         # factors 0 to 2 in steps of 0.01, and 1/sqrt(d_k) itself: a float slider would snap it to 0.71 in
         # the browser, so the live widget would open on other weights than the chapter's
         factors = sorted({round(0.01 * i, 2) for i in range(201)} | {self.default})
-        self.slider = w.SelectionSlider(options=[(num(f, 3), f) for f in factors], value=self.default,
-                                        description=text("widget.scale.slider"), style=LABEL_STYLE,
-                                        continuous_update=True)
+        self.slider = Slider(options=[(num(f, 3), f) for f in factors], value=self.default,
+                             description=text("widget.scale.slider"))
         self.to_default = w.Button(description=text("widget.scale.to_default", value=num(self.default, 3)))
         self.to_one = w.Button(description=text("widget.scale.to_one"))
         self.to_default.on_click(lambda _: setattr(self.slider, "value", self.default))
@@ -120,8 +119,7 @@ class WidthExplorer(Explorer):
     batch, tokens, seed = RANDOM_BATCH, RANDOM_TOKENS, RANDOM_SEED
 
     def __init__(self) -> None:
-        self.slider = w.SelectionSlider(options=list(KEY_WIDTHS), value=64, description=text("widget.width.slider"),
-                                        style=LABEL_STYLE, continuous_update=True)
+        self.slider = Slider(options=list(KEY_WIDTHS), value=64, description=text("widget.width.slider"))
         self.curves = [self.state_for(d) for d in KEY_WIDTHS]
         self.figure = w.HTML()
         self.numbers = w.HTML()
@@ -252,7 +250,7 @@ class HeadEditor:
         display(LiveWidget([self.controls, self.reset, self.view], text("widget.editor.repr")))
 
 
-def controls(moves: int) -> dict[str, tuple[w.ValueWidget, list, float]]:
+def controls(moves: int) -> dict[str, tuple[w.DOMWidget, list, float]]:
     """Each explorer's control, ``moves`` values to give it, and its latency target in ms (for the benchmark)."""
     scale, width, editor = ScaleExplorer(), WidthExplorer(), HeadEditor()
     return {
