@@ -177,6 +177,8 @@ def test_the_first_heatmap_reads_in_greyscale(notebook):
     if not heatmaps:
         pytest.skip("no heatmap in this notebook")
     image = images.nth(heatmaps[0])
+    # a folded answer's figure shows once the reader opens it, as after answering
+    image.evaluate("(i) => { const folded = i.closest('details'); if (folded) folded.open = true; }")
     image.scroll_into_view_if_needed()
     GREYSCALE.mkdir(parents=True, exist_ok=True)
     target = GREYSCALE / f"{lang}-{notebook.path.stem}-heatmap.png"

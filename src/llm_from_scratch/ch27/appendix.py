@@ -21,7 +21,7 @@ from ..attention import scaled_dot_product_self_attention
 from ..book.figures import Figure, Panel, line_panels
 from ..book.formatting import num
 from ..book.sections import Section, Table
-from ..book.widgets import LABEL_STYLE, Explorer, LiveWidget, snapshot
+from ..book.widgets import Explorer, LiveWidget, Slider, snapshot
 from ..cost import HeadCost, size
 from ..measure import interleaved_ms, traced_peak_mib
 from ..tensor import Tensor
@@ -157,8 +157,7 @@ class BlockSizeExplorer(Explorer):
         rng = np.random.default_rng(tokens)
         self.inputs = [rng.standard_normal((batch, tokens, width)) for _ in range(4)]
         self.curves = [self.measure(block) for block in BLOCK_SIZES]
-        self.slider = w.SelectionSlider(options=list(BLOCK_SIZES), value=256, description=text("cost.block.slider"),
-                                        style=LABEL_STYLE, continuous_update=True)
+        self.slider = Slider(options=list(BLOCK_SIZES), value=256, description=text("cost.block.slider"))
         self.figure = w.HTML()
         self.numbers = w.HTML()
         self.slider.observe(lambda change: self.update(change["new"]), names="value")
