@@ -36,6 +36,15 @@ def folded_html(*parts: Section | Figure) -> str:
 
 
 def show_folded(*parts: Section | Figure) -> None:
-    """Display sections and figures folded; their plain text (what nbval also compares) stays whole."""
-    display({"text/html": folded_html(*parts), "text/plain": "\n\n".join(_plain(part) for part in parts)},
-            raw=True)
+    """Display sections and at most one figure, folded.
+
+    The output also carries the figure's SVG and everything as plain text: JupyterLab
+    shows the HTML, while nbval compares the SVG by meaning, as for any figure.
+    """
+    figures = [part for part in parts if isinstance(part, Figure)]
+    if len(figures) > 1:
+        raise ValueError("show_folded takes at most one figure: one output holds one SVG")
+    bundle = {"text/html": folded_html(*parts), "text/plain": "\n\n".join(_plain(part) for part in parts)}
+    if figures:
+        bundle["image/svg+xml"] = figures[0].described_svg()
+    display(bundle, raw=True)
