@@ -24,7 +24,6 @@ import collections
 import hashlib
 import io
 import json
-import os
 import pathlib
 import re
 import shutil
@@ -35,7 +34,6 @@ import pytest
 from llm_from_scratch.book.chapters import chapters
 from llm_from_scratch.book.formatting import vector
 from llm_from_scratch.book.testing import (
-    CHROMIUM,
     WCAG_TAGS,
     active_element,
     assert_clean,
@@ -50,6 +48,7 @@ from llm_from_scratch.book.testing import (
     lab_page,
     notebook_state,
     open_and_run,
+    require_browser,
     tab_to,
 )
 from llm_from_scratch.ch27.evidence import run_head, worked_inputs
@@ -64,13 +63,7 @@ NOTEBOOKS = [(chapter.name, lang, path) for chapter in chapters(ROOT)
              for lang in chapter.editions() for path in chapter.notebooks(lang)]
 FRAME_ROLES = ("query", "key", "value", "score", "probability")
 
-if not CHROMIUM.exists():
-    message = "no Chromium at /usr/bin/chromium: install it with `apt-get update && apt-get install -y chromium`"
-    if os.environ.get("CI") == "true":
-        pytest.fail(message, pytrace=False)
-    pytest.skip(message, allow_module_level=True)
-
-pytest.importorskip("playwright.sync_api")
+require_browser()
 
 
 def digest(paths) -> dict[str, str]:

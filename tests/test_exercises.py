@@ -15,23 +15,17 @@ import pytest
 
 from llm_from_scratch.book.answers import MAX_DEPTH
 from llm_from_scratch.book.exercises import OPTIONS, Feedback
-from llm_from_scratch.ch27.evidence import LearnerEvidence
+from llm_from_scratch.ch27.evidence import LearnerEvidence, hand_inputs
 from llm_from_scratch.ch27.exercises import BOOK, EXERCISES, REVIEW, attempted, check, progress, reveal
+from llm_from_scratch.reference import softmax
 
 # --- the second example, by hand --------------------------------------------------------
 
-Q = np.array([[1, 1, 0, 0], [0, 0, 1, 1], [-1, 1, 0, 0]], dtype=float)
-K = np.array([[1, 1, 0, 0], [1, -1, 1, 1], [0, 0, 1, 1]], dtype=float)
-V = np.array([[1, 0], [0, 1], [1, 1]], dtype=float)
-
-
-def softmax_rows(x):
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
+Q, K, V = (x[0] for x in hand_inputs())  # the second example's inputs (literals in evidence.py)
 
 
 S = Q @ K.T
-A = softmax_rows(S / 2)
+A = softmax(S / 2)
 OUT = A @ V
 CAUSAL = np.array([[1, 0, 0], [1 / (1 + math.e), math.e / (1 + math.e), 0], list(A[2])])
 
@@ -107,9 +101,9 @@ def test_nothing_says_the_first_option_is_right():
 def mis_hand_weights():
     """The second example's misreadings of A, as a learner would round them."""
     return [
-        (softmax_rows((S / 2).T).T, "columns-normalized", "столбцы"),
-        (softmax_rows(S), "missing-scale", "1/√d_k"),
-        (softmax_rows((S / 2).T), "transposed-scores", "KQᵀ"),
+        (softmax((S / 2).T).T, "columns-normalized", "столбцы"),
+        (softmax(S), "missing-scale", "1/√d_k"),
+        (softmax((S / 2).T), "transposed-scores", "KQᵀ"),
         (np.exp(S / 2), "not-normalized", "ещё оценки"),
     ]
 

@@ -8,24 +8,17 @@ keyboard only. Needs Debian's Chromium at /usr/bin/chromium; nothing is download
 from __future__ import annotations
 
 import json
-import os
 import pathlib
 
 import pytest
 
-from llm_from_scratch.book.testing import CHROMIUM, close_notebook, jupyterlab, lab_page, open_and_run
+from llm_from_scratch.book.testing import close_notebook, jupyterlab, lab_page, open_and_run, require_browser
 from llm_from_scratch.book.widgets import CHOICE_CLASS
 from llm_from_scratch.ch27.strings import text_in
 
 ARTIFACTS = pathlib.Path(__file__).resolve().parents[1] / "artifacts"
 
-if not CHROMIUM.exists():
-    message = "no Chromium at /usr/bin/chromium: install it with `apt-get update && apt-get install -y chromium`"
-    if os.environ.get("CI") == "true":
-        pytest.fail(message, pytrace=False)
-    pytest.skip(message, allow_module_level=True)
-
-pytest.importorskip("playwright.sync_api")
+require_browser()
 
 
 def notebook(*sources: str) -> str:

@@ -6,17 +6,11 @@ import numpy as np
 import pytest
 
 from llm_from_scratch.book.sections import to_text
-from llm_from_scratch.ch27.evidence import LearnerEvidence
+from llm_from_scratch.ch27.evidence import LearnerEvidence, hand_inputs
 from llm_from_scratch.ch27.sections import hand_example, render_report
+from llm_from_scratch.reference import softmax
 
-Q = np.array([[1, 1, 0, 0], [0, 0, 1, 1], [-1, 1, 0, 0]], dtype=float)
-K = np.array([[1, 1, 0, 0], [1, -1, 1, 1], [0, 0, 1, 1]], dtype=float)
-V = np.array([[1, 0], [0, 1], [1, 1]], dtype=float)
-
-
-def softmax_rows(x):
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
+Q, K, V = (x[0] for x in hand_inputs())  # the second example's inputs (literals in evidence.py)
 
 
 @pytest.fixture(scope="module")
@@ -28,8 +22,8 @@ def test_the_engine_computes_the_second_example(ev):
     head = ev.hand.head
     np.testing.assert_array_equal(head.raw_scores.data[0], Q @ K.T)
     assert head.key_width == 4 and head.scale == 0.5
-    np.testing.assert_allclose(head.weights.data[0], softmax_rows(Q @ K.T / 2), atol=1e-12)
-    np.testing.assert_allclose(ev.hand.output[0], softmax_rows(Q @ K.T / 2) @ V, atol=1e-12)
+    np.testing.assert_allclose(head.weights.data[0], softmax(Q @ K.T / 2), atol=1e-12)
+    np.testing.assert_allclose(ev.hand.output[0], softmax(Q @ K.T / 2) @ V, atol=1e-12)
     weights = head.weights.data[0]
     assert not np.array_equal(head.raw_scores.data[0], head.raw_scores.data[0].T), "QKᵀ is not symmetric"
     assert 0.1 < weights.min() and weights.max() < 0.9, "every weight is visibly mixed"
@@ -45,7 +39,7 @@ def test_the_reviews_evidence(ev):
     assert (ev.head_split.key_width, ev.head_split.scale) == (64, 0.125)
     e = math.e
     np.testing.assert_allclose(ev.hand_causal, [[1, 0, 0], [1 / (1 + e), e / (1 + e), 0],
-                                                softmax_rows(Q @ K.T / 2)[2]], atol=1e-12)
+                                                softmax(Q @ K.T / 2)[2]], atol=1e-12)
 
 
 @pytest.mark.parametrize("lang, words", [("ru", "Второй пример"), ("en", "The second example")])

@@ -11,12 +11,7 @@ from llm_from_scratch.ch27.evidence import worked_inputs
 from llm_from_scratch.ch27.exercises import BOOK
 from llm_from_scratch.ch27.strings import text
 from llm_from_scratch.ch27.widgets import HeadEditor, ScaleExplorer, WidthExplorer, softmax_jacobian_norm
-from llm_from_scratch.reference import closed_form_forward
-
-
-def softmax_rows(x):
-    e = np.exp(x - x.max(axis=-1, keepdims=True))
-    return e / e.sum(axis=-1, keepdims=True)
+from llm_from_scratch.reference import closed_form_forward, softmax
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +23,7 @@ def scale():
 def test_scale_state_is_softmax_of_the_factor_times_the_scores(scale, factor):
     state = scale.state_for(factor)
     q, k, v = (x[0] for x in worked_inputs())
-    expected = softmax_rows(factor * (q @ k.T))
+    expected = softmax(factor * (q @ k.T))
     np.testing.assert_allclose(state.weights, expected, atol=1e-12)
     np.testing.assert_allclose(state.output, expected @ v, atol=1e-12)
     assert state.pair_weight == pytest.approx(math.exp(factor) / (math.exp(factor) + 1), abs=1e-12)
@@ -149,7 +144,7 @@ def test_choice_form_and_an_unreadable_answer():
 
 
 def test_the_softmax_jacobian_norm_is_the_frobenius_norm_of_diag_a_minus_aat():
-    rows = softmax_rows(np.random.default_rng(3).normal(size=(5, 7)) * 3)
+    rows = softmax(np.random.default_rng(3).normal(size=(5, 7)) * 3)
     explicit = [np.linalg.norm(np.diag(a) - np.outer(a, a)) for a in rows]
     np.testing.assert_allclose(softmax_jacobian_norm(rows), explicit, atol=1e-12)
     assert softmax_jacobian_norm(np.eye(4))[0] == 0.0

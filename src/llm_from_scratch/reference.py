@@ -11,6 +11,12 @@ import math
 import numpy as np
 
 
+def softmax(x: np.ndarray) -> np.ndarray:
+    """softmax over the last axis, shifted by each row's maximum."""
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
 def closed_form_forward(q: np.ndarray, k: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Return (A, O) with A = softmax(Q K^T / sqrt(d_k)) over keys and O = A V."""
     a = np.matmul(q, np.swapaxes(k, 1, 2))

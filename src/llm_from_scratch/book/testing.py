@@ -62,6 +62,18 @@ def language_of(notebook: nbformat.NotebookNode) -> str | None:
 
 # --- JupyterLab in Chromium ------------------------------------------------------------
 
+def require_browser() -> None:
+    """Skip the calling test module without Debian's Chromium or Playwright; under CI=true, fail instead."""
+    import pytest
+
+    if not CHROMIUM.exists():
+        message = "no Chromium at /usr/bin/chromium: install it with `apt-get update && apt-get install -y chromium`"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message, pytrace=False)
+        pytest.skip(message, allow_module_level=True)
+    pytest.importorskip("playwright.sync_api")
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
