@@ -119,6 +119,27 @@ def test_notebook_runs_cleanly_in_jupyterlab(notebook):
     screenshot(notebook.page, notebook.lang, notebook.name)
 
 
+def test_no_answer_shows_before_an_attempt(notebook):
+    """After Restart and Run All (which re-opens collapsed outputs), every folded answer is still closed."""
+    folded = notebook.page.locator(".jp-OutputArea-output details")
+    for i in range(folded.count()):
+        answer = folded.nth(i)
+        answer.scroll_into_view_if_needed()
+        assert not answer.evaluate("(d) => d.open"), f"{notebook.name}: folded answer {i} is open"
+        assert not answer.locator("img, pre").first.is_visible(), f"{notebook.name}: answer {i} is visible"
+
+
+def test_progress_from_01_shows_in_10_after_a_kernel_restart(notebook):
+    """01's keyboard path answered first-look in another kernel; 10's summary, run in a fresh kernel, has it."""
+    if notebook.chapter != "chapter27" or not notebook.name.startswith("10_"):
+        pytest.skip("the chapter's progress summary is in 10")
+    lang = notebook.lang
+    summary = notebook.page.locator(".jp-OutputArea-output", has_text=text_in(lang, "progress.header")).last
+    title = text_in(lang, "ex.first-look.title")
+    line = next(line for line in summary.inner_text().splitlines() if line.startswith(title))
+    assert text_in(lang, "progress.open") not in line and not line.endswith(": 0)"), line
+
+
 # --- axe-core --------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
