@@ -228,3 +228,13 @@ def test_a_folded_answer_is_closed_html_with_its_text_whole():
     html = folded_html(head_figure(run, "weights"), sections.softmax_rows(run))
     assert html.startswith('<details lang="ru"><summary>') and "<details open" not in html
     assert "0.985834" in html and "<img alt=" in html
+
+
+def test_the_output_heatmap_names_its_columns_value_features_not_key_positions():
+    from llm_from_scratch.ch27.evidence import LearnerEvidence
+    from llm_from_scratch.ch27.figures import head_figure
+
+    run = LearnerEvidence().worked.run
+    output, weights = head_figure(run, "output").svg, head_figure(run, "weights").svg
+    assert text("figure.axis.value_features") in output and text("figure.axis.key_columns") not in output
+    assert text("figure.axis.key_columns") in weights

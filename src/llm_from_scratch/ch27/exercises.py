@@ -19,6 +19,7 @@ from ..book.exercises import (
     NUMERIC_TOLERANCE,
     Exercise,
     ExerciseBook,
+    Judgement,
     choice_exercise,
     index_per_row,
     partial,
@@ -32,6 +33,7 @@ from ..book.formatting import NOISE, below, matrix, num, shape, vector
 from .code_exercises import BUG_HUNT, CODE_EXERCISES
 from .evidence import (
     SATURATING_FACTOR,
+    HeadRun,
     LearnerEvidence,
     causal_mask,
     exponentials,
@@ -61,24 +63,32 @@ def _heavier_value(ev: LearnerEvidence) -> np.ndarray:
     return ev.worked.run.weights[0].argmax(axis=1)
 
 
-def _scores(answer, ev):
-    run = ev.worked.run
-    expected = run.head.raw_scores.data[0]
-    a = read_numbers(answer, text("ex.scores.form"))
-    if a.shape != expected.shape:
-        raise AnswerFormatError(text("ex.scores.form_hint", shape=shape(expected.shape)))
+def _judge_scores(exercise_id: str, answer, run: HeadRun, hint: AnswerFormatError) -> Judgement:
+    """QKᵀ of ``run``; the matrices a misconception gives instead are recognised and named."""
+    expected, scaled = run.head.raw_scores.data[0], run.head.scaled_scores.data[0]
     q, k = run.query[0], run.key[0]
+    a = read_numbers(answer, text(f"ex.{exercise_id}.form"))
+    if same(a, q.T @ k) or same(a, k.T @ q):  # checked first: its shape is [d_k, d_k], not [T, T]
+        return wrong("features-for-positions", "mis.features-for-positions")
+    if a.shape != expected.shape:
+        raise hint
     if same(a, expected):
         return right()
-    if same(a, run.head.scaled_scores.data[0]):
+    if same(a, expected.T):
+        return wrong("transposed-scores", "mis.transposed-scores")
+    if same(a, scaled):
         return wrong("scaled-too-early", "mis.scaled-too-early")
     if rows_swapped(a, expected):
         return wrong("rows-swapped", "mis.rows-swapped")
-    if same(a, q.T @ k) or same(a, k.T @ q):
-        return wrong("features-for-positions", "mis.features-for-positions")
     if same(a, q @ q.T) or same(a, k @ k.T):
         return wrong("query-with-query", "mis.query-with-query")
-    return partial("scores", a, expected, row_labels("q", len(expected)))
+    return partial(exercise_id, a, expected, row_labels("q", len(expected)))
+
+
+def _scores(answer, ev):
+    expected = ev.worked.run.head.raw_scores.data[0]
+    hint = AnswerFormatError(text("ex.scores.form_hint", shape=shape(expected.shape)))
+    return _judge_scores("scores", answer, ev.worked.run, hint)
 
 
 def _weights(answer, ev):
@@ -104,23 +114,7 @@ def _weights(answer, ev):
 
 
 def _scores_by_hand(answer, ev):
-    run = ev.hand
-    expected = run.head.raw_scores.data[0]
-    q, k = run.query[0], run.key[0]
-    a = read_numbers(answer, text("ex.scores-by-hand.form"))
-    if same(a, q.T @ k) or same(a, k.T @ q):
-        return wrong("features-for-positions", "mis.features-for-positions")
-    if a.shape != expected.shape:
-        raise _hint("scores-by-hand")
-    if same(a, expected):
-        return right()
-    if same(a, expected.T):
-        return wrong("transposed-scores", "mis.transposed-scores")
-    if same(a, run.head.scaled_scores.data[0]):
-        return wrong("scaled-too-early", "mis.scaled-too-early")
-    if same(a, q @ q.T) or same(a, k @ k.T):
-        return wrong("query-with-query", "mis.query-with-query")
-    return partial("scores-by-hand", a, expected, row_labels("q", len(expected)))
+    return _judge_scores("scores-by-hand", answer, ev.hand, _hint("scores-by-hand"))
 
 
 def _weights_by_hand(answer, ev):
