@@ -38,7 +38,7 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 CHAPTERS := $(sort $(wildcard chapter[0-9]*))  # discovered: adding chapterNN/ needs no edit here
 
 lab: $(VENV)/.locked ## set up and open JupyterLab on the chapters, the first one open
-	$(VENV)/bin/jupyter lab $(ROOT_FLAG) --ServerApp.default_url=/lab/tree/$(firstword $(CHAPTERS))
+	$(VENV)/bin/jupyter lab $(ROOT_FLAG) --LabApp.default_url=/lab/tree/$(firstword $(CHAPTERS))
 
 test: $(VENV)/.locked ## set up and run every test: lint, unit tests and every notebook (nbval)
 	$(VENV)/bin/ruff check .
