@@ -60,13 +60,14 @@ lock: ## refresh the lock and the lowest versions, environment.yml, then re-exec
 report: $(VENV)/.locked ## print every chapter's text report
 	for chapter in $(CHAPTERS); do $(PY) -m llm_from_scratch.ch$${chapter#chapter} || exit 1; done
 
-bench: $(VENV)/.bench ## benchmark the head and the tiled head (vs numpy and PyTorch, plain process) and the explorers' latency
+bench: $(VENV)/.bench ## the reading engine, the tiled head, numpy and PyTorch side by side; checks and explorers
 	$(PY) benchmarks/bench_head.py
 	$(PY) benchmarks/profile_head.py
+	$(PY) benchmarks/bench_checks.py
 	$(PY) benchmarks/bench_widgets.py
 
 notebooks: $(VENV)/.locked ## re-execute every chapter's notebooks in place (commit the result)
-	$(PY) -m llm_from_scratch.book.notebooks
+	$(PY) -m tools.notebooks
 
 lint: $(VENV)/.locked ## ruff over the package, tests, benchmarks and the notebooks' code cells
 	$(VENV)/bin/ruff check .

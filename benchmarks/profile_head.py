@@ -1,12 +1,11 @@
-"""Where the engine's head spends its time: each primitive's forward and backward, in ms.
+"""Where the reading engine's head spends its time: each primitive's forward and backward, in ms.
 
 Wraps the primitives the head calls and the backward rules they record, runs
 forward+backward back to back, and prints the median of each part over the runs,
 with the process's CPU time in user and kernel mode (page faults are kernel time)
-and its minor page faults. --fresh-memory lets go of the engine's kept buffers
-before each run, to show what fresh memory costs (see parallel's docstring).
+and its minor page faults.
 
-    python benchmarks/profile_head.py [--runs N] [--batch 8] [--tokens 512 2048] [--fresh-memory]
+    python benchmarks/profile_head.py [--runs N] [--batch 8] [--tokens 512 2048]
 """
 
 from __future__ import annotations
@@ -19,8 +18,8 @@ import time
 
 import numpy as np
 
-from llm_from_scratch import Tensor, parallel, scaled_dot_product_self_attention
-from llm_from_scratch import functions as F
+from llm_from_scratch import Tensor, scaled_dot_product_self_attention
+from llm_from_scratch.engine import functions as F
 
 PRIMITIVES = ("transpose", "matmul", "mul", "log_softmax", "exp")
 WIDTH = 64
@@ -32,8 +31,8 @@ def timed(name: str, fn):
         start = time.perf_counter()
         out = fn(*args, **kwargs)
         spent[f"{name} forward"] += time.perf_counter() - start
-        if out.node is not None:
-            rule = out.node.rule
+        if out.backward_rule is not None:
+            rule = out.backward_rule
 
             def backward(grad):
                 start = time.perf_counter()
@@ -41,7 +40,7 @@ def timed(name: str, fn):
                 spent[f"{name} backward"] += time.perf_counter() - start
                 return grads
 
-            out.node.rule = backward
+            out.backward_rule = backward
         return out
 
     return primitive
@@ -52,7 +51,6 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--batch", type=int, default=8)
     parser.add_argument("--tokens", type=int, nargs="+", default=[512, 2048])
-    parser.add_argument("--fresh-memory", action="store_true", help="release the engine's kept buffers before each run")
     args = parser.parse_args()
     for name in PRIMITIVES:
         setattr(F, name, timed(name, getattr(F, name)))
@@ -62,8 +60,6 @@ def main() -> None:
         q, k, v, upstream = (rng.standard_normal((args.batch, tokens, WIDTH)) for _ in range(4))
         runs, usage = [], []
         for _ in range(args.runs + 1):  # the first run warms up
-            if args.fresh_memory:
-                parallel.release_buffers()
             spent.clear()
             before = resource.getrusage(resource.RUSAGE_SELF)
             start = time.perf_counter()
@@ -75,9 +71,7 @@ def main() -> None:
             usage.append((after.ru_utime - before.ru_utime, after.ru_stime - before.ru_stime,
                           after.ru_minflt - before.ru_minflt))
         parts = {part: statistics.median(run.get(part, 0.0) for run in runs[1:]) * 1e3 for part in runs[1]}
-        memory = "fresh memory each run" if args.fresh_memory else "the engine's kept buffers"
-        print(f"B = {args.batch}, T = {tokens}, d = {WIDTH}, forward+backward, {memory}, "
-              f"median of {args.runs} runs (ms)")
+        print(f"B = {args.batch}, T = {tokens}, d = {WIDTH}, forward+backward, median of {args.runs} runs (ms)")
         for part, ms in sorted(parts.items(), key=lambda item: -item[1]):
             print(f"  {part:<22}{ms:8.1f}")
         user, kernel, faults = (statistics.median(u[i] for u in usage[1:]) for i in range(3))

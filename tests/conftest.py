@@ -1,29 +1,14 @@
-"""The one owner of the book's global state in tests: the language and the lasting progress store.
+"""The one owner of the book's global state in unit tests: the language and the lasting progress store.
 
-No test, kernel or server started by the tests touches the learner's own progress:
-the session (nbval's kernels, subprocesses) gets a temporary store, each test module
-its own (JupyterLab servers live as long as a module), and each test a fresh one.
+No test, kernel or server started by the tests touches the learner's own progress: the session
+(nbval's kernels, subprocesses) gets a temporary store from the book's plugin (tools/pytest_plugin.py),
+each test module its own (JupyterLab servers live as long as a module), and each test a fresh one.
 """
-
-import os
-import pathlib
-import shutil
-import tempfile
 
 import pytest
 
 from llm_from_scratch.book.progress import ENV
 from llm_from_scratch.book.text import LANGUAGES, set_language
-
-_session_folder = pathlib.Path(tempfile.mkdtemp(prefix="llm-from-scratch-progress-"))
-
-
-def pytest_configure(config):
-    os.environ[ENV] = str(_session_folder / "progress.json")
-
-
-def pytest_unconfigure(config):
-    shutil.rmtree(_session_folder, ignore_errors=True)
 
 
 @pytest.fixture(scope="module", autouse=True)

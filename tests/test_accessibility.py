@@ -10,6 +10,7 @@ import re
 import matplotlib
 import numpy as np
 import pytest
+from support.browser import blocking
 
 from llm_from_scratch.book.exercises import OPTIONS
 from llm_from_scratch.book.figures import (
@@ -22,7 +23,6 @@ from llm_from_scratch.book.figures import (
     relative_luminance,
     text_colour,
 )
-from llm_from_scratch.book.testing import blocking
 from llm_from_scratch.book.text import set_language
 from llm_from_scratch.book.widgets import (
     FOCUS_CSS,
@@ -35,7 +35,7 @@ from llm_from_scratch.book.widgets import (
     figure_html,
     pre,
 )
-from llm_from_scratch.ch27.exercises import BOOK
+from llm_from_scratch.ch27.exercises import EXERCISE_BOOK
 from llm_from_scratch.ch27.widgets import KEY_WIDTHS, ScaleExplorer, WidthExplorer
 
 WCAG_TEXT = 4.5  # WCAG 2 AA, 1.4.3: normal-size text
@@ -164,17 +164,17 @@ def test_a_live_widget_is_marked_with_the_learners_language_and_shows_focus(lang
     assert repr(live) == "a widget"
 
 
-@pytest.mark.parametrize("exercise_id", [e for e in BOOK.exercises if BOOK[e].kind == "choice"])
+@pytest.mark.parametrize("exercise_id", [e for e in EXERCISE_BOOK.exercises if EXERCISE_BOOK[e].kind == "choice"])
 def test_a_choice_list_is_named(exercise_id):
-    form = ExerciseForm(BOOK, exercise_id)
-    assert BOOK.title(exercise_id) in form.choices.tooltip
+    form = ExerciseForm(EXERCISE_BOOK, exercise_id)
+    assert EXERCISE_BOOK.title(exercise_id) in form.choices.tooltip
     assert form.choices.description == "", "the name is the tooltip, which ipywidgets writes as the list's title"
     assert [value for _, value in form.choices.options] == list(OPTIONS)
 
 
 def test_feedback_and_solutions_are_status_regions_in_the_learners_language(lang):
-    feedback = BOOK.check("output-shape", "[4, 7, 5]")._repr_html_()
-    solution = BOOK.reveal("output-shape")._repr_html_()
+    feedback = EXERCISE_BOOK.check("output-shape", "[4, 7, 5]")._repr_html_()
+    solution = EXERCISE_BOOK.reveal("output-shape")._repr_html_()
     for html in (feedback, solution):
         assert html.startswith(f'<div role="status" lang="{lang}"'), html[:80]
 

@@ -5,11 +5,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
+from support import oracle
 
 from llm_from_scratch import SelfAttentionError, Tensor, scaled_dot_product_self_attention
-from llm_from_scratch import functions as F
-from llm_from_scratch.gradcheck import check_gradients
-from llm_from_scratch.reference import closed_form_backward, closed_form_forward
+from llm_from_scratch.engine import functions as F
+from llm_from_scratch.engine.closed_form import attention_weights, closed_form_backward, closed_form_head
+from llm_from_scratch.engine.gradcheck import check_gradients
 
 
 def test_scale_example_matches_the_source():
@@ -103,12 +104,14 @@ def heads(draw, elements=st.floats(-2, 2, allow_nan=False)):
 
 @settings(max_examples=40, deadline=None)
 @given(heads())
-def test_rows_sum_to_one_and_match_the_closed_form(qkv):
+def test_rows_sum_to_one_and_the_head_and_its_closed_form_match_the_oracle(qkv):
     head = scaled_dot_product_self_attention(*qkv)
     np.testing.assert_allclose(head.weights.data.sum(axis=2), 1.0, atol=1e-12)
-    weights, output = closed_form_forward(*qkv)
-    np.testing.assert_allclose(head.weights.data, weights, atol=1e-12)
-    np.testing.assert_allclose(head.output.data, output, atol=1e-12)
+    weights, output = oracle.head(*qkv)
+    for mine in (head.weights.data, attention_weights(*qkv[:2])):
+        np.testing.assert_allclose(mine, weights, atol=1e-12)
+    for mine in (head.output.data, closed_form_head(*qkv)):
+        np.testing.assert_allclose(mine, output, atol=1e-12)
 
 
 @settings(max_examples=40, deadline=None)
@@ -142,13 +145,15 @@ def test_identical_keys_give_uniform_rows(qkv):
 
 @settings(max_examples=30, deadline=None)
 @given(heads())
-def test_head_gradients_match_closed_form_and_central_differences(qkv):
+def test_head_gradients_match_the_oracle_the_closed_form_and_central_differences(qkv):
     upstream = np.random.default_rng(1).normal(size=qkv[2].shape)
     tensors = [Tensor(x, requires_grad=True) for x in qkv]
     scaled_dot_product_self_attention(*tensors).output.backward(upstream)
     grads = [t.grad for t in tensors]
-    for autodiff, closed in zip(grads, closed_form_backward(*qkv, upstream)):
-        np.testing.assert_allclose(autodiff, closed, atol=1e-10)
+    for autodiff, closed, expected in zip(grads, closed_form_backward(*qkv, upstream),
+                                          oracle.head_gradients(*qkv, upstream)):
+        np.testing.assert_allclose(autodiff, expected, atol=1e-10)
+        np.testing.assert_allclose(closed, expected, atol=1e-10)
 
     def loss(xs):
         return float(np.sum(scaled_dot_product_self_attention(*xs).output.data * upstream))

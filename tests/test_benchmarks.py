@@ -1,4 +1,4 @@
-"""The benchmark and the profile still run (tiny sizes; PyTorch joins only where the bench extra is installed)."""
+"""The benchmarks still run (tiny sizes; PyTorch joins only where the bench extra is installed)."""
 
 import pathlib
 import subprocess
@@ -13,13 +13,13 @@ def run(*args: str) -> str:
     return result.stdout
 
 
-def test_the_benchmark_writes_its_table_and_plot(tmp_path):
-    out = run("benchmarks/bench_head.py", "--tokens", "16", "--batches", "1", "--repeats", "1",
-              "--settle", "0", "--tiled-tokens", "24", "--blocks", "8", "16", "--out", str(tmp_path))
-    assert "Machine limit" in out and "| 1 | 16 | forward+backward |" in out
-    assert "| tiled, block 8 |" in out and "| tiled, block 16 |" in out
+def test_the_benchmark_writes_its_table_its_limits_and_its_plot(tmp_path):
+    out = run("benchmarks/bench_head.py", "--tokens", "16", "32", "--repeats", "1", "--settle", "0",
+              "--out", str(tmp_path))
+    assert "Machine limit" in out and "| 16 | engine |" in out and "| 32 | tiled |" in out
+    assert "engine: 6 products, 3 exp per score" in out, "how each limit is derived is printed"
     table = (tmp_path / "head.md").read_text(encoding="utf-8")
-    assert "engine/closed form" in table and "Peak memory" in table and "Targets" in table
+    assert "× limit" in table and "Targets" in table
     assert (tmp_path / "head.svg").read_text(encoding="utf-8").startswith("<?xml")
 
 
@@ -27,3 +27,8 @@ def test_the_profile_names_every_primitive():
     out = run("benchmarks/profile_head.py", "--batch", "1", "--tokens", "8", "--runs", "1")
     for part in ("matmul forward", "matmul backward", "log_softmax backward", "exp forward", "mul backward"):
         assert part in out
+
+
+def test_the_check_benchmark_times_the_first_check_in_a_fresh_kernel():
+    out = run("benchmarks/bench_checks.py", "--runs", "1")
+    assert "first" in out and "later ones" in out and " ms" in out

@@ -30,10 +30,7 @@ import shutil
 
 import numpy as np
 import pytest
-
-from llm_from_scratch.book.chapters import chapters
-from llm_from_scratch.book.formatting import vector
-from llm_from_scratch.book.testing import (
+from support.browser import (
     WCAG_TAGS,
     active_element,
     assert_clean,
@@ -51,6 +48,9 @@ from llm_from_scratch.book.testing import (
     require_browser,
     tab_to,
 )
+
+from llm_from_scratch.book.chapters import chapters
+from llm_from_scratch.book.formatting import vector
 from llm_from_scratch.ch27.evidence import run_head, worked_inputs
 from llm_from_scratch.ch27.strings import text_in
 from llm_from_scratch.ch27.widgets import KEY_WIDTHS, ScaleExplorer

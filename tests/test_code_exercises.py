@@ -15,13 +15,10 @@ from hypothesis import strategies as st
 
 from llm_from_scratch.book import code_check
 from llm_from_scratch.book.code_check import Case
-from llm_from_scratch.ch27.code_exercises import (
-    buggy_head,
-    reference_backward,
-    reference_head,
-)
-from llm_from_scratch.ch27.evidence import LearnerEvidence
-from llm_from_scratch.ch27.exercises import BOOK, check_code
+from llm_from_scratch.ch27.code_exercises import buggy_head
+from llm_from_scratch.ch27.evidence import evidence
+from llm_from_scratch.ch27.exercises import EXERCISE_BOOK, check_code
+from llm_from_scratch.engine.closed_form import closed_form_backward, closed_form_head
 
 CYRILLIC = re.compile("[а-яА-ЯёЁ]")
 
@@ -111,8 +108,8 @@ HEAD_MISTAKES = [
 ]
 
 
-def test_the_reference_and_a_written_out_head_pass():
-    for fn in (reference_head, right_head):
+def test_the_closed_form_and_a_written_out_head_pass():
+    for fn in (closed_form_head, right_head):
         feedback = check_code("write-head", fn)
         assert feedback.correct and feedback.misconception is None, feedback.message
         assert "во всех 6 случаях" in feedback.message
@@ -178,8 +175,8 @@ BACKWARD_MISTAKES = [
 ]
 
 
-def test_the_reference_backward_and_a_written_out_one_pass():
-    for fn in (reference_backward, backward):
+def test_the_closed_form_backward_and_a_written_out_one_pass():
+    for fn in (closed_form_backward, backward):
         feedback = check_code("write-backward", fn)
         assert feedback.correct, feedback.message
 
@@ -304,7 +301,7 @@ FUNCTIONS = [lambda: 0, lambda q, k: 0, CallableObject(), recurse, raise_broken,
 @pytest.mark.parametrize("fn", [(lambda *args, r=r: r) for r in RETURNS] + FUNCTIONS, ids=repr)
 def test_whatever_the_function_returns_or_does_the_check_answers(exercise_id, fn):
     feedback = check_code(exercise_id, fn)
-    assert feedback.message and feedback.readable and BOOK.attempted(exercise_id)
+    assert feedback.message and feedback.readable and EXERCISE_BOOK.attempted(exercise_id)
     assert "Traceback" not in feedback.message
 
 
@@ -315,7 +312,7 @@ def test_no_function_is_not_an_attempt(exercise_id, answer):
     feedback = check_code(exercise_id, answer)
     assert not feedback.correct and not feedback.readable
     assert ("Кода пока нет" if answer is ... else "Нужна функция") in feedback.message
-    assert not BOOK.attempted(exercise_id)
+    assert not EXERCISE_BOOK.attempted(exercise_id)
 
 
 def test_the_stub_that_returns_ellipsis_says_not_yet_and_is_not_an_attempt():
@@ -324,7 +321,7 @@ def test_the_stub_that_returns_ellipsis_says_not_yet_and_is_not_an_attempt():
 
     feedback = check_code("write-head", my_head)
     assert repr(feedback) == "Пока нет. Кода пока нет: замените ... в теле функции своим кодом."
-    assert not BOOK.attempted("write-head")
+    assert not EXERCISE_BOOK.attempted("write-head")
 
 
 # --- the time limit -----------------------------------------------------------------------
@@ -363,7 +360,7 @@ ONE = Case("one", (np.ones(2),), (np.ones(2),))
 @pytest.mark.parametrize("fn", [endless, endless_and_stubborn, slow])
 def test_on_the_main_thread_the_timer_stops_pure_python_loops(fn):
     started = time.monotonic()
-    finding = code_check.check(fn, [ONE], seconds=0.2)
+    finding = code_check.run_cases(fn, [ONE], seconds=0.2)
     assert finding.problem == "timeout" and finding.case is ONE
     assert time.monotonic() - started < 1.5
 
@@ -377,7 +374,7 @@ def test_the_timer_leaves_someone_elses_alarm_in_place():
     previous = signal.signal(signal.SIGALRM, theirs)
     try:
         signal.setitimer(signal.ITIMER_REAL, 0.6)
-        assert code_check.check(endless, [ONE], seconds=0.1).problem == "timeout"
+        assert code_check.run_cases(endless, [ONE], seconds=0.1).problem == "timeout"
         assert signal.getsignal(signal.SIGALRM) is theirs and not fired
         time.sleep(1)
         assert fired, "the earlier alarm still fires"
@@ -389,7 +386,7 @@ def test_the_timer_leaves_someone_elses_alarm_in_place():
 @pytest.mark.parametrize("fn", [endless, slow])
 def test_off_the_main_thread_a_loop_is_stopped_in_its_thread(fn):
     findings = []
-    caller = threading.Thread(target=lambda: findings.append(code_check.check(fn, [ONE], seconds=0.2)))
+    caller = threading.Thread(target=lambda: findings.append(code_check.run_cases(fn, [ONE], seconds=0.2)))
     started = time.monotonic()
     caller.start()
     caller.join(5)
@@ -400,29 +397,30 @@ def test_off_the_main_thread_a_loop_is_stopped_in_its_thread(fn):
 
 # --- the contract beside the other exercises ----------------------------------------------
 
-def test_attempts_count_and_the_reference_opens_only_after_one():
-    assert not BOOK.reveal("write-head").shown
+def test_attempts_count_and_the_solution_opens_only_after_one():
+    assert not EXERCISE_BOOK.reveal("write-head").shown
     check_code("write-head", missing_scale)
-    rows = {i: (count, right) for i, count, right in BOOK.progress().rows}
+    rows = {i: (count, right) for i, count, right in EXERCISE_BOOK.progress().rows}
     assert rows["write-head"] == (1, False) and rows["write-backward"] == (0, False)
-    solution = BOOK.reveal("write-head")
-    assert solution.shown and "def reference_head(q, k, v):" in solution.message
-    check_code("write-backward", reference_backward)
-    assert "def reference_backward(q, k, v, upstream):" in BOOK.reveal("write-backward").message
+    solution = EXERCISE_BOOK.reveal("write-head")
+    assert solution.shown and "def closed_form_head(q: np.ndarray, k: np.ndarray, v: np.ndarray)" in solution.message
+    assert "def softmax(" in solution.message and "def attention_weights(" in solution.message
+    check_code("write-backward", closed_form_backward)
+    assert "def closed_form_backward(q: np.ndarray" in EXERCISE_BOOK.reveal("write-backward").message
 
 
 def test_feedback_speaks_english(english):
     for exercise_id, fn in (("write-head", transposed_scores), ("write-head", undefined_name),
-                            ("write-head", forgets_return), ("write-backward", reference_backward)):
+                            ("write-head", forgets_return), ("write-backward", closed_form_backward)):
         feedback = check_code(exercise_id, fn)
-        assert not CYRILLIC.search(repr(feedback) + BOOK.reveal(exercise_id).message), feedback.message
+        assert not CYRILLIC.search(repr(feedback) + EXERCISE_BOOK.reveal(exercise_id).message), feedback.message
     assert "on the second example" in check_code("write-head", transposed_scores).message
 
 
 # --- the bug hunt ------------------------------------------------------------------------------
 
 def test_the_buggy_head_normalises_columns_and_keeps_its_shape():
-    run = LearnerEvidence().worked.run
+    run = evidence().worked
     weights, output = buggy_head(run.query, run.key, run.value)
     assert np.allclose(weights.sum(axis=1), 1) and not np.allclose(weights.sum(axis=2), 1)
     assert output.shape == run.output.shape
@@ -435,6 +433,6 @@ def test_the_buggy_head_normalises_columns_and_keeps_its_shape():
     ("d", "symmetry-hides-axis", "суммы её строк — [1.013317,0.986683]"),
 ])
 def test_the_bug_hunt_names_each_misconception(answer, misconception, words):
-    feedback = BOOK.check("bug-hunt", answer)
+    feedback = EXERCISE_BOOK.check("bug-hunt", answer)
     assert feedback.correct == (answer == "c") and feedback.misconception == misconception
     assert words in feedback.message, feedback.message

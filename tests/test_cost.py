@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from llm_from_scratch import Tensor, scaled_dot_product_self_attention
-from llm_from_scratch.cost import HeadCost, size
+from llm_from_scratch.fast.cost import HeadCost, size
 
 
 def naive_multiply_adds(subscripts: str, *operands: np.ndarray) -> int:

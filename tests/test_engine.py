@@ -7,8 +7,8 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from llm_from_scratch import Tensor
-from llm_from_scratch import functions as F
-from llm_from_scratch.gradcheck import check_gradients
+from llm_from_scratch.engine import functions as F
+from llm_from_scratch.engine.gradcheck import check_gradients
 
 
 def test_tensor_is_float64_and_copies_nothing_it_need_not():
@@ -135,3 +135,14 @@ def test_add_mul_and_log_softmax_gradients_match_central_differences(a, b):
     _check(F.mul, a, b)
     _check(lambda t: F.log_softmax(t, axis=1), a)
     _check(lambda t: F.log_softmax(t, axis=0), a)
+
+
+def test_log_softmax_along_a_middle_axis_and_its_gradient():
+    rng = np.random.default_rng(3)
+    x = Tensor(rng.standard_normal((3, 5, 4)), requires_grad=True)
+    out = F.log_softmax(x, axis=1)
+    np.testing.assert_allclose(np.exp(out.data).sum(axis=1), 1.0)
+    upstream = rng.standard_normal((3, 5, 4))
+    out.backward(upstream)
+    softmax = np.exp(out.data)
+    np.testing.assert_allclose(x.grad, upstream - softmax * upstream.sum(axis=1, keepdims=True), rtol=1e-12)

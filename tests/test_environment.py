@@ -3,7 +3,6 @@
 import json
 import pathlib
 import re
-import shutil
 import subprocess
 import sys
 from importlib import metadata
@@ -11,8 +10,9 @@ from importlib import metadata
 import pytest
 from packaging.requirements import Requirement
 from packaging.version import Version
+from support import copy_configuration
 
-from llm_from_scratch.book.pytest_plugin import LOCK, PIN
+from tools.pytest_plugin import LOCK, PIN
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 LOWEST = "requirements/lowest.txt"
@@ -51,7 +51,7 @@ def test_the_lowest_versions_are_the_declared_lower_bounds():
 
 def failing_notebook_run(tmp_path: pathlib.Path, lock: str) -> str:
     """pytest --nbval in a throwaway project whose one stored output is wrong, with ``lock`` as its lock."""
-    shutil.copy(ROOT / "pyproject.toml", tmp_path)
+    copy_configuration(tmp_path)
     (tmp_path / "requirements").mkdir()
     (tmp_path / LOCK).write_text(lock, encoding="utf-8")
     (tmp_path / "chapter99").mkdir()

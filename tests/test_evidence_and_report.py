@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from llm_from_scratch.ch27.evidence import LearnerEvidence, history
-from llm_from_scratch.ch27.sections import render_report
+from llm_from_scratch.ch27.sections import offending, render_report
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +29,7 @@ def test_edge_cases(evidence):
 
 
 def test_rejected_inputs_are_the_sources_five_and_three_more(evidence):
-    found = [(r.error.kind, r.error.offending()) for r in evidence.rejected]
+    found = [(r.error.kind, offending(r.error)) for r in evidence.rejected]
     assert found == [
         ("input-rank", "operand=query|rank=2"),
         ("batch-mismatch", "query=1|key=2|value=1"),

@@ -12,12 +12,12 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from support.oracle import softmax
 
 from llm_from_scratch.book.answers import MAX_DEPTH
 from llm_from_scratch.book.exercises import OPTIONS, Feedback
 from llm_from_scratch.ch27.evidence import LearnerEvidence, hand_inputs
-from llm_from_scratch.ch27.exercises import BOOK, EXERCISES, REVIEW, attempted, check, progress, reveal
-from llm_from_scratch.reference import softmax
+from llm_from_scratch.ch27.exercises import EXERCISE_BOOK, EXERCISES, REVIEW, attempted, check, progress, reveal
 
 # --- the second example, by hand --------------------------------------------------------
 
@@ -85,13 +85,13 @@ def test_every_exercise_is_covered_in_chapter_order_and_the_review_comes_last():
 
 def test_right_letters_are_spread_over_every_option():
     ev = LearnerEvidence()
-    letters = [e.facts(ev)["answer"] for e in EXERCISES.values() if e.kind == "choice"]
+    letters = [e.expected(ev) for e in EXERCISES.values() if e.kind == "choice"]
     assert set(letters) == set(OPTIONS)
     assert max(letters.count(x) for x in OPTIONS) <= len(letters) / 2
 
 
 def test_nothing_says_the_first_option_is_right():
-    strings = BOOK.strings.strings
+    strings = EXERCISE_BOOK.strings.strings
     for lang in strings:
         for key, value in strings[lang].items():
             if key.startswith("ex."):
@@ -192,7 +192,7 @@ def test_every_wrong_option_names_a_misconception():
     ev = LearnerEvidence()
     for exercise in EXERCISES.values():
         if exercise.kind == "choice":
-            wrong = set(OPTIONS) - {exercise.facts(ev)["answer"]}
+            wrong = set(OPTIONS) - {exercise.expected(ev)}
             assert {(exercise.id, x) for x in wrong} <= named, exercise.id
 
 
@@ -358,7 +358,7 @@ def test_answers_stay_hidden_until_an_attempt():
 
 def test_every_exercise_reveals_its_answer_after_an_attempt(english):
     for exercise_id in EXERCISES:
-        BOOK.record_attempt(exercise_id, False)
+        EXERCISE_BOOK.record_attempt(exercise_id, False)
         solution = reveal(exercise_id)
         assert solution.shown and solution.message.startswith("Answer:"), exercise_id
 
@@ -367,7 +367,8 @@ def test_prompts_never_carry_their_answer():
     ev = LearnerEvidence()
     for exercise in EXERCISES.values():
         if exercise.kind == "numbers":
-            assert exercise.facts(ev)["answer"] not in BOOK.prompt(exercise.id)
+            answer = exercise.facts(exercise.expected(ev), ev)["answer"]
+            assert answer not in EXERCISE_BOOK.prompt(exercise.id)
 
 
 def test_progress_tracks_checked_and_right():
@@ -383,17 +384,41 @@ def test_expected_answers_are_computed_by_the_engine(monkeypatch):
     """Change an input: the exercises must follow, proving no answer is stored."""
     from llm_from_scratch.ch27 import evidence
 
+    evidence.evidence.cache_clear()  # the kernel's evidence is computed once: start it again on the new inputs
     monkeypatch.setattr(evidence, "WORKED_KEY", ((0.0, 3.0), (-1.0, 2.0)))
     assert not check("scores", [[0, 6], [6, -4]]).correct
     assert check("scores", [[9, 6], [-3, -4]]).correct
+    evidence.evidence.cache_clear()
     monkeypatch.setattr(evidence, "HAND_VALUE", ((2.0, 0.0), (0.0, 1.0), (1.0, 1.0)))
     assert not check("output-by-hand", OUT).correct
     assert check("output-by-hand", A @ np.array([[2, 0], [0, 1], [1, 1]])).correct
+    evidence.evidence.cache_clear()
     monkeypatch.setattr(evidence, "MODEL_WIDTH", 256)
     assert check("head-width", [32, 1 / math.sqrt(32)]).correct
+    evidence.evidence.cache_clear()  # the next test sees the chapter's own inputs
 
 
 def test_unknown_exercise_is_a_clear_error():
     """A misspelt id is the program's mistake, not the learner's answer: it raises."""
     with pytest.raises(KeyError, match="unknown exercise 'nope'"):
         check("nope", 1)
+
+
+def test_a_check_computes_only_what_it_judges():
+    """The first check in a fresh kernel runs the worked example's head, never its gradient check."""
+    script = """
+from llm_from_scratch.ch27 import evidence
+def refuse(*args, **kwargs):
+    raise AssertionError("a gradient check ran inside check()")
+evidence.check_gradients = refuse
+from llm_from_scratch.ch27.exercises import check
+for exercise_id, answer in (("scores", "[[0, 6], [6, -4]]"), ("weights", "[0.5, 0.5]"), ("row-normalization", "c"),
+                            ("scores-by-hand", "[[2, 0, 0], [0, 2, 2], [0, -2, 0]]")):
+    check(exercise_id, answer)
+print("ok")
+"""
+    import subprocess
+    import sys
+
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert result.stdout.strip() == "ok", result.stderr[-1500:]

@@ -1,4 +1,4 @@
-"""nbval's figure guard (book/nbval_sanitize.cfg): what a reader sees is compared, where it is drawn is not.
+"""nbval's figure guard (tools/nbval_sanitize.cfg): what a reader sees is compared, where it is drawn is not.
 
 Copies of the stored notebooks with figures get every figure's layout changed
 (coordinates shifted, path data re-encoded, ids renamed, fonts written as
@@ -14,10 +14,11 @@ import sys
 
 import pytest
 from nbval.plugin import get_sanitize_patterns
+from support import copy_configuration
 
 from llm_from_scratch.book.chapters import chapters
-from llm_from_scratch.book.pytest_plugin import SANITIZE
 from llm_from_scratch.ch27.strings import text_in
+from tools.pytest_plugin import SANITIZE
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 CH27 = next(c for c in chapters(ROOT) if c.name == "chapter27")
@@ -77,20 +78,22 @@ def first_plotted_value(s: str) -> str:
 
 # (edition, the figure cell's call, what the change is, the output it changes, how)
 CHANGES = [
-    ("ru", 'head_figure(run, "raw")', "a number in a heatmap cell", SVG, first_number_in_cell),
-    ("ru", 'head_figure(run, "scaled")', "a heatmap cell's colour", SVG, cell_colour),
-    ("ru", 'head_figure(run, "weights")', "a number's colour (contrast)", SVG, replace_once("; fill: #ffffff", "")),
-    ("ru", 'head_figure(run, "output")', "the frame's line style (its role)", SVG, dashed_frame),
+    ("ru", 'head_figure(ev.worked, "raw")', "a number in a heatmap cell", SVG, first_number_in_cell),
+    ("ru", 'head_figure(ev.worked, "scaled")', "a heatmap cell's colour", SVG, cell_colour),
+    ("ru", 'head_figure(ev.worked, "weights")', "a number's colour (contrast)", SVG,
+     replace_once("; fill: #ffffff", "")),
+    ("ru", 'head_figure(ev.worked, "output")', "the frame's line style (its role)", SVG, dashed_frame),
     ("ru", "WidthExplorer()", "a legend entry", SVG, replace_once(f">{text_in('ru', 'widget.width.raw')}<", ">?<")),
     ("ru", "ScaleExplorer()", "a tick label", SVG, replace_once(">q_1<", ">q_2<")),
-    ("en", 'head_figure(run, "raw")', "an axis label", SVG,
+    ("en", 'head_figure(ev.worked, "raw")', "an axis label", SVG,
      replace_once(f">{text_in('en', 'figure.axis.key_columns')}<", ">key positions<")),
-    ("en", 'head_figure(run, "scaled")', "the title", SVG, replace_once(f">{text_in('en', 'figure.scaled')}<", ">S<")),
-    ("en", 'head_figure(run, "weights")', "the caption", SVG,
+    ("en", 'head_figure(ev.worked, "scaled")', "the title", SVG,
+     replace_once(f">{text_in('en', 'figure.scaled')}<", ">S<")),
+    ("en", 'head_figure(ev.worked, "weights")', "the caption", SVG,
      replace_once(f">{text_in('en', 'figure.frame.probability')}<", ">a frame<")),
     ("en", "WidthExplorer()", "a plotted value (the table beside the plot)", "stdout", first_plotted_value),
 ]
-LAYOUT_ONLY = [("en", 'head_figure(run, "output")'), ("en", "ScaleExplorer()")]
+LAYOUT_ONLY = [("en", 'head_figure(ev.worked, "output")'), ("en", "ScaleExplorer()")]
 
 
 def figure_cells(notebook: dict) -> list[tuple[int, dict]]:
@@ -145,9 +148,9 @@ def failed_cells(tmp_path_factory) -> dict[str, object]:
         (folder / copy).write_text(json.dumps(notebook), encoding="utf-8")
         copies.append(str(copy))
     assert len(expected) == len(CHANGES) and len(layout_only) == len(LAYOUT_ONLY)
-    # the project's configuration (and so its plugin), which pytest would not find from copies outside the project
-    result = subprocess.run([sys.executable, "-m", "pytest", "--nbval", "-q", "-rf", "-c", str(ROOT / "pyproject.toml"),
-                             f"--rootdir={folder}", *copies], cwd=folder, capture_output=True, text=True)
+    copy_configuration(folder)  # the project's configuration and its plugin, beside the copies
+    result = subprocess.run([sys.executable, "-m", "pytest", "--nbval", "-q", "-rf", *copies], cwd=folder,
+                            capture_output=True, text=True)
     failed = set(re.findall(r"^FAILED (\S+::Cell \d+)", result.stdout, re.M))
     return {"failed": failed, "expected": expected, "layout_only": layout_only, "stdout": result.stdout}
 

@@ -11,8 +11,8 @@ import json
 import pathlib
 
 import pytest
+from support.browser import close_notebook, jupyterlab, lab_page, open_and_run, require_browser
 
-from llm_from_scratch.book.testing import close_notebook, jupyterlab, lab_page, open_and_run, require_browser
 from llm_from_scratch.book.widgets import CHOICE_CLASS
 from llm_from_scratch.ch27.strings import text_in
 

@@ -4,14 +4,14 @@ import base64
 import json
 import pathlib
 import re
-import shutil
 import subprocess
 import sys
 
 import pytest
+from support import copy_configuration
+from support.notebooks import LANGUAGE_LINE, code_cells, language_of, load, outputs_text
 
 from llm_from_scratch.book.chapters import chapters
-from llm_from_scratch.book.testing import LANGUAGE_LINE, code_cells, language_of, load, outputs_text
 from llm_from_scratch.ch27.evidence import LearnerEvidence
 from llm_from_scratch.ch27.exercises import EXERCISES, REVIEW
 
@@ -115,7 +115,7 @@ def test_no_answer_is_shown_before_an_attempt():
             found = EXERCISE_CALL.search(cell.source)
             if found:
                 exercise = EXERCISES[found.group(1)]
-                answer = exercise.facts(ev)["answer"]
+                answer = exercise.facts(exercise.expected(ev), ev)["answer"]
                 if exercise.kind == "numbers":
                     assert answer not in shown, f"{path.name}: the answer to {exercise.id} is shown before it"
                 assert exercise.id not in re.findall(r'check\("([a-z-]+)"', cell.source)
@@ -148,7 +148,7 @@ def test_nbval_runs_from_another_directory_with_rootdir(tmp_path):
 
 def test_a_new_chapter_folder_is_collected_with_no_configuration_edited(tmp_path):
     """A throwaway chapter28/ beside chapter27/ is found by a plain `pytest --nbval`."""
-    shutil.copy(ROOT / "pyproject.toml", tmp_path)
+    copy_configuration(tmp_path)
     (tmp_path / "chapter28").mkdir()
     notebook = {"cells": [{"cell_type": "code", "execution_count": 1, "id": "a", "metadata": {},
                            "outputs": [{"name": "stdout", "output_type": "stream", "text": "28\n"}],
@@ -178,7 +178,7 @@ def test_every_collapsed_output_is_announced_in_the_cell_before_it(lang):
 
 
 def test_re_execution_keeps_a_collapsed_output_collapsed(tmp_path):
-    from llm_from_scratch.book.notebooks import execute
+    from tools.notebooks import execute
 
     notebook = {"cells": [{"cell_type": "code", "execution_count": None, "id": "a",
                            "metadata": {"jupyter": {"outputs_hidden": True}}, "outputs": [], "source": "print(6 * 7)"}],

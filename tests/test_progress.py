@@ -11,7 +11,7 @@ import platformdirs
 import pytest
 
 from llm_from_scratch.book import progress as lasting
-from llm_from_scratch.ch27.exercises import BOOK, attempted, check, progress, reset_progress, reveal
+from llm_from_scratch.ch27.exercises import EXERCISE_BOOK, attempted, check, progress, reset_progress, reveal
 
 
 def store_file() -> pathlib.Path:
@@ -57,11 +57,11 @@ def test_unreadable_answers_are_not_recorded():
 
 def test_every_check_goes_through_record_attempt_and_other_ids_are_listed(monkeypatch):
     recorded = []
-    door = BOOK.record_attempt
-    monkeypatch.setattr(BOOK, "record_attempt", lambda i, c: recorded.append((i, c)) or door(i, c))
+    door = EXERCISE_BOOK.record_attempt
+    monkeypatch.setattr(EXERCISE_BOOK, "record_attempt", lambda i, c: recorded.append((i, c)) or door(i, c))
     check("row-normalization", "a")
     check("row-normalization", "c")
-    BOOK.record_attempt("code-softmax", True)  # a code exercise checked elsewhere
+    EXERCISE_BOOK.record_attempt("code-softmax", True)  # a code exercise checked elsewhere
     assert recorded == [("row-normalization", False), ("row-normalization", True), ("code-softmax", True)]
     assert rows()["row-normalization"] == (2, True)
     assert list(rows())[-1] == "code-softmax" and rows()["code-softmax"] == (1, True)
@@ -141,13 +141,13 @@ def test_no_temporary_file_is_left_behind():
 
 WRITER = textwrap.dedent("""
     import pathlib, sys, time
-    from llm_from_scratch.ch27.exercises import BOOK
+    from llm_from_scratch.ch27.exercises import EXERCISE_BOOK
     print("ready", flush=True)
     while not pathlib.Path(sys.argv[3]).exists():
         time.sleep(0.001)
     print(time.monotonic(), flush=True)
     for i in range(int(sys.argv[1])):
-        BOOK.record_attempt(sys.argv[2], i % 2 == 0)
+        EXERCISE_BOOK.record_attempt(sys.argv[2], i % 2 == 0)
     print(time.monotonic(), flush=True)
 """)
 

@@ -8,7 +8,7 @@ import pytest
 from llm_from_scratch.book.sections import to_text
 from llm_from_scratch.ch27.evidence import LearnerEvidence, hand_inputs
 from llm_from_scratch.ch27.sections import hand_example, render_report
-from llm_from_scratch.reference import softmax
+from llm_from_scratch.engine.closed_form import softmax
 
 Q, K, V = (x[0] for x in hand_inputs())  # the second example's inputs (literals in evidence.py)
 

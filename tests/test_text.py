@@ -5,7 +5,7 @@ import string
 
 import pytest
 
-from llm_from_scratch.book.text import BOOK, LANGUAGES, set_language
+from llm_from_scratch.book.text import BOOK_STRINGS, LANGUAGES, set_language
 from llm_from_scratch.ch27 import exercises
 from llm_from_scratch.ch27.sections import render_report
 from llm_from_scratch.ch27.strings import STRINGS
@@ -17,7 +17,7 @@ def fields(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
-@pytest.mark.parametrize("catalogue", [BOOK, STRINGS], ids=["book", "ch27"])
+@pytest.mark.parametrize("catalogue", [BOOK_STRINGS, STRINGS], ids=["book", "ch27"])
 def test_every_catalogue_has_the_same_keys_and_fields(catalogue):
     ru, en = (catalogue.strings[lang] for lang in LANGUAGES)
     assert set(ru) == set(en)
@@ -27,11 +27,11 @@ def test_every_catalogue_has_the_same_keys_and_fields(catalogue):
 
 
 def test_a_chapter_string_hides_no_book_string():
-    assert not set(STRINGS.strings["ru"]) & set(BOOK.strings["ru"])
+    assert not set(STRINGS.strings["ru"]) & set(BOOK_STRINGS.strings["ru"])
 
 
 def test_the_chapter_falls_back_to_the_book():
-    assert STRINGS.text_in("en", "feedback.correct") == BOOK.text_in("en", "feedback.correct") == "Correct."
+    assert STRINGS.text_in("en", "feedback.correct") == BOOK_STRINGS.text_in("en", "feedback.correct") == "Correct."
     with pytest.raises(KeyError, match="no string 'nonsense'"):
         STRINGS.text("nonsense")
 
@@ -53,8 +53,8 @@ def test_an_unknown_language_is_refused():
 
 
 def test_every_exercise_has_a_title_in_every_language():
-    from llm_from_scratch.ch27.exercises import BOOK as EXERCISE_BOOK
+    from llm_from_scratch.ch27.exercises import EXERCISE_BOOK
 
-    for exercise_id in EXERCISE_BOOK.exercises:
+    for exercise in EXERCISE_BOOK.exercises.values():
         for lang in LANGUAGES:
-            assert STRINGS.text_in(lang, f"ex.{exercise_id}.title"), (exercise_id, lang)
+            assert STRINGS.text_in(lang, exercise.title), (exercise.id, lang)

@@ -1,7 +1,4 @@
-"""The tiled head: the head's numbers forward and backward, the head's refusals, memory linear in T.
-
-Also the engine's kept buffers (parallel.empty), added with the tiled head's speed work.
-"""
+"""The tiled head: the reading engine's numbers forward and backward (to 1e-12), its refusals, memory linear in T."""
 
 import tracemalloc
 
@@ -9,17 +6,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import oracle
 
-from llm_from_scratch import (
-    SelfAttentionError,
-    Tensor,
-    parallel,
-    scaled_dot_product_self_attention,
-    tiled_self_attention,
-)
-from llm_from_scratch import functions as F
-from llm_from_scratch.measure import measure_tiled
-from llm_from_scratch.reference import closed_form_backward, closed_form_forward
+from llm_from_scratch import SelfAttentionError, Tensor, scaled_dot_product_self_attention, tiled_self_attention
+from llm_from_scratch.engine import functions as F
+from llm_from_scratch.fast import parallel
+from llm_from_scratch.fast.measure import measure_tiled
 
 
 def both_heads(q, k, v, upstream, block_size, needs=(True, True, True)):
@@ -128,7 +120,7 @@ def test_every_refusal_is_the_heads(inputs):
         with pytest.raises(SelfAttentionError) as caught:
             tiled_self_attention(*inputs, block_size=1)
         mine = caught.value  # details compared as text: nan != nan
-        assert (mine.kind, mine.offending(), str(mine)) == (head_error.kind, head_error.offending(), str(head_error))
+        assert (mine.kind, str(mine.details)) == (head_error.kind, str(head_error.details))
         assert isinstance(caught.value, ValueError)
     else:
         np.testing.assert_allclose(tiled_self_attention(*inputs, block_size=1).data, expected, rtol=1e-12)
@@ -174,32 +166,7 @@ def test_measure_tiled_gives_time_and_peak_for_a_block_size():
     assert ms > 0 and 0 < peak < 1  # MiB: output, gradients and a few 16 x 16 tiles
 
 
-# ---- the engine's kept buffers (parallel.empty), which the speed work added ----------------------
-
-def address(a: np.ndarray) -> int:
-    return a.__array_interface__["data"][0]
-
-
-def test_a_kept_buffer_is_handed_out_again_only_when_nothing_refers_to_it(monkeypatch):
-    monkeypatch.setattr(parallel, "BUFFER_COUNT", 2)
-    parallel.release_buffers()
-    size = parallel.BUFFER_MIN_BYTES // 8
-    first = parallel.empty((2, size))
-    view, where = np.swapaxes(first, 0, 1), address(first)
-    del first
-    second = parallel.empty((2, size))
-    assert address(second) != where  # a view still refers to the first buffer
-    del view
-    third = parallel.empty((size, 2))
-    assert address(third) == where  # same size, unused: reused
-    del second
-    held = parallel.empty((3, size))  # past BUFFER_COUNT: the unused buffer of the second goes
-    assert [b.size for b in parallel._buffers] == [third.size, held.size]
-    fourth = parallel.empty((4, size))  # both kept buffers are in use: this one is not kept
-    assert fourth.base is None and len(parallel._buffers) == 2
-    parallel.release_buffers()
-    assert parallel.empty((4,)).base is None  # small arrays are numpy's own
-
+# ---- nothing a caller keeps is overwritten by a later pass ---------------------------------------
 
 def test_results_a_caller_keeps_survive_the_next_pass():
     rng = np.random.default_rng(3)
@@ -212,8 +179,8 @@ def test_results_a_caller_keeps_survive_the_next_pass():
         head.output.backward(upstream)
         runs.append((inputs, head, [t.grad for t in tensors]))
     for inputs, head, grads in runs:  # the second pass overwrote nothing the first one's caller holds
-        weights, output = closed_form_forward(*inputs)
+        weights, output = oracle.head(*inputs)
         np.testing.assert_allclose(head.weights.data, weights, rtol=1e-12, atol=1e-15)
         np.testing.assert_allclose(head.output.data, output, rtol=1e-12, atol=1e-15)
-        for grad, expected in zip(grads, closed_form_backward(*inputs, upstream)):
+        for grad, expected in zip(grads, oracle.head_gradients(*inputs, upstream)):
             np.testing.assert_allclose(grad, expected, rtol=1e-10, atol=1e-12)

@@ -5,13 +5,13 @@ import re
 
 import numpy as np
 import pytest
+from support.oracle import head, softmax
 
 from llm_from_scratch.book.widgets import CHOICE_CLASS, ExerciseForm
 from llm_from_scratch.ch27.evidence import worked_inputs
-from llm_from_scratch.ch27.exercises import BOOK
+from llm_from_scratch.ch27.exercises import EXERCISE_BOOK
 from llm_from_scratch.ch27.strings import text
 from llm_from_scratch.ch27.widgets import HeadEditor, ScaleExplorer, WidthExplorer, softmax_jacobian_norm
-from llm_from_scratch.reference import closed_form_forward, softmax
 
 
 @pytest.fixture(scope="module")
@@ -87,7 +87,7 @@ def test_editing_q_k_v_updates_scores_weights_and_outputs():
     editor.fields[("V", 1, 1)].value = -2.0
     q, k, v = worked_inputs()
     q[0, 0, 0], v[0, 1, 1] = 1.0, -2.0
-    weights, output = closed_form_forward(q, k, v)
+    weights, output = head(q, k, v)
     np.testing.assert_allclose(editor.run.weights, weights, atol=1e-12)
     np.testing.assert_allclose(editor.run.output, output, atol=1e-12)
     np.testing.assert_allclose(editor.run.head.raw_scores.data, q @ np.swapaxes(k, 1, 2))
@@ -117,7 +117,7 @@ def test_huge_but_finite_numbers_print_in_exponent_form():
     assert "1.000000e+150" in editor.view.value and "0" * 30 not in editor.view.value
 
 def test_exercise_form_wrong_then_right_then_reveal():
-    form = ExerciseForm(BOOK, "output-shape")
+    form = ExerciseForm(EXERCISE_BOOK, "output-shape")
     assert form.reveal_button.disabled
     form.answer.value = "[4, 7, 7]"
     form.check_button.click()
@@ -131,7 +131,7 @@ def test_exercise_form_wrong_then_right_then_reveal():
 
 
 def test_choice_form_and_an_unreadable_answer():
-    form = ExerciseForm(BOOK, "future-access")
+    form = ExerciseForm(EXERCISE_BOOK, "future-access")
     assert [value for _, value in form.choices.options] == ["a", "b", "c", "d"]
     assert CHOICE_CLASS in form.choices._dom_classes, "its options may wrap without overlapping"
     assert form.choices.tabbable is False, "the keyboard goes to the answer box, which keeps its keys"
@@ -172,7 +172,7 @@ def test_the_width_figure_shows_four_panels_and_fits_a_notebook_column(width):
 
 
 def test_a_letter_typed_in_a_choice_box_selects_its_option():
-    form = ExerciseForm(BOOK, "permutation")
+    form = ExerciseForm(EXERCISE_BOOK, "permutation")
     form.answer.value = "Г"
     assert form.choices.value == "d"
     form.answer.value = "x"
@@ -188,14 +188,14 @@ def press_enter(form):
 
 
 def test_enter_in_the_answer_box_checks():
-    form = ExerciseForm(BOOK, "output-shape")
+    form = ExerciseForm(EXERCISE_BOOK, "output-shape")
     form.answer.value = "4 7 5"
     press_enter(form)
     assert "✔" in form.feedback.value and not form.reveal_button.disabled
 
 
 def test_feedback_never_stays_beside_a_newer_answer():
-    form = ExerciseForm(BOOK, "output-shape")
+    form = ExerciseForm(EXERCISE_BOOK, "output-shape")
     form.answer.value = "4 7 5"
     form.check_button.click()
     assert "✔" in form.feedback.value
@@ -203,7 +203,7 @@ def test_feedback_never_stays_beside_a_newer_answer():
     assert form.feedback.value == ""
     press_enter(form)
     assert "✘" in form.feedback.value and "d_v" in form.feedback.value
-    choice = ExerciseForm(BOOK, "permutation")
+    choice = ExerciseForm(EXERCISE_BOOK, "permutation")
     choice.answer.value = "d"
     choice.check_button.click()
     choice.answer.value = "a"
@@ -211,20 +211,20 @@ def test_feedback_never_stays_beside_a_newer_answer():
 
 
 def test_a_form_opens_its_answer_after_an_attempt_made_anywhere():
-    BOOK.record_attempt("scores", False)  # in another notebook, or before a kernel restart
-    form = ExerciseForm(BOOK, "scores")
+    EXERCISE_BOOK.record_attempt("scores", False)  # in another notebook, or before a kernel restart
+    form = ExerciseForm(EXERCISE_BOOK, "scores")
     assert not form.reveal_button.disabled
     form.reveal_button.click()
     assert "Ответ: [[0,6], [6,-4]]." in form.solution.value
 
 
 def test_a_folded_answer_is_closed_html_with_its_text_whole():
-    from llm_from_scratch.book.folding import folded_html
+    from llm_from_scratch.book.display import folded_html
     from llm_from_scratch.ch27 import sections
     from llm_from_scratch.ch27.evidence import LearnerEvidence
     from llm_from_scratch.ch27.figures import head_figure
 
-    run = LearnerEvidence().worked.run
+    run = LearnerEvidence().worked
     html = folded_html(head_figure(run, "weights"), sections.softmax_rows(run))
     assert html.startswith('<details lang="ru"><summary>') and "<details open" not in html
     assert "0.985834" in html and "<img alt=" in html
@@ -234,7 +234,7 @@ def test_the_output_heatmap_names_its_columns_value_features_not_key_positions()
     from llm_from_scratch.ch27.evidence import LearnerEvidence
     from llm_from_scratch.ch27.figures import head_figure
 
-    run = LearnerEvidence().worked.run
+    run = LearnerEvidence().worked
     output, weights = head_figure(run, "output").svg, head_figure(run, "weights").svg
     assert text("figure.axis.value_features") in output and text("figure.axis.key_columns") not in output
     assert text("figure.axis.key_columns") in weights

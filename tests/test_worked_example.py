@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from llm_from_scratch.ch27.evidence import gradcheck_head, run_head, worked_inputs
-from llm_from_scratch.reference import closed_form_backward
+from llm_from_scratch.engine.closed_form import closed_form_backward
 
 # The source's figures (ch27-self-attention.ru.txt), to six decimals.
 SOURCE = {

@@ -1,6 +1,6 @@
 """Run a learner's function on cases and find what is wrong with it, never raising.
 
-``check(fn, cases)`` calls ``fn`` on copies of every case's arguments, all cases under one
+``run_cases(fn, cases)`` calls ``fn`` on copies of every case's arguments, all cases under one
 time limit, and returns a ``Finding``: right on every case, or the first problem and the case
 that exposed it. Problems, in the order they are looked for on each case: a result that cannot
 be read as numbers, a changed argument (when the result is right), a named mistake whose result
@@ -63,7 +63,7 @@ class _Call:
     mutated: tuple[int, ...]  # positions of the arguments it changed
 
 
-def check(fn: object, cases: Sequence[Case], seconds: float = TIME_LIMIT) -> Finding:
+def run_cases(fn: object, cases: Sequence[Case], seconds: float = TIME_LIMIT) -> Finding:
     """Run ``fn`` on every case and say what is wrong, naming the first case that shows it."""
     if fn is Ellipsis:
         return Finding("stub")

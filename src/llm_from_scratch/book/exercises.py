@@ -1,19 +1,20 @@
 """Predict-then-check exercises: the machinery every chapter shares.
 
-A chapter lists its exercises in an ``ExerciseBook`` with its string catalogue and
-the function that computes its evidence. An exercise's judge reads the answer
-(``book.answers``) and returns a ``Judgement``: right or wrong, the catalogue key of
-the message, and the misconception it recognised. ``check`` turns that into
-``Feedback`` and never raises for any answer; every readable attempt, from any kind
-of check, is recorded through ``record_attempt`` in the lasting store
-(``book.progress``), so ``reveal`` (which opens the answer only after an attempt)
-and ``progress`` see attempts from every notebook and kernel. Expected answers are
-computed when checking.
+An ``Exercise`` is declared once, in its chapter: its expected answer (a function of
+the chapter's evidence, computed when asked), how an answer is read, its judge and the
+misconceptions the judge names, and the catalogue keys of every string it shows. A
+chapter lists its exercises in an ``ExerciseBook`` with its catalogue and its evidence.
+
+``check`` reads the answer, computes the expected answer and asks the judge for a
+``Judgement`` (right or wrong, the catalogue key of the message, the misconception);
+it returns ``Feedback`` and never raises for any answer. Every readable attempt is
+recorded in the lasting store (``book.progress``), so ``reveal`` (which opens the answer
+only after an attempt) and ``progress`` see attempts from every notebook and kernel.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from html import escape
 from typing import Any
@@ -21,11 +22,13 @@ from typing import Any
 import numpy as np
 
 from .answers import AnswerFormatError, read_choice, read_numbers
-from .progress import Note, store
+from .progress import StoreNotice, store
 from .text import Catalogue, language
 
 OPTIONS = ("a", "b", "c", "d")
 NUMERIC_TOLERANCE = 5e-4  # answers are typed from six printed decimals, or rounded
+
+Fields = dict[str, str]
 
 
 @dataclass(frozen=True)
@@ -35,7 +38,7 @@ class Judgement:
     correct: bool
     key: str
     misconception: str | None = None
-    fields: dict[str, object] = field(default_factory=dict)
+    fields: Mapping[str, object] = field(default_factory=dict)
 
 
 def right(key: str = "feedback.right", **fields: object) -> Judgement:
@@ -44,6 +47,59 @@ def right(key: str = "feedback.right", **fields: object) -> Judgement:
 
 def wrong(misconception: str | None, key: str, **fields: object) -> Judgement:
     return Judgement(False, key, misconception, fields)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a choice: what the learner reads, and what choosing it means (catalogue keys)."""
+
+    text: str
+    why: str  # for the right option, why it is right
+    misconception: str | None = None
+
+
+def _no_fields(*_: object) -> Fields:
+    return {}
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One exercise, declared in one place. Every ``str`` but ``id`` and ``kind`` is a catalogue key.
+
+    ``expected(evidence)`` is the right answer (an array, a letter, or a code exercise's solution);
+    ``read(answer, form text)`` turns an answer into what ``judge(read answer, expected, evidence)``
+    judges; ``facts(expected, evidence)`` are the fields of ``explain``, "answer" among them;
+    ``inputs(evidence)`` are the fields of ``prompt``.
+    """
+
+    id: str
+    kind: str  # "numbers", "choice" or "code"
+    title: str
+    explain: str
+    expected: Callable[[Any], Any]
+    judge: Callable[[Any, Any, Any], Judgement]
+    facts: Callable[[Any, Any], Fields]
+    prompt: str = ""  # "" where the notebook asks the question in its prose
+    inputs: Callable[[Any], Fields] = _no_fields
+    form: str = ""  # a numbers exercise: how to write the answer
+    read: Callable[[object, str], Any] = read_numbers
+    options: Mapping[str, Option] = field(default_factory=dict)  # a choice: letter -> option
+
+
+def choice_exercise(exercise_id: str, *, title: str, prompt: str, explain: str, correct: str,
+                    options: Mapping[str, Option], facts: Callable[[Any], Fields] = _no_fields,
+                    inputs: Callable[[Any], Fields] = _no_fields) -> Exercise:
+    """A choice among OPTIONS; the message of each letter is its option's ``why``, with ``facts`` filled in."""
+    if tuple(options) != OPTIONS:
+        raise ValueError(f"{exercise_id}: a choice needs the options {OPTIONS}, got {tuple(options)}")
+
+    def judge(letter: str, expected: str, ev: Any) -> Judgement:
+        option = options[letter]
+        return Judgement(letter == expected, option.why, option.misconception, {**facts(ev), "answer": expected})
+
+    return Exercise(exercise_id, "choice", title, explain, lambda ev: correct, judge,
+                    lambda expected, ev: {**facts(ev), "answer": expected}, prompt=prompt, inputs=inputs,
+                    read=lambda answer, form: read_choice(answer, OPTIONS), options=options)
 
 
 @dataclass(frozen=True)
@@ -99,29 +155,15 @@ class Progress:
         return "\n".join([*lines, *self.notes])
 
 
-@dataclass(frozen=True)
-class Exercise:
-    id: str
-    kind: str  # "numbers", "choice" or "code"
-    judge: Callable[[object, Any], Judgement]  # (answer, evidence) -> Judgement
-    facts: Callable[[Any], dict[str, str]]  # "answer" and the numbers its explanation cites
-
-
 class ExerciseBook:
     """A chapter's exercises, their strings and its evidence; attempts last in the store, under ``chapter``."""
 
     def __init__(self, chapter: str, exercises: tuple[Exercise, ...], strings: Catalogue,
-                 evidence: Callable[[], Any], prompt_fields: Callable[[Any], dict[str, str]] = lambda ev: {}) -> None:
+                 evidence: Callable[[], Any]) -> None:
         self.chapter = chapter
         self.exercises = {e.id: e for e in exercises}
         self.strings = strings
         self.evidence = evidence
-        self.prompt_fields = prompt_fields
-
-    @property
-    def attempts(self) -> dict[str, list[bool]]:
-        """Results of every recorded attempt by exercise id, from every notebook and kernel."""
-        return store().attempts(self.chapter)
 
     def __getitem__(self, exercise_id: str) -> Exercise:
         if exercise_id not in self.exercises:
@@ -129,27 +171,28 @@ class ExerciseBook:
         return self.exercises[exercise_id]
 
     # what a form shows
+    def title(self, exercise_id: str) -> str:
+        return self.strings.text(self[exercise_id].title)
+
     def prompt(self, exercise_id: str) -> str:
-        return self.strings.text(f"ex.{exercise_id}.prompt", **self.prompt_fields(self.evidence()))
+        exercise = self[exercise_id]
+        return self.strings.text(exercise.prompt, **exercise.inputs(self.evidence()))
 
     def form(self, exercise_id: str) -> str:
-        return self.strings.text(f"ex.{exercise_id}.form") if self[exercise_id].kind == "numbers" else ""
-
-    def title(self, exercise_id: str) -> str:
-        """The exercise's name for the learner (ids are for code)."""
-        return self.strings.text(f"ex.{self[exercise_id].id}.title")
+        exercise = self[exercise_id]
+        return self.strings.text(exercise.form) if exercise.form else ""
 
     def options(self, exercise_id: str) -> tuple[tuple[str, str], ...]:
-        if self[exercise_id].kind != "choice":
-            return ()
-        return tuple((letter, self.strings.text(f"ex.{exercise_id}.{letter}")) for letter in OPTIONS)
+        return tuple((letter, self.strings.text(option.text)) for letter, option in self[exercise_id].options.items())
 
     # checking
     def check(self, exercise_id: str, answer: object) -> Feedback:
         """Judge ``answer``; a missing or unreadable answer gets a message, never an exception."""
         exercise = self[exercise_id]
         try:
-            judgement = exercise.judge(answer, self.evidence())  # the expected answer is computed now
+            read = exercise.read(answer, self.form(exercise_id))
+            ev = self.evidence()
+            judgement = exercise.judge(read, exercise.expected(ev), ev)
         except AnswerFormatError as error:
             return Feedback(exercise_id, False, str(error), readable=False,
                             verdict_word=self.strings.text("feedback.wrong"))
@@ -159,42 +202,47 @@ class ExerciseBook:
                         verdict_word=self.strings.text("feedback.correct" if judgement.correct else "feedback.wrong"),
                         note=note)
 
-    def record_attempt(self, exercise_id: str, correct: bool) -> str:
-        """Record one readable attempt in the lasting store (every kind of check goes through here).
+    def check_code(self, exercise_id: str, function: object) -> Feedback:
+        """Judge the learner's function for a code exercise (``check`` with a function as the answer)."""
+        if self[exercise_id].kind != "code":
+            raise KeyError(f"{exercise_id!r} is not a code exercise: answer it with check({exercise_id!r}, answer)")
+        return self.check(exercise_id, function)
 
-        Returns what the learner must now be told about the store ("" when nothing).
-        """
+    def record_attempt(self, exercise_id: str, correct: bool) -> str:
+        """Record one readable attempt in the lasting store; returns what the learner must now be told about it."""
         lasting = store()
         lasting.record(self.chapter, exercise_id, bool(correct))
-        return " ".join(self._say(note) for note in lasting.take_notes())
+        return " ".join(self._say(notice) for notice in lasting.take_notices())
 
-    def _say(self, note: Note) -> str:
-        return self.strings.text(note.key, **note.fields)
+    def _say(self, notice: StoreNotice) -> str:
+        return self.strings.text(notice.key, **notice.fields)
 
     def attempted(self, exercise_id: str) -> bool:
-        return bool(self.attempts.get(exercise_id))
+        return bool(store().attempts(self.chapter).get(exercise_id))
 
     def reveal(self, exercise_id: str) -> Solution:
         """The expected answer, computed now, with its explanation; only after an attempt."""
         exercise = self[exercise_id]
         if not self.attempted(exercise_id):
             return Solution(exercise_id, False, self.strings.text("reveal.locked"))
-        facts = exercise.facts(self.evidence())
+        ev = self.evidence()
+        facts = exercise.facts(exercise.expected(ev), ev)
         return Solution(exercise_id, True, self.strings.text("reveal.answer", answer=facts["answer"])
-                        + " " + self.strings.text(f"ex.{exercise_id}.explain", **facts))
+                        + " " + self.strings.text(exercise.explain, **facts))
 
     def progress(self) -> Progress:
-        """Which exercises were checked anywhere, and which were answered right (recorded ids of other
-        checks, such as code exercises, follow the book's own)."""
+        """Which exercises were checked anywhere, and which were answered right."""
         lasting = store()
         attempts = lasting.attempts(self.chapter)
-        notes = lasting.take_notes()
-        if lasting.memory_note and lasting.memory_note not in notes:
-            notes.append(lasting.memory_note)
-        words = {w: self.strings.text(f"progress.{w}") for w in ("header", "right", "tried", "open", "attempts")}
+        notices = lasting.take_notices()
+        if lasting.memory_notice and lasting.memory_notice not in notices:
+            notices.append(lasting.memory_notice)
+        words = {"header": self.strings.text("progress.header"), "right": self.strings.text("progress.right"),
+                 "tried": self.strings.text("progress.tried"), "open": self.strings.text("progress.open"),
+                 "attempts": self.strings.text("progress.attempts")}
         ids = [*self.exercises, *(i for i in attempts if i not in self.exercises)]
         return Progress(tuple((i, len(attempts.get(i, [])), any(attempts.get(i, []))) for i in ids), words,
-                        tuple(self._say(note) for note in notes),
+                        tuple(self._say(notice) for notice in notices),
                         {i: self.title(i) for i in ids if i in self.exercises})
 
     def reset_progress(self) -> Progress:
@@ -213,50 +261,11 @@ def rows_swapped(answer: np.ndarray, expected: np.ndarray) -> bool:
     return len(expected) > 1 and not same(expected, expected[::-1]) and same(answer, expected[::-1])
 
 
-def row_labels(prefix: str, count: int) -> tuple[str, ...]:
-    return tuple(f"{prefix}_{i}" for i in range(count))
-
-
-def partial(exercise_id: str, answer: np.ndarray, expected: np.ndarray, labels: tuple[str, ...],
+def partial(wrong_key: str, answer: np.ndarray, expected: np.ndarray, labels: tuple[str, ...],
             tolerance: float | np.ndarray = NUMERIC_TOLERANCE) -> Judgement:
-    """Name the rows (``labels``) that are right and those that are not (or the exercise's own 'wrong' message)."""
+    """Name the rows (``labels``) that are right and those that are not; none right: the message ``wrong_key``."""
     correct = [i for i in range(len(expected)) if same(answer[i], expected[i], tolerance)]
     if correct:
         return wrong(None, "feedback.partial", right=", ".join(labels[i] for i in correct),
                      wrong=", ".join(labels[i] for i in range(len(expected)) if i not in correct))
-    return wrong(None, f"ex.{exercise_id}.wrong")
-
-
-def index_per_row(exercise_id: str, expected_of: Callable[[Any], np.ndarray], swapped: str,
-                  form: Callable[[str], str]) -> Callable[[object, Any], Judgement]:
-    """A judge of one 0/1 index per row; reversed rows are the misconception ``swapped``.
-
-    ``form(key)`` gives the catalogue string ``key`` (the chapter's answer forms).
-    """
-    def judge(answer, ev):
-        expected = expected_of(ev).astype(float)
-        a = read_numbers(answer, form(f"ex.{exercise_id}.form"))
-        if a.shape != expected.shape or not np.isin(a, (0, 1)).all():
-            raise AnswerFormatError(form(f"ex.{exercise_id}.form_hint"))
-        if same(a, expected):
-            return right()
-        if rows_swapped(a, expected):
-            return wrong(swapped, f"mis.{swapped}")
-        return partial(exercise_id, a, expected, row_labels("q", len(expected)))
-    return judge
-
-
-def choice_exercise(exercise_id: str, correct: str, misconceptions: dict[str, str],
-                    facts: Callable[[Any], dict[str, str]]) -> Exercise:
-    """A choice among OPTIONS; each wrong letter may name a misconception, and every message
-    (``ex.<id>.right``, ``ex.<id>.why_<letter>``) may cite ``facts``."""
-    def facts_with_answer(ev):
-        return {**facts(ev), "answer": correct}
-
-    def judge(answer, ev):
-        letter = read_choice(answer, OPTIONS)
-        fields = facts_with_answer(ev)
-        if letter == correct:
-            return right(f"ex.{exercise_id}.right", **fields)
-        return wrong(misconceptions.get(letter), f"ex.{exercise_id}.why_{letter}", **fields)
-    return Exercise(exercise_id, "choice", judge, facts_with_answer)
+    return wrong(None, wrong_key)

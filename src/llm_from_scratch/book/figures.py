@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import io
+import re
 import textwrap
 from dataclasses import dataclass
 from html import escape
@@ -24,6 +25,7 @@ from matplotlib.figure import Figure as MplFigure
 from matplotlib.patches import Rectangle
 
 from .formatting import num, table
+from .sections import FRAMES
 from .text import language, text
 
 matplotlib.rcParams.update({
@@ -97,14 +99,6 @@ def text_colour(background) -> str:
     return "black" if contrast_ratio(background, (0, 0, 0)) >= contrast_ratio(background, (1, 1, 1)) else "white"
 
 
-def show(figure: Figure) -> None:
-    """Display the figure and, beneath it, its text-table alternative."""
-    from IPython.display import display
-
-    display(figure)
-    print(figure.table)
-
-
 def to_svg(fig: MplFigure, tight: bool = True) -> str:
     """The figure as SVG, cropped to what is drawn unless ``tight`` is false.
 
@@ -162,7 +156,7 @@ def heatmap(matrix, row_labels, column_labels, title: str, row_axis: str, column
             ax.text(columns - 0.4, i, f"Σ = {num(total)}", ha="left", va="center", fontsize=10)
         alt = "\n".join(line + ("" if i == 0 else f"   Σ = {num(sums[i - 1])}")
                         for i, line in enumerate(alt.splitlines()))
-    fig.text(0.5, -0.06, text(f"figure.frame.{role}"), ha="center", va="top", fontsize=9, style="italic",
+    fig.text(0.5, -0.06, text(FRAMES[role][1]), ha="center", va="top", fontsize=9, style="italic",
              transform=ax.transAxes)
     return Figure(to_svg(fig), title, alt)
 
@@ -175,12 +169,21 @@ class Panel:
     log2_y: bool = False  # plot log2 of the values, label the ticks 2^k
 
 
-LINE_STYLES = (("solid", "o"), ("dashed", "s"), ("dotted", "^"), ("dashdot", "D"))
+# one line style and marker per series, so no series is told apart by colour alone (or dropped)
+LINE_STYLES = (("solid", "o"), ("dashed", "s"), ("dotted", "^"), ("dashdot", "D"), ((0, (6, 2, 1, 2, 1, 2)), "v"),
+               ((0, (1, 4)), "x"))
 # a panel's size in inches, and the margins around the grid of panels (room for tick labels, axis titles,
 # panel titles and the mark's caption); two columns of panels fit a notebook column of 964 px
 PANEL_SIZE = (4.6, 3.5)
 MARGINS = {"left": 0.8, "right": 0.15, "bottom": 0.8, "top": 0.45}  # inches
 TITLE_CHARACTERS_PER_INCH = 12  # at font size 10: a longer panel title is broken into lines
+
+
+def wrap_title(title: str, width: int) -> str:
+    """``title`` in lines of at most ``width`` characters, never broken inside an expression such as
+    "B = 8" (the spaces around = are kept together with their neighbours)."""
+    kept = re.sub(r" ?= ?", "\u00a0=\u00a0", title)
+    return textwrap.fill(kept, width).replace("\u00a0", " ")
 
 
 def line_panels(x_labels: list[str], xlabel: str, panels: list[Panel], mark: int | None = None,
@@ -203,6 +206,8 @@ def line_panels(x_labels: list[str], xlabel: str, panels: list[Panel], mark: int
     title_width = int(TITLE_CHARACTERS_PER_INCH * (PANEL_SIZE[0] - 0.9))
     tables = []
     for ax, panel in zip(axes, panels):
+        if len(panel.series) > len(LINE_STYLES):
+            raise ValueError(f"a panel draws at most {len(LINE_STYLES)} series, got {len(panel.series)}")
         for (label, values), (style, marker) in zip(panel.series.items(), LINE_STYLES):
             y = np.log2(values) if panel.log2_y else values
             ax.plot(x, y, linestyle=style, marker=marker, color="black", label=label, markersize=5,
@@ -214,7 +219,7 @@ def line_panels(x_labels: list[str], xlabel: str, panels: list[Panel], mark: int
         if mark is not None:
             ax.axvline(mark, color="0.35", linewidth=1.2, linestyle=(0, (1, 2)))
         ax.set_xticks(x, x_labels, fontsize=8)
-        ax.set_title(textwrap.fill(panel.title, title_width), fontsize=10)
+        ax.set_title(wrap_title(panel.title, title_width), fontsize=10)
         ax.set_xlabel(xlabel)
         ax.set_ylabel(panel.ylabel)
         ax.grid(True, linewidth=0.3, color="0.8")

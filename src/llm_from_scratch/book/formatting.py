@@ -49,3 +49,8 @@ def table(rows, row_labels, column_labels, decimals: int = DECIMALS) -> str:
     for label, row in zip(row_labels, cells):
         lines.append(label.ljust(label_width) + "  " + "  ".join(c.rjust(width) for c in row))
     return "\n".join(lines)
+
+
+def labels(prefix: str, count: int) -> tuple[str, ...]:
+    """Row names such as q_0, q_1, …: one per row."""
+    return tuple(f"{prefix}_{i}" for i in range(count))

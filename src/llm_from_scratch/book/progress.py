@@ -13,7 +13,7 @@ replaces it atomically, so kernels writing at once lose no attempt and a reader
 never sees half a file. A file that is not such a store (corrupt, or someone
 else's) is moved aside as a backup and a fresh store begins; a location that
 cannot be read or written keeps progress in this kernel's memory. Either event
-leaves a ``Note`` for the learner.
+leaves a ``StoreNotice`` for the learner.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ Chapters = dict[str, dict[str, list[bool]]]  # chapter -> exercise id -> results
 
 
 @dataclass(frozen=True)
-class Note:
+class StoreNotice:
     """Something the learner must be told about the store: catalogue string ``key`` with ``fields``."""
 
     key: str
@@ -104,8 +104,8 @@ class Store:
         self.path = file
         self.memory: Chapters | None = None  # set once the file cannot be used
         self.known: Chapters = {}  # the last chapters read from the file
-        self.notes: list[Note] = []  # not yet shown to the learner
-        self.memory_note: Note | None = None  # why progress is kept in memory, while it is
+        self.notices: list[StoreNotice] = []  # not yet shown to the learner
+        self.memory_notice: StoreNotice | None = None  # why progress is kept in memory, while it is
 
     def attempts(self, chapter: str) -> dict[str, list[bool]]:
         """Results of every attempt at each exercise of ``chapter``, from every kernel."""
@@ -123,9 +123,9 @@ class Store:
         """Forget every attempt at ``chapter``'s exercises."""
         self._update(lambda chapters: chapters.pop(chapter, None))
 
-    def take_notes(self) -> list[Note]:
-        notes, self.notes = self.notes, []
-        return notes
+    def take_notices(self) -> list[StoreNotice]:
+        notices, self.notices = self.notices, []
+        return notices
 
     def _update(self, change: Callable[[Chapters], object]) -> None:
         if self.memory is None:
@@ -163,13 +163,13 @@ class Store:
             number += 1
             backup = self.path.with_name(f"{self.path.stem}.backup-{stamp}-{number}{self.path.suffix}")
         os.replace(self.path, backup)
-        self.notes.append(Note("progress.note.backup", {"path": str(self.path), "backup": str(backup)}))
+        self.notices.append(StoreNotice("progress.note.backup", {"path": str(self.path), "backup": str(backup)}))
 
     def _keep_in_memory(self, error: OSError) -> None:
         self.memory = self.known
-        self.memory_note = Note("progress.note.memory",
+        self.memory_notice = StoreNotice("progress.note.memory",
                                 {"path": str(self.path), "reason": error.strerror or type(error).__name__})
-        self.notes.append(self.memory_note)
+        self.notices.append(self.memory_notice)
 
 
 _stores: dict[Path, Store] = {}

@@ -19,15 +19,15 @@ import numpy as np
 from .formatting import num, shape, table
 from .text import text
 
-# Frames by role; no meaning is carried by colour.
-BORDERS = {
-    "query": "1px solid #000",
-    "key": "2px dashed #000",
-    "value": "4px double #000",
-    "score": "2px dotted #000",
-    "probability": "5px solid #000",
+# Frames by role, so no meaning is carried by colour: role -> (CSS border, catalogue keys of the frame's
+# caption in figures and legends, and of its name for a screen reader)
+FRAMES = {
+    "query": ("1px solid #000", "figure.frame.query", "frame.name.query"),
+    "key": ("2px dashed #000", "figure.frame.key", "frame.name.key"),
+    "value": ("4px double #000", "figure.frame.value", "frame.name.value"),
+    "score": ("2px dotted #000", "figure.frame.score", "frame.name.score"),
+    "probability": ("5px solid #000", "figure.frame.probability", "frame.name.probability"),
 }
-ROLES = tuple(BORDERS)
 
 
 @dataclass(frozen=True)
@@ -128,11 +128,6 @@ def to_text(*sections: Section) -> str:
     return "\n".join(out[:-1])
 
 
-def show(*sections: Section) -> None:
-    """Print sections in a notebook cell."""
-    print(to_text(*sections))
-
-
 # --- HTML ------------------------------------------------------------------------------
 
 def _code(value: str) -> str:
@@ -182,8 +177,9 @@ def _part_html(part: Part) -> str:
     caption = f'<div style="font-style:italic;margin-bottom:4px">{escape(part.caption)}</div>' if part.caption else ""
     if part.role is None:
         return f"<div>{caption}{body}</div>"
-    return (f'<div role="group" aria-label="{escape(part.caption or text("frame.name." + part.role))}" '
-            f'style="border:{BORDERS[part.role]};padding:6px 8px;margin:6px;display:inline-block;vertical-align:top">'
+    border, _, name = FRAMES[part.role]
+    return (f'<div role="group" aria-label="{escape(part.caption or text(name))}" '
+            f'style="border:{border};padding:6px 8px;margin:6px;display:inline-block;vertical-align:top">'
             f"{caption}{body}</div>")
 
 
@@ -195,4 +191,4 @@ def to_html(*sections: Section) -> str:
 
 def legend() -> str:
     """Every role's frame, with its meaning in words."""
-    return "".join(_part_html(Group((Note(text(f"figure.frame.{role}")),), role)) for role in ROLES)
+    return "".join(_part_html(Group((Note(text(caption)),), role)) for role, (_, caption, _) in FRAMES.items())

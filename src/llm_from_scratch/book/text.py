@@ -51,13 +51,12 @@ class Catalogue:
             if self.parent is None:
                 raise KeyError(f"no string {key!r} in the catalogue")
             return self.parent.text_in(language, key, **fields)
-        template = strings[key]
-        return template.format(**fields) if fields else template
+        return strings[key].format(**fields)  # a field the string names but the caller did not give: KeyError
 
     def text(self, key: str, **fields: object) -> str:
         """The string ``key`` in the chosen language, with ``fields`` filled in."""
         return self.text_in(_language, key, **fields)
 
 
-BOOK = Catalogue({"ru": ru.STRINGS, "en": en.STRINGS})
-text = BOOK.text
+BOOK_STRINGS = Catalogue({"ru": ru.STRINGS, "en": en.STRINGS})
+text = BOOK_STRINGS.text

@@ -22,8 +22,9 @@ import traitlets
 from IPython.display import HTML, display
 
 from .answers import AnswerFormatError, read_choice
+from .display import show
 from .exercises import OPTIONS, ExerciseBook
-from .figures import Figure, show
+from .figures import Figure
 from .text import language, text
 
 LABEL_STYLE = {"description_width": "initial"}

@@ -1,8 +1,8 @@
 """Appendix 27.11: what the score matrix costs, as tables from the shapes, and the head and the tiled
 head (which never holds T×T) measured against T and against the tile size.
 
-Counts are exact functions of B, T, d_k, d_v (``llm_from_scratch.cost``).
-Measurements (``llm_from_scratch.measure``: time after a warm-up, implementations
+Counts are exact functions of B, T, d_k, d_v (``fast.cost``).
+Measurements (``fast.measure``: time after a warm-up, implementations
 taking turns; peak memory of numpy arrays as tracemalloc sees them) vary with the
 machine and from run to run.
 """
@@ -17,18 +17,19 @@ import ipywidgets as w
 import numpy as np
 from IPython.display import display
 
-from ..attention import scaled_dot_product_self_attention
 from ..book.figures import Figure, Panel, line_panels
 from ..book.formatting import num
 from ..book.sections import Section, Table
 from ..book.widgets import Explorer, LiveWidget, Slider, snapshot
-from ..cost import HeadCost, size
-from ..measure import interleaved_ms, traced_peak_mib
-from ..tensor import Tensor
-from ..tiled import tiled_self_attention
+from ..engine import Tensor, scaled_dot_product_self_attention
+from ..fast.cost import HeadCost, size
+from ..fast.measure import interleaved_ms, traced_peak_mib
+from ..fast.tiled import tiled_self_attention
 from .strings import text
 
 MIB = 2**20
+IMPLEMENTATION_NAMES = {"head": "cost.impl.head", "tiled": "cost.impl.tiled", "torch": "cost.impl.torch",
+                        "sdpa": "cost.impl.sdpa"}  # the catalogue keys of their names
 
 
 def _counts(c: HeadCost) -> list[int]:
@@ -129,11 +130,11 @@ def measurement_figure(m: Measurement) -> Figure:
     quadratic = (tokens / tokens[-1]) ** 2
     score = np.array([HeadCost(m.batch, t, m.width, m.width).score_bytes / MIB for t in m.tokens])
     time_panel = Panel(text("cost.time_title", batch=m.batch, width=m.width), text("cost.time_axis"), {
-        **{text(f"cost.impl.{name}"): np.array(values) for name, values in m.ms.items()},
+        **{text(IMPLEMENTATION_NAMES[name]): np.array(values) for name, values in m.ms.items()},
         text("cost.quadratic"): m.ms["head"][-1] * quadratic,
     }, log2_y=True)
     memory_panel = Panel(text("cost.memory_title"), text("cost.memory_axis"), {
-        **{text(f"cost.impl.{name}"): np.array(values) for name, values in m.peak_mib.items()},
+        **{text(IMPLEMENTATION_NAMES[name]): np.array(values) for name, values in m.peak_mib.items()},
         text("cost.one_score_matrix"): score,
     }, log2_y=True)
     return line_panels([str(t) for t in m.tokens], "T", [time_panel, memory_panel])

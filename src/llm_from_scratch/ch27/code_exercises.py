@@ -3,9 +3,10 @@
 ``write-head`` checks ``my_head(q, k, v) -> O`` against the engine's forward and
 ``write-backward`` checks ``my_backward(q, k, v, upstream) -> (dq, dk, dv)`` against its
 autodiff, on the worked example, the second example and hidden cases (``book.code_check`` runs
-them). Each mistake is told apart by evidence: the learner's result is compared with what a
-small variant of the reference that makes that mistake returns on the same case. ``bug-hunt``
-hands over ``buggy_head`` and asks which property of its output betrays the bug.
+them). Each mistake is told apart by evidence: the learner's result is compared with what the
+closed form gives when it makes that mistake on the same case. The solutions ``reveal`` shows are
+the engine's closed form. ``bug-hunt`` hands over ``buggy_head`` and asks which property of its
+output betrays the bug.
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ import numpy as np
 from ..book import code_check
 from ..book.answers import AnswerFormatError
 from ..book.code_check import Case, Finding
-from ..book.exercises import Exercise, Judgement, choice_exercise, right, wrong
+from ..book.exercises import Exercise, Judgement, Option, choice_exercise, right, wrong
 from ..book.formatting import shape, vector
+from ..engine.closed_form import attention_weights, closed_form_backward, closed_form_head, softmax
 from .evidence import HeadRun, LearnerEvidence, run_head
 from .strings import text
 
@@ -33,28 +35,18 @@ LARGE_QUERY = ((40.0, 10.0), (0.1, 0.2), (-30.0, 30.0))
 LARGE_KEY = ((30.0, 0.0), (0.0, 30.0), (20.0, -20.0))
 LARGE_VALUE = ((1.0, -2.0, 0.5), (3.0, 0.0, -1.0), (-1.0, 2.0, 2.0))
 
-# Problems of book.code_check that every code exercise names the same way: misconception ids.
-GENERIC = {"raised": "raised", "timeout": "timeout", "unreadable": "wrong-shape", "wrong-shape": "wrong-shape",
-           "mutated": "mutates-input", "not-finite": "not-finite", "differs": None}
-
-
-# --- the reference solutions (what reveal shows) and the buggy head ------------------------
-
-def reference_head(q, k, v):
-    s = q @ k.swapaxes(1, 2) / np.sqrt(q.shape[-1])
-    a = np.exp(s - s.max(axis=-1, keepdims=True))
-    a /= a.sum(axis=-1, keepdims=True)
-    return a @ v
-
-
-def reference_backward(q, k, v, upstream):
-    scale = 1 / np.sqrt(q.shape[-1])
-    s = q @ k.swapaxes(1, 2) * scale
-    a = np.exp(s - s.max(axis=-1, keepdims=True))
-    a /= a.sum(axis=-1, keepdims=True)
-    da = upstream @ v.swapaxes(1, 2)
-    ds = a * (da - (a * da).sum(axis=-1, keepdims=True))
-    return ds @ k * scale, ds.swapaxes(1, 2) @ q * scale, a.swapaxes(1, 2) @ upstream
+# Problems of book.code_check that every code exercise names the same way:
+# problem -> (misconception id, message key, message key when the line of the learner's code is known)
+PROBLEMS = {
+    "raised": ("raised", "code.raised", "code.raised_at"),
+    "timeout": ("timeout", "code.timeout", "code.timeout_at"),
+    "unreadable": ("wrong-shape", "code.unreadable", "code.unreadable"),
+    "wrong-shape": ("wrong-shape", "code.wrong-shape", "code.wrong-shape"),
+    "mutated": ("mutates-input", "code.mutated", "code.mutated"),
+    "not-finite": ("not-finite", "code.not-finite", "code.not-finite"),
+    "differs": (None, "code.differs", "code.differs"),
+}
+NOT_AN_ATTEMPT = {"stub": "code.stub", "not-callable": "code.not-callable"}
 
 
 def buggy_head(q, k, v):
@@ -64,50 +56,62 @@ def buggy_head(q, k, v):
     return a, a @ v
 
 
-# --- the mistakes, as variants of the reference ------------------------------------------
+# --- the mistakes: the closed form, making one mistake ----------------------------------------
 
-def _weights(q, k, scale, axis=-1, shift=True, transposed=False) -> np.ndarray:
-    s = (k @ q.swapaxes(1, 2) if transposed else q @ k.swapaxes(1, 2)) * scale
+def _scores(q, k, scale, transposed=False) -> np.ndarray:
+    return (k @ q.swapaxes(1, 2) if transposed else q @ k.swapaxes(1, 2)) * scale
+
+
+def _unshifted_softmax(s: np.ndarray) -> np.ndarray:
+    """The mistake of exponentiating scores as they are: exp overflows to inf, and inf / inf is nan."""
     with np.errstate(over="ignore", invalid="ignore"):
-        e = np.exp(s - s.max(axis=axis, keepdims=True) if shift else s)
-        return e / e.sum(axis=axis, keepdims=True)
+        return np.exp(s) / np.exp(s).sum(axis=-1, keepdims=True)
 
 
-def _grads(q, k, v, upstream, scale_q, scale_k, jacobian=True, transposed=False, shift=True):
-    a = _weights(q, k, 1 / np.sqrt(q.shape[-1]), shift=shift)
-    da = upstream @ v.swapaxes(1, 2)
+def _head_mistakes(q, k, v) -> tuple[tuple[str, tuple[np.ndarray, ...]], ...]:
+    root = 1 / np.sqrt(q.shape[-1])
+    return (
+        ("returns-weights", (attention_weights(q, k),)),
+        ("softmax-axis", (softmax(_scores(q, k, root), axis=1) @ v,)),
+        ("missing-scale", (softmax(_scores(q, k, 1.0)) @ v,)),
+        ("scale-by-dk", (softmax(_scores(q, k, 1 / q.shape[-1])) @ v,)),
+        ("transposed-scores", (softmax(_scores(q, k, root, transposed=True)) @ v,)),
+        ("no-max-shift", (_unshifted_softmax(_scores(q, k, root)) @ v,)),
+    )
+
+
+def _backward_with(q, k, v, upstream, weights, scale_q, scale_k, jacobian=True, transposed=False):
+    grad_weights = upstream @ v.swapaxes(1, 2)
     with np.errstate(invalid="ignore"):
-        ds = a * (da - (a * da).sum(axis=-1, keepdims=True)) if jacobian else a * da
-    for_q, for_k = (ds.swapaxes(1, 2), ds) if transposed else (ds, ds.swapaxes(1, 2))
-    return for_q @ k * scale_q, for_k @ q * scale_k, a.swapaxes(1, 2) @ upstream
+        rows = (weights * grad_weights).sum(axis=-1, keepdims=True) if jacobian else 0.0
+        grad_scores = weights * (grad_weights - rows)
+    for_q, for_k = (grad_scores.swapaxes(1, 2), grad_scores) if transposed else (grad_scores,
+                                                                                  grad_scores.swapaxes(1, 2))
+    return for_q @ k * scale_q, for_k @ q * scale_k, weights.swapaxes(1, 2) @ upstream
+
+
+def _backward_mistakes(q, k, v, upstream) -> tuple[tuple[str, tuple[np.ndarray, ...]], ...]:
+    root = 1 / np.sqrt(q.shape[-1])
+    weights = attention_weights(q, k)
+    unshifted = _unshifted_softmax(_scores(q, k, root))
+    return (
+        ("missing-scale", _backward_with(q, k, v, upstream, weights, 1.0, root)),
+        ("missing-scale", _backward_with(q, k, v, upstream, weights, root, 1.0)),
+        ("missing-scale", _backward_with(q, k, v, upstream, weights, 1.0, 1.0)),
+        ("softmax-jacobian", _backward_with(q, k, v, upstream, weights, root, root, jacobian=False)),
+        ("transposed-grad", _backward_with(q, k, v, upstream, weights, root, root, transposed=True)),
+        ("no-max-shift", _backward_with(q, k, v, upstream, unshifted, root, root)),
+    )
 
 
 def _head_case(name: str, run: HeadRun) -> Case:
-    q, k, v = run.query, run.key, run.value
-    root = 1 / np.sqrt(q.shape[-1])
-    mistakes = (
-        ("returns-weights", run.weights),
-        ("softmax-axis", _weights(q, k, root, axis=1) @ v),
-        ("missing-scale", _weights(q, k, 1.0) @ v),
-        ("scale-by-dk", _weights(q, k, 1 / q.shape[-1]) @ v),
-        ("transposed-scores", _weights(q, k, root, transposed=True) @ v),
-        ("no-max-shift", _weights(q, k, root, shift=False) @ v),
-    )
-    return Case(name, (q, k, v), (run.output,), tuple((i, (r,)) for i, r in mistakes))
+    args = (run.query, run.key, run.value)
+    return Case(name, args, (run.output,), _head_mistakes(*args))
 
 
 def _backward_case(name: str, run: HeadRun) -> Case:
     args = (run.query, run.key, run.value, run.upstream)
-    root = 1 / np.sqrt(run.query.shape[-1])
-    mistakes = (
-        ("missing-scale", _grads(*args, 1.0, root)),
-        ("missing-scale", _grads(*args, root, 1.0)),
-        ("missing-scale", _grads(*args, 1.0, 1.0)),
-        ("softmax-jacobian", _grads(*args, root, root, jacobian=False)),
-        ("transposed-grad", _grads(*args, root, root, transposed=True)),
-        ("no-max-shift", _grads(*args, root, root, shift=False)),
-    )
-    return Case(name, args, (run.grad_query, run.grad_key, run.grad_value), mistakes)
+    return Case(name, args, (run.grad_query, run.grad_key, run.grad_value), _backward_mistakes(*args))
 
 
 # --- the cases -------------------------------------------------------------------------------
@@ -122,7 +126,7 @@ def _runs(ev: LearnerEvidence) -> list[tuple[str, HeadRun]]:
 
     large = run_head(*(np.array([m]) for m in (LARGE_QUERY, LARGE_KEY, LARGE_VALUE)), rng.normal(size=(1, 3, 3)))
     return [
-        (text("code.case.worked"), ev.worked.run),
+        (text("code.case.worked"), ev.worked),
         (text("code.case.second"), ev.hand),
         *((text("code.case.random", batch=b, tokens=t, key_width=dk, value_width=dv), drawn(b, t, dk, dv))
           for b, t, dk, dv in RANDOM_SHAPES),
@@ -133,28 +137,32 @@ def _runs(ev: LearnerEvidence) -> list[tuple[str, HeadRun]]:
 
 # --- judging -------------------------------------------------------------------------------
 
-def _code_exercise(exercise_id: str, case_of: Callable[[str, HeadRun], Case], arguments: tuple[str, ...],
-                   outputs: tuple[str, ...], reference: Callable) -> Exercise:
-    def judge(fn: object, ev: LearnerEvidence) -> Judgement:
-        finding = code_check.check(fn, [case_of(name, run) for name, run in _runs(ev)])
-        if finding.problem in ("stub", "not-callable"):  # not an attempt, like an unreadable answer
-            raise AnswerFormatError(text(f"code.{finding.problem}", **finding.fields))
+def _code_exercise(exercise_id: str, *, title: str, explain: str, answer: str, expected_shapes: str,
+                   mistakes: dict[str, str], case_of: Callable[[str, HeadRun], Case], arguments: tuple[str, ...],
+                   outputs: tuple[str, ...], solution: tuple[Callable, ...]) -> Exercise:
+    """A code exercise; ``mistakes`` maps each mistake the cases can show to its message's key."""
+    def judge(fn: object, expected: object, ev: LearnerEvidence) -> Judgement:
+        finding = code_check.run_cases(fn, [case_of(name, run) for name, run in _runs(ev)])
+        if finding.problem in NOT_AN_ATTEMPT:
+            raise AnswerFormatError(text(NOT_AN_ATTEMPT[finding.problem], **finding.fields))
         if finding.problem is None:
             return right("code.right", function=code_check.name_of(fn), **finding.fields)
         fields = {"function": code_check.name_of(fn), "case": finding.case.name}
-        if finding.problem not in GENERIC:
-            return wrong(finding.problem, f"ex.{exercise_id}.{finding.problem}", **fields)
-        key = f"code.{finding.problem}" + ("_at" if "line" in finding.fields else "")
-        return wrong(GENERIC[finding.problem], key, **fields, **_details(exercise_id, finding, arguments, outputs))
+        if finding.problem in mistakes:
+            return wrong(finding.problem, mistakes[finding.problem], **fields)
+        misconception, key, key_at_line = PROBLEMS[finding.problem]
+        return wrong(misconception, key_at_line if "line" in finding.fields else key, **fields,
+                     **_details(finding, arguments, outputs, expected_shapes))
 
-    def facts(ev: LearnerEvidence) -> dict[str, str]:
-        return {"answer": text(f"ex.{exercise_id}.answer"), "solution": inspect.getsource(reference).strip()}
+    def facts(expected: object, ev: LearnerEvidence) -> dict[str, str]:
+        return {"answer": text(answer), "solution": "\n\n".join(inspect.getsource(f).strip() for f in solution)}
 
-    return Exercise(exercise_id, "code", judge, facts)
+    return Exercise(exercise_id, "code", title, explain, lambda ev: solution[-1], judge, facts,
+                    read=lambda fn, form: fn)
 
 
-def _details(exercise_id: str, finding: Finding, arguments: tuple[str, ...],
-             outputs: tuple[str, ...]) -> dict[str, object]:
+def _details(finding: Finding, arguments: tuple[str, ...], outputs: tuple[str, ...],
+             expected_shapes: str) -> dict[str, object]:
     """A generic problem's fields, in this exercise's words."""
     f, problem = finding.fields, finding.problem
     if problem in ("raised", "timeout", "not-finite"):
@@ -163,26 +171,41 @@ def _details(exercise_id: str, finding: Finding, arguments: tuple[str, ...],
         return {"arguments": ", ".join(arguments[i] for i in f["arguments"])}
     if problem == "differs":
         return {"outputs": ", ".join(outputs[i] for i in f["outputs"]), "difference": f"{f['difference']:.3g}"}
-    expected = text(f"ex.{exercise_id}.expected", shapes=", ".join(shape(e.shape) for e in finding.case.expected))
+    expected = text(expected_shapes, shapes=", ".join(shape(e.shape) for e in finding.case.expected))
     if problem == "unreadable":
         returned = text("code.sized", kind=f["returned"], length=f["length"]) if "length" in f else f["returned"]
         return {"returned": returned, "expected": expected}
     return {"shapes": ", ".join(shape(s) for s in f["shapes"]), "expected": expected}
 
 
-# Each exercise with the names its messages give the function's arguments and outputs.
-WRITE_HEAD = _code_exercise("write-head", _head_case, ("q", "k", "v"), ("O",), reference_head)
-WRITE_BACKWARD = _code_exercise("write-backward", _backward_case, ("q", "k", "v", "upstream"), ("dq", "dk", "dv"),
-                                reference_backward)
+WRITE_HEAD = _code_exercise(
+    "write-head", title="ex.write-head.title", explain="ex.write-head.explain", answer="ex.write-head.answer",
+    expected_shapes="ex.write-head.expected", case_of=_head_case, arguments=("q", "k", "v"), outputs=("O",),
+    solution=(softmax, attention_weights, closed_form_head), mistakes={
+        "returns-weights": "ex.write-head.returns-weights", "softmax-axis": "ex.write-head.softmax-axis",
+        "missing-scale": "ex.write-head.missing-scale", "scale-by-dk": "ex.write-head.scale-by-dk",
+        "transposed-scores": "ex.write-head.transposed-scores", "no-max-shift": "ex.write-head.no-max-shift"})
+WRITE_BACKWARD = _code_exercise(
+    "write-backward", title="ex.write-backward.title", explain="ex.write-backward.explain",
+    answer="ex.write-backward.answer", expected_shapes="ex.write-backward.expected", case_of=_backward_case,
+    arguments=("q", "k", "v", "upstream"), outputs=("dq", "dk", "dv"), solution=(closed_form_backward,),
+    mistakes={"missing-scale": "ex.write-backward.missing-scale",
+              "softmax-jacobian": "ex.write-backward.softmax-jacobian",
+              "transposed-grad": "ex.write-backward.transposed-grad",
+              "no-max-shift": "ex.write-backward.no-max-shift"})
 CODE_EXERCISES = (WRITE_HEAD, WRITE_BACKWARD)
 
 
 def _bug_facts(ev: LearnerEvidence) -> dict[str, str]:
-    run = ev.worked.run
+    run = ev.worked
     weights, output = buggy_head(run.query, run.key, run.value)
     return {"row_sums": vector(weights[0].sum(axis=1)), "column_sums": vector(weights[0].sum(axis=0)),
             "shape": shape(output.shape)}
 
 
-BUG_HUNT = choice_exercise("bug-hunt", "c", {"a": "shape-reveals-axis", "b": "negative-weights",
-                                             "d": "symmetry-hides-axis"}, _bug_facts)
+BUG_HUNT = choice_exercise("bug-hunt", title="ex.bug-hunt.title", prompt="ex.bug-hunt.prompt",
+                           explain="ex.bug-hunt.explain", correct="c", facts=_bug_facts, options={
+                               "a": Option("ex.bug-hunt.a", "ex.bug-hunt.why_a", "shape-reveals-axis"),
+                               "b": Option("ex.bug-hunt.b", "ex.bug-hunt.why_b", "negative-weights"),
+                               "c": Option("ex.bug-hunt.c", "ex.bug-hunt.right"),
+                               "d": Option("ex.bug-hunt.d", "ex.bug-hunt.why_d", "symmetry-hides-axis")})

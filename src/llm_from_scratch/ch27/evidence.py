@@ -2,21 +2,24 @@
 
 Only the inputs are written here (the source's Q, K, V, the second example's and
 the edge cases' inputs); every score, weight, output, gradient and verdict is computed.
+``evidence()`` is the kernel's one ``LearnerEvidence``: each fact is computed the first
+time something asks for it, and kept.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
 
-from .. import functions as F
-from ..attention import SelfAttentionError, SelfAttentionForward, scaled_dot_product_self_attention
-from ..gradcheck import GradCheckReport, check_gradients
-from ..reference import closed_form_backward
-from ..tensor import Tensor
+from ..engine import Tensor
+from ..engine import functions as F
+from ..engine.attention import SelfAttentionError, SelfAttentionForward, scaled_dot_product_self_attention
+from ..engine.closed_form import closed_form_backward, softmax
+from ..engine.gradcheck import GradCheckReport, check_gradients
 
 # The worked example's inputs: the projections that chapter 26 produced.
 WORKED_QUERY = ((0.0, 3.0), (2.0, -1.0))
@@ -45,6 +48,7 @@ TEMPERATURE_LIMITS = (1e-6, 1e6)  # tau close to 0 and very large
 ROW_SHIFT = 10.0
 SATURATING_FACTOR = 4.0  # the worked example's Q times 4 makes every row of A one-hot to six decimals
 MODEL_WIDTH, HEADS = 512, 8
+OUTPUT_SHAPE_INPUTS = ((4, 7, 3), (4, 7, 3), (4, 7, 5))  # the shapes of Q, K and V in the shape question
 
 
 def worked_inputs() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -99,27 +103,6 @@ def run_head(query, key, value, upstream=None) -> HeadRun:
     return HeadRun(*(t.data for t in tensors), upstream, head, *grads)
 
 
-def row_softmax(scores, factor: float = 1.0) -> np.ndarray:
-    """softmax(factor * scores) over the last axis, through the engine's primitives."""
-    return F.exp(F.log_softmax(F.mul(Tensor(scores), factor), axis=-1)).data
-
-
-@dataclass(frozen=True)
-class WorkedExample:
-    run: HeadRun
-    closed_form: tuple[np.ndarray, np.ndarray, np.ndarray]
-    gradcheck: GradCheckReport
-
-    @property
-    def max_closed_form_difference(self) -> float:
-        autodiff = (self.run.grad_query, self.run.grad_key, self.run.grad_value)
-        return max(float(np.max(np.abs(a - c))) for a, c in zip(autodiff, self.closed_form))
-
-    @property
-    def row_sum_deviation(self) -> float:
-        return float(np.max(np.abs(self.run.weights.sum(axis=-1) - 1.0)))
-
-
 def head_loss(inputs) -> float:
     """L = <O, dO> for (Q, K, V, dO): the function the gradient check differentiates."""
     query, key, value, upstream = inputs
@@ -136,11 +119,21 @@ def gradcheck_head(run: HeadRun) -> GradCheckReport:
     )
 
 
-def worked_example() -> WorkedExample:
+def worked_example() -> HeadRun:
     """The source's example with upstream dO = I, so L = O[0,0] + O[1,1]."""
-    q, k, v = worked_inputs()
-    run = run_head(q, k, v, upstream=np.eye(2)[None])
-    return WorkedExample(run, closed_form_backward(q, k, v, run.upstream), gradcheck_head(run))
+    return run_head(*worked_inputs(), upstream=np.eye(2)[None])
+
+
+def closed_form_difference(run: HeadRun) -> float:
+    """The largest difference between the autodiff gradients of ``run`` and the closed-form ones."""
+    closed = closed_form_backward(run.query, run.key, run.value, run.upstream)
+    autodiff = (run.grad_query, run.grad_key, run.grad_value)
+    return max(float(np.max(np.abs(a - c))) for a, c in zip(autodiff, closed))
+
+
+def row_sum_deviation(run: HeadRun) -> float:
+    """How far any row of A sums from 1."""
+    return float(np.max(np.abs(run.weights.sum(axis=-1) - 1.0)))
 
 
 @dataclass(frozen=True)
@@ -160,7 +153,7 @@ def scale_example() -> ScaleExample:
     scale = 1.0 / np.sqrt(SCALE_EXAMPLE_KEY_WIDTH)
     return ScaleExample(
         SCALE_EXAMPLE_SCORES, SCALE_EXAMPLE_KEY_WIDTH,
-        row_softmax(SCALE_EXAMPLE_SCORES), row_softmax(SCALE_EXAMPLE_SCORES, scale),
+        softmax(SCALE_EXAMPLE_SCORES), softmax(scale * np.array(SCALE_EXAMPLE_SCORES)),
     )
 
 
@@ -188,10 +181,9 @@ def divisor_example(key_width: int = DIVISOR_KEY_WIDTH) -> DivisorExample:
     q, k = random_query_key(key_width)
     head = scaled_dot_product_self_attention(q, k, k)  # keys double as values: only the scores matter here
     raw = head.raw_scores.data
-    by_width = F.mul(Tensor(raw), 1.0 / key_width).data
+    by_width = raw / key_width
     return DivisorExample(key_width, raw.shape[-1], float(head.scaled_scores.data.var()), float(by_width.var()),
-                          float(head.weights.data.max(axis=-1).mean()),
-                          float(row_softmax(raw, 1.0 / key_width).max(axis=-1).mean()))
+                          float(head.weights.data.max(axis=-1).mean()), float(softmax(by_width).max(axis=-1).mean()))
 
 
 def hand_inputs() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -215,7 +207,7 @@ def masked_softmax(scores: np.ndarray, keep: np.ndarray) -> np.ndarray:
     weights = np.zeros_like(scores)
     for i, visible in enumerate(keep):
         if visible.any():
-            weights[i, visible] = row_softmax(scores[i, visible])
+            weights[i, visible] = softmax(scores[i, visible])
     return weights
 
 
@@ -233,7 +225,7 @@ class TemperatureExample:
 
 def temperature_example() -> TemperatureExample:
     """softmax(s / tau) for tau towards 0 (one-hot on the largest score) and towards infinity (uniform)."""
-    cold, hot = (row_softmax(TEMPERATURE_SCORES, 1.0 / tau) for tau in TEMPERATURE_LIMITS)
+    cold, hot = (softmax(np.array(TEMPERATURE_SCORES) / tau) for tau in TEMPERATURE_LIMITS)
     return TemperatureExample(TEMPERATURE_SCORES, cold, hot)
 
 
@@ -252,7 +244,7 @@ class RowShift:
 def row_shift(run: HeadRun) -> RowShift:
     """One constant added to a whole row of scaled scores (the first row of ``run``)."""
     scores = run.head.scaled_scores.data[0, 0]
-    return RowShift(scores, ROW_SHIFT, row_softmax(scores), row_softmax(F.add(Tensor(scores), ROW_SHIFT).data))
+    return RowShift(scores, ROW_SHIFT, softmax(scores), softmax(scores + ROW_SHIFT))
 
 
 def saturated() -> HeadRun:
@@ -431,16 +423,25 @@ def history() -> HistoryEvidence:
 
 
 class LearnerEvidence:
-    """All of the chapter's evidence, computed once."""
+    """All of the chapter's evidence, each fact computed the first time it is asked for."""
 
     @cached_property
-    def worked(self) -> WorkedExample:
+    def worked(self) -> HeadRun:
         return worked_example()
 
     @cached_property
+    def worked_gradcheck(self) -> GradCheckReport:
+        return gradcheck_head(self.worked)
+
+    @cached_property
     def replay_bitwise(self) -> bool:
-        again = worked_example().run.arrays()
-        return all(a.tobytes() == b.tobytes() for a, b in zip(self.worked.run.arrays(), again))
+        again = worked_example().arrays()
+        return all(a.tobytes() == b.tobytes() for a, b in zip(self.worked.arrays(), again))
+
+    @cached_property
+    def output_shape(self) -> ShapeCase:
+        """The shape rule's question: Q, K [4, 7, 3] and V [4, 7, 5]."""
+        return shape_case(*OUTPUT_SHAPE_INPUTS)
 
     @cached_property
     def hand(self) -> HeadRun:
@@ -507,3 +508,9 @@ class LearnerEvidence:
     @cached_property
     def history(self) -> HistoryEvidence:
         return history()
+
+
+@functools.cache
+def evidence() -> LearnerEvidence:
+    """The kernel's one LearnerEvidence: what one notebook or exercise computed, the next one reuses."""
+    return LearnerEvidence()

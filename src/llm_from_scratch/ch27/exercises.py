@@ -1,13 +1,16 @@
-"""Chapter 27's predict-then-check exercises; the machinery is ``book.exercises``.
+"""Chapter 27's predict-then-check exercises, each declared once; the machinery is ``book.exercises``.
 
 ``check(exercise_id, answer)`` returns Feedback (``.correct``, ``.message``,
-``.misconception``) and never raises for any answer; ``reveal(exercise_id)`` shows
-the answer, computed now, only after an attempt; ``progress()`` says what was
-checked in any notebook or kernel, and ``reset_progress()`` starts the chapter over.
+``.misconception``) and never raises for any answer; ``check_code(exercise_id, fn)``
+judges a function the learner wrote; ``reveal(exercise_id)`` shows the answer,
+computed now, only after an attempt; ``progress()`` says what was checked in any
+notebook or kernel, and ``reset_progress()`` starts the chapter over.
 
 EXERCISES lists every exercise in reading order: the worked example's, the second
 example's (``*-by-hand``, worked with a pencil), and last the review's (REVIEW),
-which ask for transfer to new situations.
+which ask for transfer to new situations. Each declaration holds the exercise's
+expected answer (a function of the evidence), its judge with the misconceptions it
+names, and the catalogue keys of its strings.
 """
 
 from __future__ import annotations
@@ -20,27 +23,18 @@ from ..book.exercises import (
     Exercise,
     ExerciseBook,
     Judgement,
+    Option,
     choice_exercise,
-    index_per_row,
     partial,
     right,
-    row_labels,
     rows_swapped,
     same,
     wrong,
 )
-from ..book.formatting import NOISE, below, matrix, num, shape, vector
+from ..book.formatting import NOISE, below, labels, matrix, num, shape, vector
+from ..engine.closed_form import softmax
 from .code_exercises import BUG_HUNT, CODE_EXERCISES
-from .evidence import (
-    SATURATING_FACTOR,
-    HeadRun,
-    LearnerEvidence,
-    causal_mask,
-    exponentials,
-    masked_softmax,
-    row_softmax,
-    shape_case,
-)
+from .evidence import SATURATING_FACTOR, LearnerEvidence, causal_mask, evidence, exponentials, masked_softmax
 from .strings import STRINGS, text
 
 HAND_TOLERANCE = 0.01  # a hand computation to two decimals, with e ≈ 2.72, lands this close
@@ -51,23 +45,36 @@ def _mixture_tolerance(mixed: np.ndarray) -> np.ndarray:
     return HAND_TOLERANCE * (1 + np.abs(mixed).sum(axis=0))
 
 
-def _hint(exercise_id: str) -> AnswerFormatError:
-    return AnswerFormatError(text(f"ex.{exercise_id}.form_hint"))
-
-
 def _row_sums_off(answer: np.ndarray, tolerance: float) -> bool:
     return bool(np.any(np.abs(answer.sum(axis=-1) - 1.0) > tolerance * answer.shape[-1]))
 
 
-def _heavier_value(ev: LearnerEvidence) -> np.ndarray:
-    return ev.worked.run.weights[0].argmax(axis=1)
+def _row_sum_mistake(answer: np.ndarray, decimals: int) -> Judgement:
+    """The rows of ``answer`` do not sum to 1: say what they sum to (one number for one row)."""
+    sums = answer.sum(axis=-1)
+    return wrong("not-normalized", "mis.row-sum", total=vector(sums, decimals) if sums.ndim else num(sums, decimals))
 
 
-def _judge_scores(exercise_id: str, answer, run: HeadRun, hint: AnswerFormatError) -> Judgement:
+def _read_flat(answer: object, form: str) -> np.ndarray:
+    """Numbers in order, whatever their nesting: [1, [5, -2]] is [1, 5, -2]."""
+    return read_numbers(answer, form, flatten=True)
+
+
+# --- judges: (the answer as read, the expected answer, the evidence) -> Judgement ----------
+
+def _first_look(a, expected, ev):
+    if a.shape != expected.shape or not np.isin(a, (0, 1)).all():
+        raise AnswerFormatError(text("ex.first-look.form_hint"))
+    if same(a, expected):
+        return right()
+    if rows_swapped(a, expected):
+        return wrong("rows-swapped", "mis.rows-swapped")
+    return partial("ex.first-look.wrong", a, expected, labels("q", len(expected)))
+
+
+def _judge_scores(a, expected, run, hint: AnswerFormatError, wrong_key: str) -> Judgement:
     """QKᵀ of ``run``; the matrices a misconception gives instead are recognised and named."""
-    expected, scaled = run.head.raw_scores.data[0], run.head.scaled_scores.data[0]
     q, k = run.query[0], run.key[0]
-    a = read_numbers(answer, text(f"ex.{exercise_id}.form"))
     if same(a, q.T @ k) or same(a, k.T @ q):  # checked first: its shape is [d_k, d_k], not [T, T]
         return wrong("features-for-positions", "mis.features-for-positions")
     if a.shape != expected.shape:
@@ -76,97 +83,88 @@ def _judge_scores(exercise_id: str, answer, run: HeadRun, hint: AnswerFormatErro
         return right()
     if same(a, expected.T):
         return wrong("transposed-scores", "mis.transposed-scores")
-    if same(a, scaled):
+    if same(a, run.head.scaled_scores.data[0]):
         return wrong("scaled-too-early", "mis.scaled-too-early")
     if rows_swapped(a, expected):
         return wrong("rows-swapped", "mis.rows-swapped")
     if same(a, q @ q.T) or same(a, k @ k.T):
         return wrong("query-with-query", "mis.query-with-query")
-    return partial(exercise_id, a, expected, row_labels("q", len(expected)))
+    return partial(wrong_key, a, expected, labels("q", len(expected)))
 
 
-def _scores(answer, ev):
-    expected = ev.worked.run.head.raw_scores.data[0]
+def _scores(a, expected, ev):
     hint = AnswerFormatError(text("ex.scores.form_hint", shape=shape(expected.shape)))
-    return _judge_scores("scores", answer, ev.worked.run, hint)
+    return _judge_scores(a, expected, ev.worked, hint, "ex.scores.wrong")
 
 
-def _weights(answer, ev):
-    run = ev.worked.run
-    expected = run.weights[0, 0]
-    a = read_numbers(answer, text("ex.weights.form"))
+def _weights(a, expected, ev):
     if a.shape != expected.shape:
         raise AnswerFormatError(text("ex.weights.form_hint", count=expected.size))
-    scaled = run.head.scaled_scores.data[0]
+    head = ev.worked.head
+    scaled = head.scaled_scores.data[0]
     if same(a, expected):
         return right()
-    if same(a, row_softmax(run.head.raw_scores.data[0])[0]):
+    if same(a, softmax(head.raw_scores.data[0])[0]):
         return wrong("missing-scale", "mis.missing-scale")
-    if same(a, row_softmax(scaled.T).T[0]):
+    if same(a, softmax(scaled, axis=0)[0]):
         return wrong("columns-normalized", "mis.columns-normalized")
-    if same(a, run.weights[0, 1]):
+    if same(a, head.weights.data[0, 1]):
         return wrong("wrong-row", "mis.wrong-row")
-    if same(a, scaled[0]) or same(a, run.head.raw_scores.data[0, 0]):
+    if same(a, scaled[0]) or same(a, head.raw_scores.data[0, 0]):
         return wrong("not-normalized", "mis.not-normalized")
     if abs(a.sum() - 1.0) > NUMERIC_TOLERANCE:
-        return wrong("not-normalized", "mis.row-sum", total=num(a.sum(), 4))
+        return _row_sum_mistake(a, 4)
     return wrong(None, "ex.weights.wrong")
 
 
-def _scores_by_hand(answer, ev):
-    return _judge_scores("scores-by-hand", answer, ev.hand, _hint("scores-by-hand"))
+def _scores_by_hand(a, expected, ev):
+    return _judge_scores(a, expected, ev.hand, AnswerFormatError(text("ex.scores-by-hand.form_hint")),
+                         "ex.scores-by-hand.wrong")
 
 
-def _weights_by_hand(answer, ev):
-    head = ev.hand.head
-    expected = head.weights.data[0]
-    raw, scaled = head.raw_scores.data[0], head.scaled_scores.data[0]
-    a = read_numbers(answer, text("ex.weights-by-hand.form"))
+def _weights_by_hand(a, expected, ev):
     if a.shape != expected.shape:
-        raise _hint("weights-by-hand")
+        raise AnswerFormatError(text("ex.weights-by-hand.form_hint"))
+    head = ev.hand.head
+    raw, scaled = head.raw_scores.data[0], head.scaled_scores.data[0]
     if same(a, expected, HAND_TOLERANCE):
         return right()
-    if same(a, row_softmax(scaled.T).T, HAND_TOLERANCE):
+    if same(a, softmax(scaled, axis=0), HAND_TOLERANCE):
         return wrong("columns-normalized", "mis.columns-normalized")
-    if same(a, row_softmax(raw), HAND_TOLERANCE):
+    if same(a, softmax(raw), HAND_TOLERANCE):
         return wrong("missing-scale", "mis.missing-scale")
-    if same(a, row_softmax(scaled.T), HAND_TOLERANCE):
+    if same(a, softmax(scaled.T), HAND_TOLERANCE):
         return wrong("transposed-scores", "mis.transposed-scores")
     if any(same(a, x, HAND_TOLERANCE) for x in (raw, scaled, exponentials(scaled))):
         return wrong("not-normalized", "mis.not-normalized")
     if _row_sums_off(a, HAND_TOLERANCE):
-        return wrong("not-normalized", "mis.row-sum", total=vector(a.sum(axis=1), 2))
-    return partial("weights-by-hand", a, expected, row_labels("q", len(expected)), HAND_TOLERANCE)
+        return _row_sum_mistake(a, 2)
+    return partial("ex.weights-by-hand.wrong", a, expected, labels("q", len(expected)), HAND_TOLERANCE)
 
 
-def _output_by_hand(answer, ev):
+def _output_by_hand(a, expected, ev):
     run = ev.hand
     weights, key, value = run.weights[0], run.key[0], run.value[0]
-    expected = run.output[0]
-    a = read_numbers(answer, text("ex.output-by-hand.form"))
     if same(a, weights @ key, _mixture_tolerance(key)):
         return wrong("mixed-keys", "mis.mixed-keys")
     if a.shape != expected.shape:
-        raise _hint("output-by-hand")
+        raise AnswerFormatError(text("ex.output-by-hand.form_hint"))
     tolerance = _mixture_tolerance(value)
     if same(a, expected, tolerance):
         return right()
     if same(a, weights.T @ value, tolerance):
         return wrong("transposed-weights", "mis.transposed-weights")
-    return partial("output-by-hand", a, expected, row_labels("o", len(expected)), tolerance)
+    return partial("ex.output-by-hand.wrong", a, expected, labels("o", len(expected)), tolerance)
 
 
-def _output_shape(answer, ev):
-    expected = np.array(shape_case((4, 7, 3), (4, 7, 3), (4, 7, 5)).output_shape, dtype=float)
-    a = read_numbers(answer, text("ex.output-shape.form"))
+def _output_shape(a, expected, ev):
     if a.shape != (3,) or not np.array_equal(a, np.round(a)):
         raise AnswerFormatError(text("ex.output-shape.form_hint"))
     if np.array_equal(a, expected):
         return right()
-    weights_shape = shape_case((4, 7, 3), (4, 7, 3), (4, 7, 5)).weights_shape
-    if np.array_equal(a, weights_shape):
+    if np.array_equal(a, ev.output_shape.weights_shape):
         return wrong("weights-shape-for-output", "mis.weights-shape-for-output")
-    if np.array_equal(a, [*expected[:2], 3]):
+    if np.array_equal(a, ev.output_shape.query_shape):
         return wrong("dk-for-dv", "mis.dk-for-dv")
     names = (text("axis.batch"), text("axis.tokens"), text("axis.width"))
     matching = [n for n, x, e in zip(names, a, expected) if x == e]
@@ -176,78 +174,66 @@ def _output_shape(answer, ev):
     return wrong(None, "ex.output-shape.wrong")
 
 
-def _single_token(answer, ev):
-    run = ev.single_token
-    expected = np.concatenate([run.weights.ravel(), run.output.ravel()])
-    a = read_numbers(answer, text("ex.single-token.form"), flatten=True)
+def _single_token(a, expected, ev):
     if a.shape != expected.shape:
         raise AnswerFormatError(text("ex.single-token.form_hint"))
     weight_ok, output_ok = same(a[:1], expected[:1]), same(a[1:], expected[1:])
     if weight_ok and output_ok:
         return right()
-    if not weight_ok and output_ok:
-        return wrong("single-weight-not-one", "mis.single-weight-not-one")
-    if weight_ok and same(a[1:], expected[1:] * ev.worked.run.head.scale):
+    if weight_ok and same(a[1:], expected[1:] * ev.worked.head.scale):
         return wrong("scale-on-values", "mis.scale-on-values")
     if weight_ok:
         return wrong(None, "mis.single-output")
     return wrong("single-weight-not-one", "mis.single-weight-not-one")
 
 
-def _identical_keys(answer, ev):
-    weights = ev.identical_keys.weights[0]
-    a = read_numbers(answer, text("ex.identical-keys.form"))
-    expected = weights if a.ndim == 2 else weights[0]
+def _identical_keys(a, expected, ev):
+    if a.ndim == 1:  # one row stands for both
+        expected = expected[0]
     if a.shape != expected.shape:
         raise AnswerFormatError(text("ex.identical-keys.form_hint"))
     if same(a, expected):
         return right()
-    rows = np.atleast_2d(a)
-    if np.any(np.abs(rows.sum(axis=1) - 1) > NUMERIC_TOLERANCE):
-        return wrong("not-normalized", "mis.row-sum", total=num(rows.sum(axis=1)[0], 4))
+    if np.any(np.abs(a.sum(axis=-1) - 1) > NUMERIC_TOLERANCE):
+        return _row_sum_mistake(np.atleast_2d(a)[0], 4)
     return wrong("identical-keys-unequal", "mis.identical-keys-unequal")
 
 
-def _temperature(answer, ev):
-    example = ev.temperature
-    expected = np.stack([example.cold, example.hot])
-    a = read_numbers(answer, text("ex.temperature-limits.form"))
+def _temperature(a, expected, ev):
     if a.shape != expected.shape:
-        raise _hint("temperature-limits")
+        raise AnswerFormatError(text("ex.temperature-limits.form_hint"))
     if same(a, expected, HAND_TOLERANCE):
         return right()
     if same(a, expected[::-1], HAND_TOLERANCE):
         return wrong("temperature-swapped", "mis.temperature-swapped")
     if _row_sums_off(a, HAND_TOLERANCE):
-        return wrong("not-normalized", "mis.row-sum", total=vector(a.sum(axis=1), 2))
-    return partial("temperature-limits", a, expected, ("τ → 0", "τ → ∞"), HAND_TOLERANCE)
+        return _row_sum_mistake(a, 2)
+    return partial("ex.temperature-limits.wrong", a, expected, ("τ → 0", "τ → ∞"), HAND_TOLERANCE)
 
 
-def _causal_rows(answer, ev):
-    scaled, weights = ev.hand.head.scaled_scores.data[0], ev.hand.weights[0]
-    expected = ev.hand_causal
-    mask = causal_mask(len(expected))
-    a = read_numbers(answer, text("ex.causal-rows.form"))
+def _causal_rows(a, expected, ev):
     if a.shape != expected.shape:
-        raise _hint("causal-rows")
+        raise AnswerFormatError(text("ex.causal-rows.form_hint"))
     if same(a, expected, HAND_TOLERANCE):
         return right()
-    for misreading, kept in (("mask-keeps-future", masked_softmax(scaled, mask.T)),
-                             ("mask-hides-self", masked_softmax(scaled, np.tril(mask, -1))),
-                             ("mask-not-renormalized", weights * mask), ("mask-ignored", weights)):
+    scaled, weights = ev.hand.head.scaled_scores.data[0], ev.hand.weights[0]
+    mask = causal_mask(len(expected))
+    for misconception, key, kept in (
+            ("mask-keeps-future", "mis.mask-keeps-future", masked_softmax(scaled, mask.T)),
+            ("mask-hides-self", "mis.mask-hides-self", masked_softmax(scaled, np.tril(mask, -1))),
+            ("mask-not-renormalized", "mis.mask-not-renormalized", weights * mask),
+            ("mask-ignored", "mis.mask-ignored", weights)):
         if same(a, kept, HAND_TOLERANCE):
-            return wrong(misreading, f"mis.{misreading}")
+            return wrong(misconception, key)
     if _row_sums_off(a, HAND_TOLERANCE):
-        return wrong("not-normalized", "mis.row-sum", total=vector(a.sum(axis=1), 2))
-    return partial("causal-rows", a, expected, row_labels("q", len(expected)), HAND_TOLERANCE)
+        return _row_sum_mistake(a, 2)
+    return partial("ex.causal-rows.wrong", a, expected, labels("q", len(expected)), HAND_TOLERANCE)
 
 
-def _head_width(answer, ev):
-    split = ev.head_split
-    expected = np.array([split.key_width, split.scale])
-    a = read_numbers(answer, text("ex.head-width.form"))
+def _head_width(a, expected, ev):
     if a.shape != expected.shape:
-        raise _hint("head-width")
+        raise AnswerFormatError(text("ex.head-width.form_hint"))
+    split = ev.head_split
     if same(a, expected):
         return right()
     if a[0] == split.model_width:
@@ -256,66 +242,51 @@ def _head_width(answer, ev):
         return wrong("heads-multiply-width", "mis.heads-multiply-width")
     if a[0] == split.key_width and abs(a[1] - 1 / split.key_width) <= NUMERIC_TOLERANCE:
         return wrong("scale-without-root", "mis.scale-without-root")
-    return partial("head-width", a, expected, ("d_k", "1/√d_k"))
+    return partial("ex.head-width.wrong", a, expected, ("d_k", "1/√d_k"))
 
 
-def _prompt_fields(ev: LearnerEvidence) -> dict[str, str]:
-    """Inputs quoted in the prompts (inputs only: no prompt may carry an answer)."""
-    hand = ev.hand
-    return {"value": vector(ev.single_token.value[0, 0], 0), "hand_query": matrix(hand.query[0], 0),
-            "hand_key": matrix(hand.key[0], 0), "hand_value": matrix(hand.value[0], 0),
-            "key_width": str(hand.head.key_width), "temperature_scores": vector(ev.temperature.scores, 0),
-            "shift": num(ev.row_shift.shift, 0), "factor": num(SATURATING_FACTOR, 0),
-            "model_width": str(ev.head_split.model_width), "heads": str(ev.head_split.heads)}
-
+# --- what reveal explains: (expected, evidence) -> fields ------------------------------------
 
 def _worked_facts(ev: LearnerEvidence) -> dict[str, str]:
-    run = ev.worked.run
-    head = run.head
-    return {
-        "rows": "; ".join(vector(r, 0) for r in head.raw_scores.data[0]),
-        "scaled_row": vector(head.scaled_scores.data[0, 0]),
-        "row_sum": num(run.weights[0, 0].sum()),
-        "row_sums": vector(run.weights[0].sum(axis=1)),
-        "column_sums": vector(run.weights[0].sum(axis=0)),
-        "future_weight": num(run.weights[0, 0, 1]),
-    }
+    head, weights = ev.worked.head, ev.worked.weights
+    return {"rows": "; ".join(vector(r, 0) for r in head.raw_scores.data[0]),
+            "scaled_row": vector(head.scaled_scores.data[0, 0]), "row_sum": num(weights[0, 0].sum()),
+            "row_sums": vector(weights[0].sum(axis=1)), "column_sums": vector(weights[0].sum(axis=0)),
+            "future_weight": num(weights[0, 0, 1])}
 
 
-def _shape_facts(ev: LearnerEvidence) -> dict[str, str]:
-    case = shape_case((4, 7, 3), (4, 7, 3), (4, 7, 5))
-    return {"answer": shape(case.output_shape), "weights_shape": shape(case.weights_shape),
+def _shape_facts(expected, ev):
+    case = ev.output_shape
+    return {"answer": shape(expected), "weights_shape": shape(case.weights_shape),
             "value_shape": shape(case.value_shape), "output_shape": shape(case.output_shape)}
 
 
-def _single_facts(ev: LearnerEvidence) -> dict[str, str]:
+def _single_facts(expected, ev):
     run = ev.single_token
-    return {"answer": f"[{num(run.weights.item(), 0)}, {vector(run.output, 0)}]", "weights": vector(run.weights),
+    return {"answer": f"[{num(expected[0], 0)}, {vector(expected[1:], 0)}]", "weights": vector(run.weights),
             "output": vector(run.output), "grad_q": vector(run.grad_query), "grad_k": vector(run.grad_key)}
 
 
-def _hand_scores_facts(ev: LearnerEvidence) -> dict[str, str]:
-    run = ev.hand
-    q, k = run.query[0, 2], run.key[0, 1]
-    return {"answer": matrix(run.head.raw_scores.data[0], 0),
-            "example": f"q_2 · k_1 = {vector(q, 0)} · {vector(k, 0)} = {num(run.head.raw_scores.data[0, 2, 1], 0)}"}
+def _hand_scores_facts(expected, ev):
+    q, k = ev.hand.query[0, 2], ev.hand.key[0, 1]
+    return {"answer": matrix(expected, 0), "example": f"q_2 · k_1 = {vector(q, 0)} · {vector(k, 0)} = "
+                                                      f"{num(expected[2, 1], 0)}"}
 
 
-def _hand_weights_facts(ev: LearnerEvidence) -> dict[str, str]:
-    head = ev.hand.head
-    scaled = head.scaled_scores.data[0]
+def _hand_weights_facts(expected, ev):
+    scaled = ev.hand.head.scaled_scores.data[0]
     exps = exponentials(scaled[0])
-    return {"answer": matrix(head.weights.data[0], 3), "scaled": matrix(scaled, 0), "exps": vector(exps, 3),
-            "total": num(exps.sum(), 3), "first": vector(head.weights.data[0, 0], 3)}
+    return {"answer": matrix(expected, 3), "scaled": matrix(scaled, 0), "exps": vector(exps, 3),
+            "total": num(exps.sum(), 3), "first": vector(expected[0], 3)}
 
 
-def _hand_output_facts(ev: LearnerEvidence) -> dict[str, str]:
+def _hand_output_facts(expected, ev):
     run = ev.hand
     terms = " + ".join(f"{num(a, 3)}·{vector(v, 0)}" for a, v in zip(run.weights[0, 0], run.value[0]))
-    return {"answer": matrix(run.output[0], 3), "terms": terms, "first": vector(run.output[0, 0], 3)}
+    return {"answer": matrix(expected, 3), "terms": terms, "first": vector(expected[0], 3)}
 
 
-def _temperature_facts(ev: LearnerEvidence) -> dict[str, str]:
+def _temperature_facts(expected, ev):
     example = ev.temperature
     return {"answer": f"[{vector(example.cold, 0)}, {vector(example.hot, 3)}]", "cold": vector(example.cold),
             "hot": vector(example.hot), "scores": vector(example.scores, 0)}
@@ -335,7 +306,7 @@ def _saturated_facts(ev: LearnerEvidence) -> dict[str, str]:
 
 def _small_gradient_facts(ev: LearnerEvidence) -> dict[str, str]:
     """Why Q̄ and K̄ are small in the worked example: Ā = ŌVᵀ is large, the softmax Jacobian lets little through."""
-    run = ev.worked.run
+    run = ev.worked
     weights = run.weights[0]
     grad_weights = run.upstream[0] @ run.value[0].T
     grad_scores = weights * (grad_weights - (weights * grad_weights).sum(axis=1, keepdims=True))
@@ -346,12 +317,11 @@ def _small_gradient_facts(ev: LearnerEvidence) -> dict[str, str]:
             "uniform": vector(uniform, 1), "uniform_product": num(uniform.prod(), 2)}
 
 
-def _causal_facts(ev: LearnerEvidence) -> dict[str, str]:
-    weights = ev.hand_causal
-    return {"answer": matrix(weights, 3), "row1": vector(weights[1], 3), "row2": vector(weights[2], 3)}
+def _causal_facts(expected, ev):
+    return {"answer": matrix(expected, 3), "row1": vector(expected[1], 3), "row2": vector(expected[2], 3)}
 
 
-def _head_width_facts(ev: LearnerEvidence) -> dict[str, str]:
+def _head_width_facts(expected, ev):
     split = ev.head_split
     return {"answer": f"[{split.key_width}, {num(split.scale, 3)}]", "model_width": str(split.model_width),
             "heads": str(split.heads), "key_width": str(split.key_width), "scale": num(split.scale, 3)}
@@ -368,54 +338,130 @@ def _divisor_facts(ev: LearnerEvidence) -> dict[str, str]:
 
 
 def _history_facts(ev: LearnerEvidence) -> dict[str, str]:
-    h = ev.history
-    return {"encoder_pairs": str(len(h.encoder_decoder)), "self_pairs": str(len(h.self_attention))}
+    return {"encoder_pairs": str(len(ev.history.encoder_decoder)), "self_pairs": str(len(ev.history.self_attention))}
+
+
+def _permutation_facts(ev: LearnerEvidence) -> dict[str, str]:
+    return {"order": str(list(ev.permutation.order)), "difference": below(ev.permutation.max_difference, NOISE)}
+
+
+def _hand_inputs(ev: LearnerEvidence) -> dict[str, str]:
+    hand = ev.hand
+    return {"hand_query": matrix(hand.query[0], 0), "hand_key": matrix(hand.key[0], 0),
+            "hand_value": matrix(hand.value[0], 0), "key_width": str(hand.head.key_width)}
 
 
 EXERCISES: dict[str, Exercise] = {e.id: e for e in (
-    Exercise("first-look", "numbers", index_per_row("first-look", _heavier_value, "rows-swapped", text),
-             lambda ev: {**_worked_facts(ev), "answer": vector(_heavier_value(ev), 0)}),
-    Exercise("scores", "numbers", _scores, lambda ev: {
-        **_worked_facts(ev), "answer": matrix(ev.worked.run.head.raw_scores.data[0], 0)}),
-    Exercise("weights", "numbers", _weights, lambda ev: {
-        **_worked_facts(ev), "answer": vector(ev.worked.run.weights[0, 0])}),
-    Exercise("scores-by-hand", "numbers", _scores_by_hand, _hand_scores_facts),
-    Exercise("weights-by-hand", "numbers", _weights_by_hand, _hand_weights_facts),
-    Exercise("output-by-hand", "numbers", _output_by_hand, _hand_output_facts),
-    choice_exercise("row-normalization", "c", {"a": "columns-normalized", "b": "scale-normalizes",
-                                               "d": "weights-symmetric"}, _worked_facts),
-    Exercise("output-shape", "numbers", _output_shape, _shape_facts),
-    choice_exercise("why-root-dk", "d", {"a": "scale-invariant", "b": "width-sharpens", "c": "optimal-temperature"},
-                    _divisor_facts),
-    choice_exercise("recurrent-vs-self", "b", {"a": "constant-work", "c": "parallel-generation",
-                                               "d": "anachronism"}, _history_facts),
-    Exercise("single-token", "numbers", _single_token, _single_facts),
-    choice_exercise("permutation", "d", {"a": "permutation-unchanged", "b": "head-knows-order",
-                                         "c": "permutation-columns-only"},
-                    lambda ev: {"order": str(list(ev.permutation.order)),
-                                "difference": below(ev.permutation.max_difference, NOISE)}),
-    Exercise("identical-keys", "numbers", _identical_keys, lambda ev: {
-        "answer": vector(ev.identical_keys.weights[0, 0], 1), "weights": vector(ev.identical_keys.weights[0, 0])}),
+    Exercise("first-look", "numbers", title="ex.first-look.title", prompt="ex.first-look.prompt",
+             form="ex.first-look.form", explain="ex.first-look.explain",
+             expected=lambda ev: ev.worked.weights[0].argmax(axis=1).astype(float), judge=_first_look,
+             facts=lambda expected, ev: {**_worked_facts(ev), "answer": vector(expected, 0)}),
+    Exercise("scores", "numbers", title="ex.scores.title", prompt="ex.scores.prompt", form="ex.scores.form",
+             explain="ex.scores.explain", expected=lambda ev: ev.worked.head.raw_scores.data[0], judge=_scores,
+             facts=lambda expected, ev: {**_worked_facts(ev), "answer": matrix(expected, 0)}),
+    Exercise("weights", "numbers", title="ex.weights.title", prompt="ex.weights.prompt", form="ex.weights.form",
+             explain="ex.weights.explain", expected=lambda ev: ev.worked.weights[0, 0], judge=_weights,
+             facts=lambda expected, ev: {**_worked_facts(ev), "answer": vector(expected)}),
+    Exercise("scores-by-hand", "numbers", title="ex.scores-by-hand.title", prompt="ex.scores-by-hand.prompt",
+             inputs=_hand_inputs, form="ex.scores-by-hand.form", explain="ex.scores-by-hand.explain",
+             expected=lambda ev: ev.hand.head.raw_scores.data[0], judge=_scores_by_hand, facts=_hand_scores_facts),
+    Exercise("weights-by-hand", "numbers", title="ex.weights-by-hand.title", prompt="ex.weights-by-hand.prompt",
+             inputs=_hand_inputs, form="ex.weights-by-hand.form", explain="ex.weights-by-hand.explain",
+             expected=lambda ev: ev.hand.weights[0], judge=_weights_by_hand, facts=_hand_weights_facts),
+    Exercise("output-by-hand", "numbers", title="ex.output-by-hand.title", prompt="ex.output-by-hand.prompt",
+             inputs=_hand_inputs, form="ex.output-by-hand.form", explain="ex.output-by-hand.explain",
+             expected=lambda ev: ev.hand.output[0], judge=_output_by_hand, facts=_hand_output_facts),
+    choice_exercise("row-normalization", title="ex.row-normalization.title", prompt="ex.row-normalization.prompt",
+                    explain="ex.row-normalization.explain", correct="c", facts=_worked_facts, options={
+                        "a": Option("ex.row-normalization.a", "ex.row-normalization.why_a", "columns-normalized"),
+                        "b": Option("ex.row-normalization.b", "ex.row-normalization.why_b", "scale-normalizes"),
+                        "c": Option("ex.row-normalization.c", "ex.row-normalization.right"),
+                        "d": Option("ex.row-normalization.d", "ex.row-normalization.why_d", "weights-symmetric")}),
+    Exercise("output-shape", "numbers", title="ex.output-shape.title", prompt="ex.output-shape.prompt",
+             form="ex.output-shape.form", explain="ex.output-shape.explain",
+             expected=lambda ev: np.array(ev.output_shape.output_shape, dtype=float), judge=_output_shape,
+             facts=_shape_facts),
+    choice_exercise("why-root-dk", title="ex.why-root-dk.title", prompt="ex.why-root-dk.prompt",
+                    explain="ex.why-root-dk.explain", correct="d", facts=_divisor_facts, options={
+                        "a": Option("ex.why-root-dk.a", "ex.why-root-dk.why_a", "scale-invariant"),
+                        "b": Option("ex.why-root-dk.b", "ex.why-root-dk.why_b", "width-sharpens"),
+                        "c": Option("ex.why-root-dk.c", "ex.why-root-dk.why_c", "optimal-temperature"),
+                        "d": Option("ex.why-root-dk.d", "ex.why-root-dk.right")}),
+    choice_exercise("recurrent-vs-self", title="ex.recurrent-vs-self.title", prompt="ex.recurrent-vs-self.prompt",
+                    explain="ex.recurrent-vs-self.explain", correct="b", facts=_history_facts, options={
+                        "a": Option("ex.recurrent-vs-self.a", "ex.recurrent-vs-self.why_a", "constant-work"),
+                        "b": Option("ex.recurrent-vs-self.b", "ex.recurrent-vs-self.right"),
+                        "c": Option("ex.recurrent-vs-self.c", "ex.recurrent-vs-self.why_c", "parallel-generation"),
+                        "d": Option("ex.recurrent-vs-self.d", "ex.recurrent-vs-self.why_d", "anachronism")}),
+    Exercise("single-token", "numbers", title="ex.single-token.title", prompt="ex.single-token.prompt",
+             inputs=lambda ev: {"value": vector(ev.single_token.value[0, 0], 0)}, form="ex.single-token.form",
+             read=_read_flat, explain="ex.single-token.explain",
+             expected=lambda ev: np.concatenate([ev.single_token.weights.ravel(), ev.single_token.output.ravel()]),
+             judge=_single_token, facts=_single_facts),
+    choice_exercise("permutation", title="ex.permutation.title", prompt="ex.permutation.prompt",
+                    explain="ex.permutation.explain", correct="d", facts=_permutation_facts, options={
+                        "a": Option("ex.permutation.a", "ex.permutation.why_a", "permutation-unchanged"),
+                        "b": Option("ex.permutation.b", "ex.permutation.why_b", "head-knows-order"),
+                        "c": Option("ex.permutation.c", "ex.permutation.why_c", "permutation-columns-only"),
+                        "d": Option("ex.permutation.d", "ex.permutation.right")}),
+    Exercise("identical-keys", "numbers", title="ex.identical-keys.title", prompt="ex.identical-keys.prompt",
+             form="ex.identical-keys.form", explain="ex.identical-keys.explain",
+             expected=lambda ev: ev.identical_keys.weights[0], judge=_identical_keys,
+             facts=lambda expected, ev: {"answer": vector(expected[0], 1), "weights": vector(expected[0])}),
     BUG_HUNT,
-    choice_exercise("small-query-gradients", "c", {"a": "scale-shrinks-gradient", "b": "values-always-larger",
-                                                   "d": "blames-upstream"}, _small_gradient_facts),
-    choice_exercise("future-access", "a", {"b": "past-is-leak", "c": "self-is-leak", "d": "believes-causal"},
-                    _worked_facts),
+    choice_exercise("small-query-gradients", title="ex.small-query-gradients.title",
+                    prompt="ex.small-query-gradients.prompt", explain="ex.small-query-gradients.explain",
+                    correct="c", facts=_small_gradient_facts, options={
+                        "a": Option("ex.small-query-gradients.a", "ex.small-query-gradients.why_a",
+                                    "scale-shrinks-gradient"),
+                        "b": Option("ex.small-query-gradients.b", "ex.small-query-gradients.why_b",
+                                    "values-always-larger"),
+                        "c": Option("ex.small-query-gradients.c", "ex.small-query-gradients.right"),
+                        "d": Option("ex.small-query-gradients.d", "ex.small-query-gradients.why_d",
+                                    "blames-upstream")}),
+    choice_exercise("future-access", title="ex.future-access.title", prompt="ex.future-access.prompt",
+                    explain="ex.future-access.explain", correct="a", facts=_worked_facts, options={
+                        "a": Option("ex.future-access.a", "ex.future-access.right"),
+                        "b": Option("ex.future-access.b", "ex.future-access.why_b", "past-is-leak"),
+                        "c": Option("ex.future-access.c", "ex.future-access.why_c", "self-is-leak"),
+                        "d": Option("ex.future-access.d", "ex.future-access.why_d", "believes-causal")}),
     # the review (10_exercises): transfer to situations the chapter did not compute
-    Exercise("temperature-limits", "numbers", _temperature, _temperature_facts),
-    choice_exercise("row-shift", "c", {"a": "shift-sharpens", "b": "shift-scales-weights", "d": "shift-flattens"},
-                    _row_shift_facts),
-    choice_exercise("one-hot-gradient", "d", {"a": "blames-values", "b": "argmax-not-differentiable",
-                                              "c": "scale-kills-gradient"}, _saturated_facts),
-    Exercise("causal-rows", "numbers", _causal_rows, _causal_facts),
-    Exercise("head-width", "numbers", _head_width, _head_width_facts),
+    Exercise("temperature-limits", "numbers", title="ex.temperature-limits.title",
+             prompt="ex.temperature-limits.prompt",
+             inputs=lambda ev: {"temperature_scores": vector(ev.temperature.scores, 0)},
+             form="ex.temperature-limits.form", explain="ex.temperature-limits.explain",
+             expected=lambda ev: np.stack([ev.temperature.cold, ev.temperature.hot]), judge=_temperature,
+             facts=_temperature_facts),
+    choice_exercise("row-shift", title="ex.row-shift.title", prompt="ex.row-shift.prompt",
+                    inputs=lambda ev: {"shift": num(ev.row_shift.shift, 0)},
+                    explain="ex.row-shift.explain", correct="c", facts=_row_shift_facts, options={
+                        "a": Option("ex.row-shift.a", "ex.row-shift.why_a", "shift-sharpens"),
+                        "b": Option("ex.row-shift.b", "ex.row-shift.why_b", "shift-scales-weights"),
+                        "c": Option("ex.row-shift.c", "ex.row-shift.right"),
+                        "d": Option("ex.row-shift.d", "ex.row-shift.why_d", "shift-flattens")}),
+    choice_exercise("one-hot-gradient", title="ex.one-hot-gradient.title", prompt="ex.one-hot-gradient.prompt",
+                    inputs=lambda ev: {"factor": num(SATURATING_FACTOR, 0)},
+                    explain="ex.one-hot-gradient.explain", correct="d", facts=_saturated_facts, options={
+                        "a": Option("ex.one-hot-gradient.a", "ex.one-hot-gradient.why_a", "blames-values"),
+                        "b": Option("ex.one-hot-gradient.b", "ex.one-hot-gradient.why_b",
+                                    "argmax-not-differentiable"),
+                        "c": Option("ex.one-hot-gradient.c", "ex.one-hot-gradient.why_c", "scale-kills-gradient"),
+                        "d": Option("ex.one-hot-gradient.d", "ex.one-hot-gradient.right")}),
+    Exercise("causal-rows", "numbers", title="ex.causal-rows.title", prompt="ex.causal-rows.prompt",
+             form="ex.causal-rows.form", explain="ex.causal-rows.explain", expected=lambda ev: ev.hand_causal,
+             judge=_causal_rows, facts=_causal_facts),
+    Exercise("head-width", "numbers", title="ex.head-width.title", prompt="ex.head-width.prompt",
+             inputs=lambda ev: {"model_width": str(ev.head_split.model_width), "heads": str(ev.head_split.heads)},
+             form="ex.head-width.form", explain="ex.head-width.explain",
+             expected=lambda ev: np.array([ev.head_split.key_width, ev.head_split.scale]), judge=_head_width,
+             facts=_head_width_facts),
 )}
 REVIEW = ("temperature-limits", "row-shift", "one-hot-gradient", "causal-rows", "head-width")
 
-BOOK = ExerciseBook("ch27", (*EXERCISES.values(), *CODE_EXERCISES), STRINGS, LearnerEvidence, _prompt_fields)
-check = BOOK.check
-check_code = BOOK.check  # a code exercise's answer is the learner's function
-reveal = BOOK.reveal
-progress = BOOK.progress
-attempted = BOOK.attempted
-reset_progress = BOOK.reset_progress
+EXERCISE_BOOK = ExerciseBook("ch27", (*EXERCISES.values(), *CODE_EXERCISES), STRINGS, evidence)
+check = EXERCISE_BOOK.check
+check_code = EXERCISE_BOOK.check_code
+reveal = EXERCISE_BOOK.reveal
+progress = EXERCISE_BOOK.progress
+attempted = EXERCISE_BOOK.attempted
+reset_progress = EXERCISE_BOOK.reset_progress

@@ -11,21 +11,39 @@ from html import escape
 
 import numpy as np
 
-from ..attention import SelfAttentionError
-from ..book.formatting import FD_NOISE, NOISE, below, num, shape, vector
+from ..book.formatting import FD_NOISE, NOISE, below, labels, num, shape, vector
 from ..book.sections import Group, Matrix, Note, Section, Table, Value, Verdict, legend, to_html, to_text
 from ..book.text import language
-from ..gradcheck import GradCheckReport
+from ..engine.attention import INPUT_NAMES, SelfAttentionError
+from ..engine.closed_form import closed_form_backward, softmax
+from ..engine.gradcheck import GradCheckReport
 from .code_exercises import buggy_head
-from .evidence import SHIFTED_ROWS, HeadRun, LearnerEvidence, ShapeCase, WorkedExample, exponentials, row_softmax
+from .evidence import (
+    SHIFTED_ROWS,
+    HeadRun,
+    LearnerEvidence,
+    ShapeCase,
+    closed_form_difference,
+    evidence,
+    exponentials,
+    row_sum_deviation,
+)
 from .strings import text
 
-INPUT_NAMES = ("query", "key", "value")
 TEXT_WIDTH = 96  # a long sentence in a text output wraps here: a notebook column holds about 115 characters
-
-
-def labels(prefix: str, count: int) -> tuple[str, ...]:
-    return tuple(f"{prefix}_{i}" for i in range(count))
+ROLE_CAPTIONS = {"query": "role.query", "key": "role.key", "value": "role.value"}
+# why the head refused, by the error's kind, and the name of each stage that can fail
+REFUSALS = {"input-rank": "error.input-rank", "batch-mismatch": "error.batch-mismatch",
+            "token-mismatch": "error.token-mismatch", "empty-token-axis": "error.empty-token-axis",
+            "query-key-width-mismatch": "error.query-key-width-mismatch",
+            "empty-feature-width": "error.empty-feature-width", "non-finite-input": "error.non-finite-input",
+            "stage-failure": "error.stage-failure"}
+STAGE_NAMES = {"raw-scores": "stage.raw-scores", "scaled-scores": "stage.scaled-scores",
+               "row-log-softmax": "stage.row-log-softmax", "probabilities": "stage.probabilities",
+               "value-mixture": "stage.value-mixture"}
+HISTORY_STAGES = {"recurrent-fixed-context": "history.recurrent-fixed-context",
+                  "additive-encoder-decoder-alignment": "history.additive-encoder-decoder-alignment",
+                  "scaled-dot-product-self-attention": "history.scaled-dot-product-self-attention"}
 
 
 def _yes_no(label: str, flag: bool) -> Verdict:
@@ -55,8 +73,8 @@ def inputs(run: HeadRun) -> Section:
     for name, role, matrix, prefix in (("Q", "query", run.query, "q"), ("K", "key", run.key, "k"),
                                        ("V", "value", run.value, "v")):
         columns = tuple(str(j) for j in range(matrix.shape[2]))
-        parts.append(Group((Matrix(name, matrix[0], labels(prefix, matrix.shape[1]), columns, text(f"role.{role}"),
-                                   matrix.shape),), role))
+        parts.append(Group((Matrix(name, matrix[0], labels(prefix, matrix.shape[1]), columns,
+                                   text(ROLE_CAPTIONS[role]), matrix.shape),), role))
     return Section(text("section.inputs"), tuple(parts))
 
 
@@ -121,14 +139,14 @@ def backward(run: HeadRun) -> Section:
     return Section(text("section.backward"), (*values, Value(f"{text('loss')} = ⟨O, Ō⟩", num(run.loss))))
 
 
-def gradient_table(worked: WorkedExample) -> Section:
-    """The checked coordinates: autodiff, closed form, central difference, error."""
-    closed = dict(zip(INPUT_NAMES, worked.closed_form))
+def gradient_table(ev: LearnerEvidence) -> Section:
+    """The worked example's checked coordinates: autodiff, closed form, central difference, error."""
+    run, report = ev.worked, ev.worked_gradcheck
+    closed = dict(zip(INPUT_NAMES, closed_form_backward(run.query, run.key, run.value, run.upstream)))
     letters = dict(zip(INPUT_NAMES, "QKV"))
     rows = tuple((f"{letters[c.input_name]}[{','.join(map(str, c.index))}]", num(c.analytic),
                   num(closed[c.input_name][c.index]), num(c.numeric), below(c.error, FD_NOISE))
-                 for c in worked.gradcheck.coordinates)
-    report = worked.gradcheck
+                 for c in report.coordinates)
     verdict = Verdict(text("gradient.verdict", step=f"{report.step:g}", tolerance=f"{report.tolerance:g}",
                            count=len(report.coordinates)), report.passed,
                       text("gradcheck.passed") if report.passed else text("gradcheck.failed"),
@@ -165,7 +183,7 @@ def sums(run: HeadRun) -> Section:
 
 def bug_sums(ev: LearnerEvidence) -> Section:
     """The bug hunt's evidence: buggy_head's row and column sums of A on the worked example."""
-    run = ev.worked.run
+    run = ev.worked
     weights = buggy_head(run.query, run.key, run.value)[0][0]
     return Section(text("section.bug_sums"), (Value(text("sums.rows"), vector(weights.sum(axis=1))),
                                               Value(text("sums.columns"), vector(weights.sum(axis=0)))))
@@ -194,12 +212,17 @@ def visibility(run: HeadRun) -> Section:
 
 def explain(error: SelfAttentionError) -> str:
     """Why the head refused, in the learner's language (a failed stage is named)."""
-    why = text("error." + error.kind)
-    return f"{why} {text('stage', stage=text('stage.' + error.stage))}" if error.stage else why
+    why = text(REFUSALS[error.kind])
+    return f"{why} {text('stage', stage=text(STAGE_NAMES[error.stage]))}" if error.stage else why
+
+
+def offending(error: SelfAttentionError) -> str:
+    """The numbers behind a refusal as ``name=value|...``, in the order the head gave them."""
+    return "|".join(f"{name}={value}" for name, value in error.details.items())
 
 
 def _refusal(error: SelfAttentionError) -> Group:
-    return Group((Value(text("why"), explain(error), ": "), Value(text("offending"), error.offending(), ": ")),
+    return Group((Value(text("why"), explain(error), ": "), Value(text("offending"), offending(error), ": ")),
                  caption=f"{text('kind')}: {error.kind}")
 
 
@@ -213,13 +236,13 @@ def error(error: SelfAttentionError) -> Section:
 
 
 def checks(ev: LearnerEvidence) -> Section:
-    report = ev.worked.gradcheck
+    report = ev.worked_gradcheck
     return Section(text("section.checks"), (
-        Value(text("row_sum_deviation"), below(ev.worked.row_sum_deviation, NOISE), ": "),
+        Value(text("row_sum_deviation"), below(row_sum_deviation(ev.worked), NOISE), ": "),
         _gradcheck_verdict(report),
         Value(text("coordinates"), "+".join(str(report.count(name)) for name in INPUT_NAMES), ": "),
         Value(text("step"), f"{report.step:g}", ": "), Value(text("tolerance"), f"{report.tolerance:g}", ": "),
-        Value(text("closed_form"), below(ev.worked.max_closed_form_difference, NOISE), ": ")))
+        Value(text("closed_form"), below(closed_form_difference(ev.worked), NOISE), ": ")))
 
 
 def record(run: HeadRun) -> Section:
@@ -234,12 +257,11 @@ def record(run: HeadRun) -> Section:
 
 def composition(run: HeadRun) -> Section:
     """The primitives behind the output, walked back from O to the inputs."""
-    ops, node = [], run.head.output.node
-    while node.parents:
-        ops.append(node.op)
-        parents = [p for p in node.parents if p is not None]
-        node = next((p for p in parents if p.parents), parents[0])
-    ops.append(node.op)
+    ops, tensor = [], run.head.output
+    while tensor.parents:
+        ops.append(tensor.op)
+        tensor = next((p for p in tensor.parents if p.parents), tensor.parents[0])
+    ops.append(tensor.op)
     return Section(text("section.composition"), (Note(" ← ".join(ops)), Note(text("composition.read"))))
 
 
@@ -289,7 +311,7 @@ def shift_invariance() -> Section:
     for rows in SHIFTED_ROWS:
         for row in np.array(rows):
             values.append(Value(f"s = {vector(row, 1)}", f"s_1 − s_0 = {num(row[1] - row[0], 1)}, "
-                                                         f"softmax(s) = {vector(row_softmax(row))}", ": "))
+                                                         f"softmax(s) = {vector(softmax(row))}", ": "))
     return Section(text("section.shift_invariance"), tuple(values))
 
 
@@ -303,7 +325,7 @@ def scale_example(ev: LearnerEvidence) -> Section:
 
 def history(ev: LearnerEvidence) -> Section:
     hist = ev.history
-    stages = [Note(f"{i}. {text('history.' + stage)}", TEXT_WIDTH) for i, stage in enumerate(hist.stages, start=1)]
+    stages = [Note(f"{i}. {text(HISTORY_STAGES[stage])}", TEXT_WIDTH) for i, stage in enumerate(hist.stages, start=1)]
     return Section(text("section.history"), (
         *stages,
         _yes_no(text("history.encoder_decoder"), hist.queries_and_keys_from_different_sequences),
@@ -322,15 +344,15 @@ def pairs(ev: LearnerEvidence) -> Section:
 
 def chapter_sections(ev: LearnerEvidence) -> tuple[Section, ...]:
     """Everything the chapter computes, in the source's order: the report and the trace."""
-    run = ev.worked.run
+    run = ev.worked
     return (*forward(run), backward(run), shapes(ev), single(ev), properties(ev), visibility(run), rejected(ev),
             checks(ev), scale_example(ev), history(ev), pairs(ev), *hand_example(ev))
 
 
-def render_report(evidence: LearnerEvidence | None = None) -> str:
+def render_report(ev: LearnerEvidence | None = None) -> str:
     """The chapter as text, identical byte for byte from run to run."""
     title = text("title")
-    return f"{title}\n{'=' * len(title)}\n\n{to_text(*chapter_sections(evidence or LearnerEvidence()))}\n"
+    return f"{title}\n{'=' * len(title)}\n\n{to_text(*chapter_sections(ev or evidence()))}\n"
 
 
 @dataclass(frozen=True)
@@ -351,9 +373,9 @@ def html_block(*sections: Section) -> str:
     return f'<div lang="{language()}" style="font-family:sans-serif;line-height:1.4">{to_html(*sections)}</div>'
 
 
-def render_trace(evidence: LearnerEvidence | None = None) -> Trace:
+def render_trace(ev: LearnerEvidence | None = None) -> Trace:
     """The full trace of the worked example (upstream dO = I)."""
-    ev = evidence or LearnerEvidence()
+    ev = ev or evidence()
     return Trace(f'<div lang="{language()}" style="font-family:sans-serif;line-height:1.4">'
                  f"<h3>{escape(text('trace.title'))}</h3><p>{escape(text('trace.legend'))}</p>{legend()}"
                  f"{to_html(*chapter_sections(ev))}</div>")

@@ -14,26 +14,24 @@ import ipywidgets as w
 import numpy as np
 from IPython.display import HTML, display
 
-from .. import functions as F
-from ..attention import SelfAttentionError, scaled_dot_product_self_attention
 from ..book.figures import Figure, Panel, heatmap, line_panels
-from ..book.formatting import num, vector
+from ..book.formatting import labels, num, vector
 from ..book.sections import Section, Value, to_text
 from ..book.widgets import LABEL_STYLE, ExerciseForm, Explorer, LiveWidget, Slider, lang_div, snapshot
-from ..tensor import Tensor
+from ..engine import SelfAttentionError, scaled_dot_product_self_attention
+from ..engine.closed_form import softmax
 from . import sections
 from .evidence import (
     RANDOM_BATCH,
     RANDOM_SEED,
     RANDOM_TOKENS,
     HeadRun,
-    LearnerEvidence,
+    evidence,
     random_query_key,
-    row_softmax,
     run_head,
     worked_inputs,
 )
-from .exercises import BOOK
+from .exercises import EXERCISE_BOOK
 from .sections import forward, html_block
 from .strings import text
 
@@ -51,8 +49,8 @@ class ScaleExplorer(Explorer):
     """A factor from 0 to 2 multiplies the worked example's raw scores before softmax."""
 
     def __init__(self) -> None:
-        ev = LearnerEvidence()
-        self.run = ev.worked.run
+        ev = evidence()
+        self.run = ev.worked
         self.key_width = self.run.head.key_width
         self.pair_scores = ev.scale.scores
         self.default = 1.0 / math.sqrt(self.key_width)
@@ -71,14 +69,14 @@ class ScaleExplorer(Explorer):
         self.state = self.update(self.slider.value)
 
     def state_for(self, factor: float) -> ScaleState:
-        weights = row_softmax(self.run.head.raw_scores.data, factor)
-        output = F.matmul(Tensor(weights), Tensor(self.run.value))
-        return ScaleState(float(factor), weights[0], output.data[0], float(row_softmax(self.pair_scores, factor)[0]))
+        weights = softmax(factor * self.run.head.raw_scores.data)
+        output = weights @ self.run.value
+        return ScaleState(float(factor), weights[0], output[0], float(softmax(factor * np.array(self.pair_scores))[0]))
 
     def render(self, state: ScaleState) -> tuple[Figure, str]:
         tokens = state.weights.shape[0]
         title = text("widget.scale.title", factor=num(state.factor, 3))
-        figure = heatmap(state.weights, [f"q_{i}" for i in range(tokens)], [f"k_{j}" for j in range(tokens)],
+        figure = heatmap(state.weights, labels("q", tokens), labels("k", tokens),
                          title, text("figure.axis.query_rows"), text("figure.axis.key_columns"), role="probability",
                          row_sums=True, value_range=(0.0, 1.0))
         numbers = Section(title, (
@@ -130,7 +128,7 @@ class WidthExplorer(Explorer):
         q, k = random_query_key(key_width)
         head = scaled_dot_product_self_attention(q, k, k)  # keys double as values: only scores matter here
         raw, scaled, weights = head.raw_scores.data, head.scaled_scores.data, head.weights.data
-        unscaled_weights = row_softmax(raw)
+        unscaled_weights = softmax(raw)
         return WidthState(key_width, float(raw.var()), float(scaled.var()),
                           float(unscaled_weights.max(axis=-1).mean()), float(weights.max(axis=-1).mean()),
                           _mean_entropy(unscaled_weights), _mean_entropy(weights),
@@ -183,6 +181,9 @@ def _mean_entropy(weights: np.ndarray) -> float:
 
 # --- editable Q, K, V ------------------------------------------------------------------
 
+EDITOR_TITLES = {"Q": "widget.editor.Q", "K": "widget.editor.K", "V": "widget.editor.V"}
+
+
 class HeadEditor:
     """Number fields for every entry of the worked example's Q, K and V; everything downstream updates."""
 
@@ -198,7 +199,7 @@ class HeadEditor:
                 field.observe(lambda change: self.update(), names="value")
                 self.fields[(name, i, j)] = field
                 cells.append(field)
-            grids.append(w.VBox([w.HTML(f"<strong>{escape(text('widget.editor.' + name))}</strong>"),
+            grids.append(w.VBox([w.HTML(f"<strong>{escape(text(EDITOR_TITLES[name]))}</strong>"),
                                  w.GridBox(cells, layout=w.Layout(grid_template_columns="repeat(2, 10em)"))]))
         self.controls = w.HBox(grids)
         self.reset = w.Button(description=text("widget.editor.reset"), layout=w.Layout(width="auto"))
@@ -264,4 +265,4 @@ def controls(moves: int) -> dict[str, tuple[w.DOMWidget, list, float]]:
 
 def exercise(exercise_id: str) -> None:
     """Show the exercise's prompt (static) and its answer form (live)."""
-    ExerciseForm(BOOK, exercise_id).show()
+    ExerciseForm(EXERCISE_BOOK, exercise_id).show()

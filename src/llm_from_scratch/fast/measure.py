@@ -11,8 +11,6 @@ Peak memory, two ways: ``traced_peak_mib`` counts what numpy allocates
 (tracemalloc, any platform); ``resident_peak_mib`` counts every allocator,
 PyTorch's included, as the growth of the process's resident set (Linux only).
 Neither changes the allocator's settings: the figures are those of a plain process.
-Both first let go of the engine's kept buffers (``parallel.release_buffers``), so
-the arrays a call needs count as its own and not as memory kept from an earlier call.
 """
 
 from __future__ import annotations
@@ -27,8 +25,6 @@ import tracemalloc
 from collections.abc import Callable, Mapping
 
 import numpy as np
-
-from . import parallel
 
 MIB = 2**20
 CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
@@ -74,7 +70,6 @@ def interleaved_ms(calls: Mapping[str, Callable[[], object]], repeats: int, sett
 
 def traced_peak_mib(call: Callable[[], object]) -> float:
     """MiB that numpy (and Python) allocate at the peak of ``call()``, what it returns included."""
-    parallel.release_buffers()
     gc.collect()
     was_tracing = tracemalloc.is_tracing()
     if not was_tracing:
@@ -104,7 +99,6 @@ def resident_peak_mib(call: Callable[[], object]) -> float:
     Run it in a fresh process for one figure per implementation: memory that an
     earlier call freed but the allocator kept is already resident and would not count.
     """
-    parallel.release_buffers()
     gc.collect()
     pathlib.Path("/proc/self/clear_refs").write_text("5")  # reset the high-water mark
     before = _status_kib("VmRSS")
@@ -121,7 +115,8 @@ def measure_tiled(tokens: int, block_size: int, batch: int = 8, width: int = 64,
     ms is the median of ``repeats`` runs after one warm-up; the peak is numpy's
     allocations during one more run (the output and gradients included, the inputs not).
     """
-    from . import Tensor, tiled_self_attention
+    from ..engine import Tensor
+    from .tiled import tiled_self_attention
 
     rng = np.random.default_rng(tokens)
     q, k, v, upstream = (rng.standard_normal((batch, tokens, width)) for _ in range(4))

@@ -1,6 +1,6 @@
-"""Test helpers every chapter shares: its notebooks' cells and outputs, and JupyterLab in Chromium.
+"""Browser test helpers every chapter shares: JupyterLab in Chromium, axe-core, the keyboard.
 
-The browser helpers start JupyterLab on 127.0.0.1 (free port, random token, its own
+They start JupyterLab on 127.0.0.1 (free port, random token, its own
 config, settings and workspace folders) and drive Debian's Chromium through
 Playwright; nothing is downloaded. The accessibility helpers run axe-core (the copy
 axe-playwright-python bundles) over a page's output areas, and move through a
@@ -13,7 +13,6 @@ import contextlib
 import json
 import os
 import pathlib
-import re
 import secrets
 import socket
 import subprocess
@@ -22,42 +21,9 @@ import time
 import urllib.request
 from collections.abc import Iterator
 
-import nbformat
-
-from .text import LANGUAGES
-
 CHROMIUM = pathlib.Path("/usr/bin/chromium")
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                   "--disable-sync", "--no-first-run", "--disable-quic"]
-LANGUAGE_LINE = re.compile(r'^set_language\("(\w+)"\)$', re.M)
-
-
-# --- notebooks -------------------------------------------------------------------------
-
-def load(path: pathlib.Path) -> nbformat.NotebookNode:
-    return nbformat.read(path, as_version=4)
-
-
-def code_cells(notebook: nbformat.NotebookNode) -> list[nbformat.NotebookNode]:
-    return [c for c in notebook.cells if c.cell_type == "code" and c.source.strip()]
-
-
-def outputs_text(cell: nbformat.NotebookNode) -> str:
-    """Everything a cell's outputs say as text (streams and text/* data)."""
-    parts = []
-    for output in cell.get("outputs", []):
-        parts.append(output.get("text", ""))
-        for mime, value in output.get("data", {}).items():
-            if mime.startswith("text/"):
-                parts.append(value if isinstance(value, str) else "".join(value))
-    return "\n".join(parts)
-
-
-def language_of(notebook: nbformat.NotebookNode) -> str | None:
-    """The language the notebook's first code cell chooses, if it chooses one."""
-    cells = code_cells(notebook)
-    found = LANGUAGE_LINE.findall(cells[0].source) if cells else []
-    return found[0] if found and found[0] in LANGUAGES else None
 
 
 # --- JupyterLab in Chromium ------------------------------------------------------------

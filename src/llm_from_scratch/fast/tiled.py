@@ -1,4 +1,9 @@
-"""The head tiled as FlashAttention does: no T x T score matrix, forward or backward.
+"""The head tile by tile, with the algorithm of FlashAttention: no T x T score matrix, forward or backward.
+
+The algorithm is FlashAttention's (Dao et al. 2022, "FlashAttention: Fast and Memory-Efficient Exact
+Attention with IO-Awareness"): an online softmax forward, and a backward that recomputes each tile of
+the weights from one log-sum-exp per row. Its fused, IO-aware GPU kernel is not: here numpy runs
+each step on a tile that fits the CPU's cache.
 
 ``tiled_self_attention`` computes the output and gradients of
 ``scaled_dot_product_self_attention`` but walks the scores in tiles of
@@ -6,7 +11,7 @@
 gradients it keeps one log-sum-exp per query row, and while it works a few
 tiles per worker: O(B·T·d + B·block²) numbers, where the head keeps B·T².
 
-Work is spread over the engine's workers (``parallel.for_shares``) by batch
+Work is spread over the cores (``parallel.for_shares``) by batch
 when every worker gets a batch element, so each writes only its own rows of
 every result; with fewer batch elements than workers, by tiles (query tiles
 forward, key tiles backward, where each extra worker sums its part of dQ in an
@@ -20,9 +25,9 @@ import operator
 
 import numpy as np
 
+from ..engine import Tensor
+from ..engine.attention import STAGES, SelfAttentionError, validated_inputs
 from . import parallel
-from .attention import INPUT_NAMES, STAGES, SelfAttentionError, _as_input, validate_inputs
-from .tensor import Tensor
 
 Tiles = list[tuple[int, int]]
 
@@ -35,7 +40,7 @@ def tiled_self_attention(query: object, key: object, value: object, block_size: 
     must be a positive int. ``O.backward(dO)`` fills the inputs' gradients.
     The default block was measured (B = 8, d = 64, T = 1024 and 4096): 256 took
     about 5% less CPU than 128 or 512 and 20% less than 64, for B·256² numbers
-    per tile (``measure.measure_tiled`` gives the trade-off for any block).
+    per tile (``fast.measure.measure_tiled`` gives the trade-off for any block).
 
     Why the online softmax gives the head's numbers: for one query row with
     scores s, after some key tiles it holds m = max s, l = Σ e^(s-m) and
@@ -45,8 +50,7 @@ def tiled_self_attention(query: object, key: object, value: object, block_size: 
     o / l = Σ e^(s-m) v / Σ e^(s-m) = softmax(s) V, and m + log l is the row's
     log-sum-exp, from which backward recomputes P = e^(s - lse).
     """
-    query, key, value = (_as_input(x, name) for x, name in zip((query, key, value), INPUT_NAMES))
-    validate_inputs(query, key, value)
+    query, key, value = validated_inputs(query, key, value)
     block = _block_size(block_size)
     q, k, v = query.data, key.data, value.data
     scale = 1.0 / math.sqrt(q.shape[2])
@@ -116,29 +120,28 @@ def _forward(q: np.ndarray, k: np.ndarray, v: np.ndarray, scale: float, block: i
 
 def _forward_rows(q, k, v, scale: float, row_tiles: Tiles, key_tiles: Tiles, block: int,
                   out: np.ndarray, log_sums: np.ndarray) -> None:
-    """Each query tile in ``row_tiles`` against every key tile; writes its rows of O and log-sum-exp."""
-    batch, side = q.shape[0], min(block, q.shape[1])
-    scores_buffer = np.empty((batch, side, side))
-    for lo, hi in row_tiles:
-        q_tile = q[:, lo:hi] * scale
-        peak = np.full((batch, hi - lo, 1), -np.inf)  # m
-        total = np.zeros((batch, hi - lo, 1))  # l
-        mix = np.zeros((batch, hi - lo, v.shape[2]))  # o, not yet divided by l
-        for start, stop in key_tiles:
-            scores = np.matmul(q_tile, np.swapaxes(k[:, start:stop], 1, 2),
-                               out=scores_buffer[:, : hi - lo, : stop - start])
-            new_peak = np.maximum(peak, scores.max(axis=2, keepdims=True))
-            shift = np.where(new_peak == -np.inf, 0.0, new_peak)  # all -inf so far: e^-inf = 0 all the same
-            scores -= shift
-            np.exp(scores, out=scores)
-            rescale = np.exp(peak - shift)  # e^(m - m')
-            total *= rescale
-            total += scores.sum(axis=2, keepdims=True)
-            mix *= rescale
-            mix += np.matmul(scores, v[:, start:stop])
-            peak = new_peak
-        np.divide(mix, total, out=out[:, lo:hi])
-        np.add(peak, np.log(total), out=log_sums[:, lo:hi])
+    """Each query tile in ``row_tiles`` against every key tile, one batch element at a time (a tile of
+    block x block numbers stays in the core's cache); writes its rows of O and of the log-sum-exp.
+
+    V gets a column of ones, so the product that mixes the values also sums the row: o and l in one.
+    """
+    side = min(block, q.shape[1])
+    scores_buffer = np.empty((side, side))
+    for b in range(q.shape[0]):
+        values_and_ones = np.concatenate([v[b], np.ones((v.shape[1], 1))], axis=1)
+        for lo, hi in row_tiles:
+            q_tile = q[b, lo:hi] * scale
+            peak = np.full((hi - lo, 1), -np.inf)  # m
+            mix = np.zeros((hi - lo, v.shape[2] + 1))  # o, not yet divided by l, and l in the last column
+            for start, stop in key_tiles:
+                scores = np.matmul(q_tile, k[b, start:stop].T, out=scores_buffer[: hi - lo, : stop - start])
+                new_peak = np.maximum(peak, scores.max(axis=1, keepdims=True))  # finite: the scores are
+                np.exp(np.subtract(scores, new_peak, out=scores), out=scores)
+                mix *= np.exp(peak - new_peak)  # e^(m - m'): 0 at the first tile, where m = -inf
+                mix += scores @ values_and_ones[start:stop]
+                peak = new_peak
+            np.divide(mix[:, :-1], mix[:, -1:], out=out[b, lo:hi])
+            np.add(peak, np.log(mix[:, -1:]), out=log_sums[b, lo:hi])
 
 
 # ---- backward: per key tile, recompute P tile by tile from the log-sum-exp ----------------------
@@ -184,27 +187,35 @@ def _append(parts: list[np.ndarray], part: np.ndarray) -> np.ndarray:
 
 def _backward_keys(q, k, v, grad, log_sums, deltas, scale: float, key_tiles: Tiles, row_tiles: Tiles,
                    block: int, grad_q: np.ndarray, grad_k: np.ndarray, grad_v: np.ndarray) -> None:
-    """Each key tile in ``key_tiles``: its rows of dK and dV, and its part of every row of dQ (added)."""
-    batch, side = q.shape[0], min(block, q.shape[1])
-    probs_buffer, dscores_buffer = np.empty((batch, side, side)), np.empty((batch, side, side))
-    for lo, hi in key_tiles:
-        k_tile = k[:, lo:hi] * scale
-        v_tile_t = np.swapaxes(v[:, lo:hi], 1, 2)
-        dk = np.zeros(k_tile.shape)
-        dv = np.zeros((batch, hi - lo, v.shape[2]))
-        for start, stop in row_tiles:
-            n, w = stop - start, hi - lo
-            probs = np.matmul(q[:, start:stop], np.swapaxes(k_tile, 1, 2), out=probs_buffer[:, :n, :w])
-            probs -= log_sums[:, start:stop]
-            np.exp(probs, out=probs)  # P = e^(S - lse)
-            dv += np.matmul(np.swapaxes(probs, 1, 2), grad[:, start:stop])  # dV += Pᵀ dO
-            dscores = np.matmul(grad[:, start:stop], v_tile_t, out=dscores_buffer[:, :n, :w])  # dP = dO Vᵀ
-            dscores -= deltas[:, start:stop]
-            dscores *= probs  # dS = P ⊙ (dP - D)
-            dk += np.matmul(np.swapaxes(dscores, 1, 2), q[:, start:stop])  # dK += dSᵀ Q (x scale below)
-            grad_q[:, start:stop] += np.matmul(dscores, k_tile)  # dQ += dS K·scale
-        np.multiply(dk, scale, out=grad_k[:, lo:hi])
-        grad_v[:, lo:hi] = dv
+    """Each key tile in ``key_tiles``: its rows of dK and dV, and its part of every row of dQ (added),
+    one batch element at a time.
+
+    Two subtractions ride in the products, each operand given one more column: [Q | -lse] times
+    [K·scale | 1]ᵀ is S - lse, and [dO | -D] times [V | 1]ᵀ is dP - D.
+    """
+    side = min(block, q.shape[1])
+    probs_buffer, dscores_buffer = np.empty((side, side)), np.empty((side, side))
+    ones = np.ones((q.shape[1], 1))
+    for b in range(q.shape[0]):
+        queries_lse = np.concatenate([q[b], -log_sums[b]], axis=1)
+        grads_deltas = np.concatenate([grad[b], -deltas[b]], axis=1)
+        keys_ones = np.concatenate([k[b] * scale, ones], axis=1)
+        values_ones = np.concatenate([v[b], ones], axis=1)
+        for lo, hi in key_tiles:
+            k_tile, v_tile = keys_ones[lo:hi], values_ones[lo:hi]
+            dk = np.zeros((hi - lo, q.shape[2]))
+            dv = np.zeros((hi - lo, v.shape[2]))
+            for start, stop in row_tiles:
+                n, w = stop - start, hi - lo
+                probs = np.matmul(queries_lse[start:stop], k_tile.T, out=probs_buffer[:n, :w])  # S - lse
+                np.exp(probs, out=probs)  # P = e^(S - lse)
+                dv += probs.T @ grad[b, start:stop]  # dV += Pᵀ dO
+                dscores = np.matmul(grads_deltas[start:stop], v_tile.T, out=dscores_buffer[:n, :w])  # dP - D
+                dscores *= probs  # dS = P ⊙ (dP - D)
+                dk += dscores.T @ q[b, start:stop]  # dK += dSᵀ Q (x scale below)
+                grad_q[b, start:stop] += dscores @ k_tile[:, :-1]  # dQ += dS K·scale
+            np.multiply(dk, scale, out=grad_k[b, lo:hi])
+            grad_v[b, lo:hi] = dv
 
 
 def _retry_non_finite(q: np.ndarray, k: np.ndarray, v: np.ndarray, scale: float, block: int) -> np.ndarray:

@@ -1,6 +1,6 @@
 """Re-execute notebooks in place, deterministically.
 
-    python -m llm_from_scratch.book.notebooks [folder or notebook ...]   (make notebooks: every chapter)
+    python -m tools.notebooks [folder or notebook ...]   (from the project's root; make notebooks: every chapter)
 
 No timing metadata and no widget state are stored, and widget model ids (random
 on every run, not guarded by nbval) are replaced by stable ones, so re-running an
@@ -20,8 +20,8 @@ from unittest import mock
 import nbformat
 from nbclient import NotebookClient
 
-from .chapters import NOTEBOOKS, chapters
-from .progress import ENV as PROGRESS_ENV
+from llm_from_scratch.book.chapters import NOTEBOOKS, chapters
+from llm_from_scratch.book.progress import ENV as PROGRESS_ENV
 
 
 def execute(path: pathlib.Path) -> None:

@@ -1,4 +1,5 @@
-"""The book's pytest plugin (``-p llm_from_scratch.book.pytest_plugin`` in pyproject's addopts).
+"""The book's pytest plugin, loaded by the project's root ``conftest.py`` (so a plain ``pytest --nbval``
+from the root, or ``pytest --nbval ROOT`` from anywhere, has it).
 
 nbval masks what may differ between runs with the patterns in ``nbval_sanitize.cfg``
 beside this file, found from any working directory; a ``--nbval-sanitize-with``
@@ -20,7 +21,7 @@ import shutil
 import tempfile
 from importlib import metadata
 
-from .progress import ENV as PROGRESS_ENV
+from llm_from_scratch.book.progress import ENV as PROGRESS_ENV
 
 SANITIZE = pathlib.Path(__file__).with_name("nbval_sanitize.cfg")
 LOCK = "requirements/lock.txt"

@@ -1,4 +1,7 @@
-"""Outputs that answer a question, folded until the learner opens them.
+"""How a notebook shows what the book computes: ``show`` plainly, ``show_folded`` folded until opened.
+
+Both take sections (``book.sections``) and figures (``book.figures``). A figure is shown
+as an image with its text table beneath it; a section as text.
 
 A stored cell's outputs can be collapsed with JupyterLab's ``jupyter.outputs_hidden``
 metadata, but JupyterLab expands them again as soon as the cell runs. An HTML
@@ -26,6 +29,21 @@ def _html(part: Section | Figure) -> str:
 
 def _plain(part: Section | Figure) -> str:
     return part.table if isinstance(part, Figure) else to_text(part)
+
+
+def show(*parts: Section | Figure) -> None:
+    """Display sections as text (one blank line between them) and each figure with its text table beneath it."""
+    sections: list[Section] = []
+    for part in (*parts, None):
+        if isinstance(part, Section):
+            sections.append(part)
+            continue
+        if sections:
+            print(to_text(*sections))
+            sections = []
+        if isinstance(part, Figure):
+            display(part)
+            print(part.table)
 
 
 def folded_html(*parts: Section | Figure) -> str:

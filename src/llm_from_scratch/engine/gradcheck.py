@@ -48,7 +48,7 @@ def central_difference(
     """(L(x + h e_i) - L(x - h e_i)) / 2h for one coordinate of one input."""
     def shifted(delta: float) -> float:
         moved = [np.array(x, dtype=np.float64, copy=True) for x in inputs]
-        moved[which][index] += delta
+        moved[which][index] = inputs[which][index] + delta  # a fresh copy: the caller's arrays stay
         return loss(moved)
 
     return (shifted(step) - shifted(-step)) / (2.0 * step)

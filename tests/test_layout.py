@@ -1,0 +1,120 @@
+"""Where each concern lives: the reading engine plain, speed beside it, tooling out of the wheel, each
+string's key written where it is used, one softmax."""
+
+import ast
+import pathlib
+import shutil
+import subprocess
+import sys
+import zipfile
+
+import pytest
+
+from llm_from_scratch.book.text import BOOK_STRINGS
+from llm_from_scratch.ch27.strings import STRINGS
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "src" / "llm_from_scratch"
+ENGINE = sorted((PACKAGE / "engine").glob("*.py"))
+SCREEN = 45  # lines: a function longer than this is not read on one screen
+SPEED = {"threading", "concurrent", "multiprocessing", "threadpoolctl", "llm_from_scratch.fast"}
+TOOLING = {"playwright", "axe_playwright_python", "pytest", "nbval", "nbclient", "nbformat"}
+
+
+def tree(path: pathlib.Path) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
+def imported(module: ast.Module, package: str) -> set[str]:
+    """Every module a file imports, relative imports resolved against ``package``."""
+    found = set()
+    for node in ast.walk(module):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
+            found.add(".".join([*base, *([node.module] if node.module else [])]))
+    return found
+
+
+@pytest.mark.parametrize("path", ENGINE, ids=lambda p: p.name)
+def test_the_engine_imports_no_speed_machinery(path):
+    names = imported(tree(path), "llm_from_scratch.engine")
+    assert not {n for n in names for speed in SPEED if n == speed or n.startswith(speed + ".")}, names
+
+
+@pytest.mark.parametrize("path", ENGINE, ids=lambda p: p.name)
+def test_every_engine_function_fits_on_a_screen_and_writes_into_no_array(path):
+    for node in ast.walk(tree(path)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            length = node.end_lineno - node.lineno + 1
+            assert length <= SCREEN, f"{node.name} is {length} lines"
+        assert not isinstance(node, ast.AugAssign), f"line {node.lineno}: an in-place update"
+        if isinstance(node, ast.Call):
+            assert "out" not in {k.arg for k in node.keywords}, f"line {node.lineno}: a result written into out="
+
+
+def test_the_head_is_its_six_steps_without_a_lambda():
+    head = next(node for node in ast.walk(tree(PACKAGE / "engine" / "attention.py"))
+                if isinstance(node, ast.FunctionDef) and node.name == "scaled_dot_product_self_attention")
+    assert not [n for n in ast.walk(head) if isinstance(n, ast.Lambda)]
+    steps = [n.func.attr for n in ast.walk(head) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+             and isinstance(n.func.value, ast.Name) and n.func.value.id == "F"]
+    assert sorted(steps) == sorted(["matmul", "transpose", "mul", "log_softmax", "exp", "matmul"])
+
+
+def test_a_wheel_holds_the_package_and_no_tooling(tmp_path):
+    project = tmp_path / "project"  # a copy, so the build leaves nothing in the checkout
+    shutil.copytree(ROOT, project, ignore=shutil.ignore_patterns(".git", ".venv*", "artifacts", "build", "*.egg-info",
+                                                                 "__pycache__", ".hypothesis", "chapter*"))
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(tmp_path), str(project)],
+                   check=True, capture_output=True)
+    [wheel] = tmp_path.glob("*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        modules = {name: archive.read(name).decode("utf-8") for name in names if name.endswith(".py")}
+    assert "llm_from_scratch/engine/attention.py" in modules and "llm_from_scratch/fast/tiled.py" in modules
+    assert not [n for n in names if n.startswith(("tools/", "tests/")) or n.endswith((".cfg", "conftest.py"))]
+    for name, source in modules.items():
+        package = name.removesuffix(".py").replace("/", ".").removesuffix(".__init__")
+        found = imported(ast.parse(source), package.rsplit(".", 1)[0] if not name.endswith("__init__.py")
+                         else package)
+        assert not {n.split(".")[0] for n in found} & TOOLING, f"{name} imports {found & TOOLING}"
+
+
+def _literals() -> set[str]:
+    """Every string constant in the package's code, the catalogues left out."""
+    found = set()
+    for path in PACKAGE.rglob("*.py"):
+        if "catalogues" not in path.parts:
+            found |= {n.value for n in ast.walk(tree(path)) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+    return found
+
+
+@pytest.mark.parametrize("catalogue", [BOOK_STRINGS, STRINGS], ids=["book", "ch27"])
+def test_every_catalogue_key_is_written_out_where_it_is_used(catalogue):
+    """grep finds where each string is used: no key is assembled from pieces."""
+    missing = sorted(set(catalogue.strings["ru"]) - _literals())
+    assert not missing, f"{len(missing)} keys never written out in the code: {missing[:20]}"
+
+
+# softmax-like code that is not the package's softmax, each with its reason
+NOT_THE_SOFTMAX = {
+    "buggy_head": "the bug hunt's head, shown to the learner: its softmax is the bug",
+    "_unshifted_softmax": "a mistake a learner makes (no max subtracted), modelled to recognise it",
+    "_forward_rows": "the tiled head's online softmax: FlashAttention's algorithm, not a softmax of a whole row",
+}
+
+
+def test_the_package_has_one_softmax():
+    """A function that exponentiates and divides by a sum is a softmax: only closed_form.softmax is one."""
+    found = []
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(tree(path)):
+            if isinstance(node, ast.FunctionDef):
+                source = ast.unparse(node)
+                divides = any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Div) for n in ast.walk(node)) or (
+                    "np.divide" in source)
+                if "np.exp(" in source and divides:
+                    found.append(node.name)
+    assert sorted(found) == sorted(["softmax", *NOT_THE_SOFTMAX]), found

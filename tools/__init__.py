@@ -1,0 +1,2 @@
+"""Maintainers' tools, beside the package and never installed with it: the notebook runner
+(``python -m tools.notebooks``, ``make notebooks``), the pytest plugin and nbval's sanitize file."""
