@@ -9,11 +9,12 @@ step (measured: a log-softmax after a product ran 1.4x slower).
 
 from __future__ import annotations
 
-import contextvars
 import functools
 import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
 
 WORKERS = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 PARALLEL_MIN_ELEMENTS = 1 << 16  # below this much work, one thread is faster than several
@@ -42,16 +43,22 @@ def for_shares(task: Callable[[int, int], object], count: int, work: int) -> Non
     """Call ``task(lo, hi)`` on contiguous shares of ``range(count)``, one share per worker, and wait for all.
 
     ``work`` (roughly the elements the whole job touches) decides whether splitting is worth it.
-    The first share runs in the calling thread; each pool task runs in a copy of the caller's
-    context, so numpy's error state (``np.errstate``) holds in the workers as in the caller.
+    The first share runs in the calling thread; every worker runs its share under the caller's numpy
+    error state (``np.errstate``: thread-local before numpy 2, a context variable since).
     """
     bounds = _split(count, work)
     shares = list(zip(bounds, bounds[1:]))
     if len(shares) == 1:
         task(*shares[0])
         return
+    errors = np.geterr()
+
+    def share_task(lo: int, hi: int) -> None:
+        with np.errstate(**errors):
+            task(lo, hi)
+
     with _blas().limit(limits=1):
-        futures = [_pool().submit(contextvars.copy_context().run, task, *share) for share in shares[1:]]
+        futures = [_pool().submit(share_task, *share) for share in shares[1:]]
         task(*shares[0])
         for future in futures:
             future.result()
