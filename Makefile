@@ -2,21 +2,31 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTHON ?= python3
-# the exact versions that made the stored outputs, and each dependency at pyproject's lower bound;
-# both written by `make lock` with uv, which lives in its own venv and is needed by nothing else
+# The Pythons CI proves (tools/lock.py names the same): another one is refused in one line, before anything is made.
+SUPPORTED := 3.11 3.12 3.13
+OLDEST := $(firstword $(SUPPORTED))
+# The exact versions that made the stored outputs, one universal lock for every supported Python (a pin has a
+# marker where a package differs), and each dependency at pyproject's lower bound for the oldest Python; both
+# written by `make lock` with uv, which lives in its own venv and is needed by nothing else.
 LOCK := requirements/lock.txt
 LOWEST := requirements/lowest.txt
 LOWEST_VENV := .venv-lowest
 TOOLS := .venv-tools
 UV := uv==0.13.9
-COMPILE = $(TOOLS)/bin/uv pip compile pyproject.toml --extra test --python-version 3.11 --python-platform linux \
-	--upgrade --quiet --custom-compile-command "make lock"
+COMPILE = $(TOOLS)/bin/uv pip compile pyproject.toml --extra test --python-version $(OLDEST) --upgrade --quiet \
+	--custom-compile-command "make lock"
 
 .PHONY: lab test test-lowest lock report bench notebooks lint clean
 
-# A venv ($(1)) with exactly the versions of a requirements file ($(2)), then this package without
-# dependencies; a venv made here tells git to ignore it.
+# $(PYTHON) is one of the Pythons $(1), or make stops with one line that names them
+check_python = $(PYTHON) -c 'import sys; v = "%d.%d" % sys.version_info[:2]; sys.exit(None if v in "$(1)".split() \
+	else "$(PYTHON) is Python " + v + "; this needs Python $(1): for example make PYTHON=python$(lastword $(1)) \
+	$(or $(MAKECMDGOALS),test)")'
+
+# A venv ($(1)) made by a Python among $(3), with exactly the versions of a requirements file ($(2)), then
+# this package without dependencies; a venv made here tells git to ignore it.
 define install
+	@test -x $(1)/bin/python || $(call check_python,$(3))
 	test -x $(1)/bin/python || { $(PYTHON) -m venv $(1) && echo '*' > $(1)/.gitignore; }
 	$(1)/bin/python -m pip install --quiet --upgrade pip
 	$(1)/bin/python -m pip install --quiet -r $(2)
@@ -25,10 +35,10 @@ define install
 endef
 
 $(VENV)/.locked: $(LOCK) pyproject.toml
-	$(call install,$(VENV),$(LOCK))
+	$(call install,$(VENV),$(LOCK),$(SUPPORTED))
 
 $(LOWEST_VENV)/.locked: $(LOWEST) pyproject.toml
-	$(call install,$(LOWEST_VENV),$(LOWEST))
+	$(call install,$(LOWEST_VENV),$(LOWEST),$(OLDEST))
 
 $(VENV)/.bench: $(VENV)/.locked
 	$(PY) -m pip install --quiet -e '.[bench]'
@@ -51,10 +61,10 @@ test-lowest: $(LOWEST_VENV)/.locked ## make test's suite under the lowest versio
 lock: ## refresh the lock and the lowest versions, environment.yml, then re-execute the notebooks
 	test -x $(TOOLS)/bin/uv || { $(PYTHON) -m venv $(TOOLS) && echo '*' > $(TOOLS)/.gitignore \
 		&& $(TOOLS)/bin/pip install --quiet $(UV); }
-	$(COMPILE) -o $(LOCK)
-	$(COMPILE) --resolution lowest-direct -o $(LOWEST)
-	{ sed '/^  - pip:$$/q' environment.yml; sed -n 's/^\([^ #].*==.*\)/      - \1/p' $(LOCK); \
-		echo '      - -e .'; } > environment.yml.new && mv environment.yml.new environment.yml
+	$(COMPILE) --universal --fork-strategy fewest -o $(LOCK)
+	$(COMPILE) --python-platform linux --resolution lowest-direct -o $(LOWEST)
+	$(MAKE) $(VENV)/.locked
+	$(PY) -m tools.lock environment
 	$(MAKE) notebooks
 
 report: $(VENV)/.locked ## print every chapter's text report

@@ -12,14 +12,9 @@ from packaging.requirements import Requirement
 from packaging.version import Version
 from support import copy_configuration
 
-from tools.pytest_plugin import LOCK, PIN
+from tools.lock import CONDA_PYTHON, LOCK, LOWEST, SUPPORTED, environment_yml, linux, pins
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-LOWEST = "requirements/lowest.txt"
-
-
-def pins(path: pathlib.Path) -> dict[str, str]:
-    return {name.lower(): version for name, version in PIN.findall(path.read_text(encoding="utf-8"))}
 
 
 def declared() -> list[Requirement]:
@@ -28,15 +23,40 @@ def declared() -> list[Requirement]:
     return [r for r in requirements if r.marker is None or r.marker.evaluate({"extra": "test"})]
 
 
-def test_environment_yml_pins_exactly_the_lock():
-    listed = re.findall(r"^      - ([^\s=]+)==(\S+)$", (ROOT / "environment.yml").read_text(encoding="utf-8"), re.M)
-    assert {name.lower(): version for name, version in listed} == pins(ROOT / LOCK)
-    assert re.search(r"^  - python=3\.11$", (ROOT / "environment.yml").read_text(encoding="utf-8"), re.M)
-    assert "--python-version 3.11" in (ROOT / "Makefile").read_text(encoding="utf-8")
+def test_environment_yml_pins_exactly_the_lock_on_its_one_python():
+    text = (ROOT / "environment.yml").read_text(encoding="utf-8")
+    listed = re.findall(r"^      - ([^\s=]+)==(\S+)$", text, re.M)
+    assert {name.lower(): version for name, version in listed} == pins(ROOT / LOCK, linux(CONDA_PYTHON))
+    assert re.search(rf"^  - python={re.escape(CONDA_PYTHON)}$", text, re.M)
+    assert text == environment_yml(), "make lock writes environment.yml from the lock"
+
+
+def test_one_universal_lock_serves_every_supported_python_with_the_same_releases():
+    """The stored outputs are the same bytes everywhere: numpy, matplotlib and the notebook stack are one release."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert f"SUPPORTED := {' '.join(SUPPORTED)}" in makefile and "--universal --fork-strategy fewest" in makefile
+    on = {python: pins(ROOT / LOCK, linux(python)) for python in SUPPORTED}
+    for name in ("numpy", "matplotlib", "ipywidgets", "jupyterlab", "anywidget", "nbval", "ipykernel"):
+        assert len({on[python][name] for python in SUPPORTED}) == 1, name
+    assert "requires-python = \">=3.11\"" in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+
+
+def test_a_python_outside_the_range_is_refused_in_one_line_before_anything_is_made(tmp_path):
+    """make names the range, makes no venv, and says how to choose another Python."""
+    fake = tmp_path / "python3"
+    fake.write_text("#!/bin/sh\nexec " + sys.executable + " -c 'import sys; sys.version_info = (3, 14, 0); "
+                    "exec(sys.argv[2])' -c \"$2\"\n")
+    fake.chmod(0o755)
+    venv = tmp_path / "venv"
+    result = subprocess.run(["make", "-s", f"VENV={venv}", f"PYTHON={fake}", "test"], cwd=ROOT, capture_output=True,
+                            text=True)
+    assert result.returncode != 0 and not venv.exists()
+    [line] = [line for line in result.stderr.splitlines() if not line.startswith("make:")]
+    assert "is Python 3.14; this needs Python 3.11 3.12 3.13" in line and "make PYTHON=python3.13 test" in line
 
 
 def test_the_lock_is_inside_the_declared_ranges():
-    locked = pins(ROOT / LOCK)
+    locked = pins(ROOT / LOCK)  # as it is on this Python
     for requirement in declared():
         assert requirement.specifier.contains(locked[requirement.name], prereleases=True), requirement
 

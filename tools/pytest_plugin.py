@@ -16,16 +16,15 @@ from __future__ import annotations
 
 import os
 import pathlib
-import re
 import shutil
 import tempfile
 from importlib import metadata
 
 from llm_from_scratch.book.progress import ENV as PROGRESS_ENV
 
+from .lock import LOCK, pins
+
 SANITIZE = pathlib.Path(__file__).with_name("nbval_sanitize.cfg")
-LOCK = "requirements/lock.txt"
-PIN = re.compile(r"^([A-Za-z0-9._-]+)==(\S+)", re.M)
 
 
 def pytest_configure(config) -> None:
@@ -47,9 +46,10 @@ def installed(name: str) -> str | None:
 
 
 def drift(lock: pathlib.Path) -> list[tuple[str, str, str | None]]:
-    """(name, locked version, installed version or None) for every pin of the lock not installed as pinned."""
-    pins = [(name, version, installed(name)) for name, version in PIN.findall(lock.read_text(encoding="utf-8"))]
-    return [pin for pin in pins if pin[1] != pin[2]]
+    """(name, locked version, installed version or None) for every pin of the lock, as it is on this Python
+    and platform, that is not installed as pinned."""
+    locked = [(name, version, installed(name)) for name, version in pins(lock).items()]
+    return [pin for pin in locked if pin[1] != pin[2]]
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
