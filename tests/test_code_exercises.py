@@ -92,17 +92,18 @@ def undefined_name(q, k, v):
     return weights @ v
 
 
+PROBE = "на пробе, где V = [I | 0]"  # what the probe that reads the weights is called in the messages
 HEAD_MISTAKES = [
-    (softmax_axis, "softmax-axis", "на разобранном примере", "axis=1"),
-    (missing_scale, "missing-scale", "на разобранном примере", "softmax(QKᵀ)·V"),
-    (scale_by_dk, "scale-by-dk", "на разобранном примере", "поделены на d_k"),
-    (no_max_shift, "no-max-shift", "с большими оценками", "без вычитания максимума строки"),
-    (transposed_scores, "transposed-scores", "на втором примере", "S = K Qᵀ"),
-    (returns_weights, "returns-weights", "на разобранном примере", "A @ v"),
+    (softmax_axis, "softmax-axis", PROBE, "в сумме 1 дают столбцы ваших весов ([1.000,1.000,1.000])"),
+    (missing_scale, "missing-scale", PROBE, "поделённых на 1.00, то есть ни на что"),
+    (scale_by_dk, "scale-by-dk", PROBE, "поделённых на 4.00 = d_k"),
+    (no_max_shift, "no-max-shift", "на пробе с оценками до 800", "Вычтите из каждой строки оценок её максимум"),
+    (transposed_scores, "transposed-scores", PROBE, "softmax строк K Qᵀ"),
+    (returns_weights, "returns-weights", PROBE, "массив формы [1,3,3]"),
     (mutates_input, "mutates-input", "на разобранном примере", "свои входы: q (замечено"),
     (drops_batch, "wrong-shape", "на разобранном примере", "форму [2,2], а должна вернуть массив O формы [1,2,2]"),
     (forgets_return, "wrong-shape", "на разобранном примере", "вернула None"),
-    (divides_by_zero, "not-finite", "на разобранном примере", "nan или inf"),
+    (divides_by_zero, "not-finite", "на разобранном примере", "nan или inf"),  # no probe explains 0 / 0
     (shifts_by_global_max, "not-finite", "с большими оценками", "nan или inf"),
     (undefined_name, "raised", "на разобранном примере", "NameError: name 'soft_max' is not defined"),
 ]
@@ -116,7 +117,7 @@ def test_the_closed_form_and_a_written_out_head_pass():
 
 
 @pytest.mark.parametrize("fn, misconception, case, words", HEAD_MISTAKES, ids=lambda x: getattr(x, "__name__", ""))
-def test_each_head_mistake_is_named_with_the_case_that_exposed_it(fn, misconception, case, words):
+def test_each_head_mistake_is_named_with_the_case_or_probe_that_exposed_it(fn, misconception, case, words):
     feedback = check_code("write-head", fn)
     assert not feedback.correct and feedback.readable
     assert feedback.misconception == misconception
@@ -165,9 +166,9 @@ BACKWARD_MISTAKES = [
     (lambda *x: backward(*x, scale_q=False), "missing-scale", "√d_k"),
     (lambda *x: backward(*x, scale_k=False), "missing-scale", "√d_k"),
     (lambda *x: backward(*x, scale_q=False, scale_k=False), "missing-scale", "√d_k"),
-    (lambda *x: backward(*x, row_sum=False), "softmax-jacobian", "dS = A ⊙ dA"),
+    (lambda *x: backward(*x, row_sum=False), "softmax-jacobian", "ваш dq получен из S̄ = A ⊙ Ā"),
     (lambda *x: backward(*x, swap=True), "transposed-grad", "перепутаны"),
-    (lambda *x: backward(*x, shift=False), "no-max-shift", "с большими оценками"),
+    (lambda *x: backward(*x, shift=False), "no-max-shift", "на пробе с оценками до 800"),
     (lambda *x: backward(*x)[:2], "wrong-shape", "вернула tuple длины 2"),
     (lambda *x: np.stack(backward(*x)), "wrong-shape", "вернула ndarray"),
     (lambda *x: None, "wrong-shape", "вернула None"),
@@ -414,7 +415,7 @@ def test_feedback_speaks_english(english):
                             ("write-head", forgets_return), ("write-backward", closed_form_backward)):
         feedback = check_code(exercise_id, fn)
         assert not CYRILLIC.search(repr(feedback) + EXERCISE_BOOK.reveal(exercise_id).message), feedback.message
-    assert "on the second example" in check_code("write-head", transposed_scores).message
+    assert "on a probe where V = [I | 0]" in check_code("write-head", transposed_scores).message
 
 
 # --- the bug hunt ------------------------------------------------------------------------------
@@ -436,3 +437,57 @@ def test_the_bug_hunt_names_each_misconception(answer, misconception, words):
     feedback = EXERCISE_BOOK.check("bug-hunt", answer)
     assert feedback.correct == (answer == "c") and feedback.misconception == misconception
     assert words in feedback.message, feedback.message
+
+
+# --- probes read the wrong stage, with the number found ---------------------------------------------------
+
+def _divided_by(divisor_of):
+    return lambda q, k, v: softmax(q @ k.swapaxes(1, 2) / divisor_of(q, k, v)) @ v
+
+
+PROBED_HEADS = [
+    (_divided_by(lambda q, k, v: np.sqrt(q.shape[1])), "scale-by-root-t", "поделённых на 1.73 = √T (T = 3)"),
+    (_divided_by(lambda q, k, v: np.sqrt(v.shape[2])), "scale-by-root-dv", "поделённых на 2.24 = √d_v (d_v = 5)"),
+    (_divided_by(lambda q, k, v: 3.0), "scale-other", "поделённых на 3.00. Голова делит на √d_k = 2.00"),
+    (lambda q, k, v: softmax(q @ k.swapaxes(1, 2)) / np.sqrt(q.shape[-1]) @ v, "scale-after-softmax",
+     "дают в сумме 0.500"),
+    (lambda q, k, v: (lambda s: s / s.sum(-1, keepdims=True))(scores(q, k)) @ v, "no-exponential",
+     "ваши веса — оценки, поделённые на сумму строки"),
+    (lambda q, k, v: np.exp(scores(q, k)) @ v, "exponentials-not-normalized", "дают в сумме ["),
+    (lambda q, k, v: softmax(scores(q, k)) @ k, "mixed-keys", "форму [1,3,4]"),
+    (lambda q, k, v: softmax(scores(q, k)).swapaxes(1, 2) @ v, "transposed-weights", "Aᵀ·V"),
+    (lambda q, k, v: softmax(np.einsum("btd,csd->bts", q, k) / np.sqrt(q.shape[-1])) @ v, "batch-leak",
+     "на пакете из двух элементов"),
+    (lambda q, k, v: np.full(q.shape[:2] + (q.shape[1],), 1 / q.shape[1]) @ v, "uniform-weights", "1/T"),
+]
+
+
+@pytest.mark.parametrize("fn, misconception, words", PROBED_HEADS, ids=[m for _, m, _ in PROBED_HEADS])
+def test_probes_name_the_stage_and_the_number_they_found(fn, misconception, words):
+    feedback = check_code("write-head", fn)
+    assert not feedback.correct and feedback.misconception == misconception, feedback.message
+    assert words in feedback.message, feedback.message
+
+
+def test_a_head_in_float32_is_right_with_a_note_of_its_precision():
+    def float32_head(q, k, v):
+        q, k, v = (x.astype(np.float32) for x in (q, k, v))
+        return softmax(q @ k.swapaxes(1, 2) / np.float32(np.sqrt(q.shape[-1]))) @ v
+
+    feedback = check_code("write-head", float32_head)
+    assert feedback.correct and "float32" in feedback.message and "e-0" in feedback.message
+
+
+def test_a_backward_in_float32_is_right():
+    feedback = check_code("write-backward", lambda *x: backward(*(a.astype(np.float32) for a in x)))
+    assert feedback.correct and "float32" in feedback.message
+
+
+@pytest.mark.parametrize("fn, misconception, words", [
+    (lambda q, k, v, g: (*backward(q, k, v, g)[:2], softmax(scores(q, k)) @ g), "dv-not-transposed", "A·Ō"),
+    (lambda q, k, v, g: (backward(q, k, v, g)[0] * np.sqrt(q.shape[-1]) / q.shape[-1], *backward(q, k, v, g)[1:]),
+     "scale-by-dk", "ваш dq равен произведению со S̄, поделённому на 4.00 = d_k"),
+])
+def test_backward_probes_name_the_gradient_and_the_number(fn, misconception, words):
+    feedback = check_code("write-backward", fn)
+    assert feedback.misconception == misconception and words in feedback.message, feedback.message

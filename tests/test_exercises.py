@@ -104,7 +104,7 @@ def mis_hand_weights():
         (softmax((S / 2).T).T, "columns-normalized", "столбцы"),
         (softmax(S), "missing-scale", "1/√d_k"),
         (softmax((S / 2).T), "transposed-scores", "KQᵀ"),
-        (np.exp(S / 2), "not-normalized", "ещё оценки"),
+        (np.exp(S / 2), "exponentials-not-normalized", "не поделены на их сумму"),
     ]
 
 
@@ -142,7 +142,8 @@ MISCONCEPTIONS = [
     ("future-access", "d", "believes-causal", "без маски"),
     ("single-token", [0.5, 5, -2], "single-weight-not-one", "равен 1"),
     ("single-token", [1, 5 / math.sqrt(2), -2 / math.sqrt(2)], "scale-on-values", "на оценки"),
-    ("identical-keys", [1, 0], "identical-keys-unequal", "равномерную строку"),
+    ("identical-keys", [1, 0], "equal-keys-go-to-first", "делит вес поровну"),
+    ("identical-keys", [0.7, 0.3], "identical-keys-unequal", "равномерную строку"),
     ("identical-keys", [0.5, 0.6], "not-normalized", "в сумме"),
     ("permutation", "a", "permutation-unchanged", "переехала"),
     ("permutation", "b", "head-knows-order", "нет сведений о позиции"),

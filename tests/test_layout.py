@@ -101,7 +101,6 @@ def test_every_catalogue_key_is_written_out_where_it_is_used(catalogue):
 # softmax-like code that is not the package's softmax, each with its reason
 NOT_THE_SOFTMAX = {
     "buggy_head": "the bug hunt's head, shown to the learner: its softmax is the bug",
-    "_unshifted_softmax": "a mistake a learner makes (no max subtracted), modelled to recognise it",
     "_forward_rows": "the tiled head's online softmax: FlashAttention's algorithm, not a softmax of a whole row",
 }
 

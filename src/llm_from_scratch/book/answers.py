@@ -1,14 +1,18 @@
 """Reading a learner's answer: parsed, never evaluated, and never failing but with AnswerFormatError.
 
-Numbers may come as a number, a (nested) list or tuple, a numpy array, or text
-such as "[4, 7, 5]", "4 7 5", "(0; -1)" or "[0,5; 0,5]". Length, count and nesting
-are bounded before anything is parsed, so any value is read (or refused) at once.
-A refusal is an AnswerFormatError whose sentence, in the learner's language, says
-what form is expected.
+Numbers may come as a number, a (nested) list or tuple, a numpy array, or text written as learners
+write it: "[4, 7, 5]", "4 7 5", "(4, 7, 5)", a shape as "4×7×5", "4x7x5", "4х7х5" (Cyrillic х) or
+"4 × 7 × 5"; a matrix as "[[0, 6], [6, -4]]", one row per line, or with ";" between rows
+("0 6; 6 -4"); percentages ("1.4%" is 0.014). Length, count and nesting are bounded before anything
+is parsed, so any value is read (or refused) at once. A refusal is an AnswerFormatError whose
+sentence, in the learner's language, says what was read and what form is expected.
 
-A decimal comma is read where it cannot be a separator: in a lone number ("0,5"
-is 0.5) and where the numbers are already set apart by ";" or spaces ("0,5 0,5",
-"[0,014, 0,986]"). Otherwise a comma separates numbers ("[0,5]" is [0, 5]).
+A decimal comma is read where it cannot be a separator: in a lone number ("0,5" is 0.5) and where
+the numbers are already set apart by ";" or spaces ("0,5 0,5", "[0,014, 0,986]"). Otherwise a comma
+separates numbers ("[0,5]" is [0, 5]), except where a number after a comma starts with a zero and
+another digit, as a decimal part does ("[0,01,0,99]"): that is refused as ambiguous, with both readings.
+A ";" separates rows when every part it makes holds two numbers or more; otherwise it separates numbers
+("[0,014; 0,986]" is one row).
 """
 
 from __future__ import annotations
@@ -25,11 +29,16 @@ MAX_TEXT = 10_000  # characters of a typed answer (a 4,301-digit number still ge
 MAX_NUMBERS = 1_000  # numbers in one answer
 MAX_DEPTH = 4  # levels of brackets or nested lists
 
-_ALLOWED_TEXT = re.compile(r"[\s\d.,;eE+\-\[\]()]*")
-_LONE_DECIMAL = re.compile(r"[-+]?\d+,\d+")
-_SET_APART = re.compile(r";|(?<=[\d.]),?\s+(?=[-+\d.])")  # a semicolon, or numbers apart by spaces
-_DECIMAL_COMMA = re.compile(r"(?<=\d),(?=\d)")
-_TOKEN = re.compile(r"\s*(?:(?P<number>[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)|(?P<open>[\[(])|(?P<close>[\])])"
+NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+_TIMES = re.compile(r"(?<=\d)\s*[×xXхХ*]\s*(?=[-+]?\d)")  # 4×7×5: a shape
+_ALLOWED_TEXT = re.compile(r"[\s\d.,;eE+\-\[\]()%]*")
+_LONE_DECIMAL = re.compile(r"[-+]?\d+,\d+%?")
+_SET_APART = re.compile(r";|(?<=[\d.%]),?[ \t]+(?=[-+\d.])")  # a semicolon, or numbers apart by spaces
+_DECIMAL_COMMA = re.compile(r"(?<![\d.])(\d+),(\d+)(?![\d.])")  # not beside a number that has its decimal point
+_AMBIGUOUS_COMMA = re.compile(r",0\d")  # "0,01,0,99": is ",01" a separator and 1, or a decimal part?
+_NUMBERS = re.compile(NUMBER + "%?")
+_INNERMOST = re.compile(r"([\[(])([^\[\]()]*;[^\[\]()]*)([\])])")
+_TOKEN = re.compile(rf"\s*(?:(?P<number>{NUMBER})(?P<percent>%)?|(?P<open>[\[(])|(?P<close>[\])])"
                     r"|(?P<separator>[,;]))\s*")
 
 
@@ -41,29 +50,81 @@ def _refuse(key: str, form: str, **fields: object) -> AnswerFormatError:
     return AnswerFormatError(text(key, form=form, **fields))
 
 
-def _number_token(token: str, form: str) -> float:
+def _number_token(token: str, percent: bool, form: str) -> float:
     value = float(token)  # a decimal string too large for float64 becomes inf
     if value in (float("inf"), float("-inf")):
         raise _refuse("answer.beyond_float64", form)
-    return value
+    return value / 100 if percent else value
 
 
-def _from_text(answer: str, form: str) -> list:
-    """The numbers of a typed answer (a plain str) as nested lists (the outer list holds what was typed)."""
+def _rows(part: str) -> str | None:
+    """``part`` as bracketed rows when ";" separates parts of two numbers or more each, else None."""
+    parts = part.split(";")
+    if len(parts) > 1 and all(len(_NUMBERS.findall(p)) >= 2 for p in parts):
+        return " ".join(f"[{p.strip()}]" for p in parts)
+    return None
+
+
+def _as_rows(cleaned: str) -> str:
+    """Rows written with ";" or one per line, as bracketed rows the parser reads as a matrix."""
+    if "[" not in cleaned and "(" not in cleaned:
+        lines = [line for line in cleaned.splitlines() if line.strip()]
+        if len(lines) > 1 and any(len(_NUMBERS.findall(line)) >= 2 for line in lines):
+            return "[" + " ".join(f"[{line.strip().strip(';,')}]" for line in lines) + "]"
+        rows = _rows(cleaned)
+        return f"[{rows}]" if rows else cleaned
+
+    def innermost(match: re.Match) -> str:
+        rows = _rows(match[2])
+        return f"{match[1]}{rows}{match[3]}" if rows else match[0]
+
+    return _INNERMOST.sub(innermost, cleaned)
+
+
+def _cleaned(answer: str, form: str) -> str:
+    """The typed text with its notations made plain: signs, shapes, decimal commas, rows."""
     if len(answer) > MAX_TEXT:
         raise _refuse("answer.too_long", form, limit=MAX_TEXT)
     cleaned = str.strip(answer).replace("−", "-").replace("–", "-")
     if not cleaned:
         raise _refuse("answer.blank", form)
+    cleaned = _TIMES.sub(" ", cleaned)
     if not _ALLOWED_TEXT.fullmatch(cleaned):
-        raise _refuse("answer.words", form)
-    if _LONE_DECIMAL.fullmatch(cleaned) or _SET_APART.search(cleaned):
-        cleaned = _DECIMAL_COMMA.sub(".", cleaned)
+        found = "".join(dict.fromkeys(c for c in cleaned if not _ALLOWED_TEXT.fullmatch(c)))[:12]
+        raise _refuse("answer.words", form, found=found)
+    lines = [_decimal_commas(line, form) for line in cleaned.splitlines()]  # a line is a row, if there are several
+    return _as_rows("\n".join(lines))
+
+
+def _decimal_commas(line: str, form: str) -> str:
+    """Commas as decimal commas where they cannot separate numbers; refused where both readings are possible."""
+    if _LONE_DECIMAL.fullmatch(line.strip()) or _SET_APART.search(line):
+        return _DECIMAL_COMMA.sub(r"\1.\2", line)
+    if _AMBIGUOUS_COMMA.search(line):
+        raise _refuse("answer.ambiguous_comma", form, typed=line[:40], readings=_two_readings(line))
+    return line
+
+
+def _two_readings(cleaned: str) -> str:
+    """How a list like "[0,01,0,99]" reads with its commas as separators, and as decimal commas."""
+    parts = cleaned.strip("[]() ").split(",")
+    if len(parts) % 2 or not all(p.strip().lstrip("-+").isdigit() for p in parts):
+        return f"«{cleaned[:40]}»"
+    as_separators = ", ".join(f"{int(p)}" for p in parts)
+    as_decimals = ", ".join(f"{a.strip()}.{b.strip()}" for a, b in zip(parts[::2], parts[1::2]))
+    return f"[{as_separators}] / [{as_decimals}]"
+
+
+def _from_text(answer: str, form: str) -> list:
+    """The numbers of a typed answer (a plain str) as nested lists (the outer list holds what was typed)."""
+    cleaned = _cleaned(answer, form)
     stack: list[list] = [[]]
     previous, position, count = "open", 0, 0
     while position < len(cleaned):
         match = _TOKEN.match(cleaned, position)
         kind = match.lastgroup if match else None
+        if kind == "percent":
+            kind = "number"
         if kind is None or (kind == "separator" and previous in ("open", "separator")) or (
                 kind == "close" and (previous == "separator" or len(stack) == 1)):
             raise _refuse("answer.malformed", form)
@@ -78,7 +139,7 @@ def _from_text(answer: str, form: str) -> list:
             count += 1
             if count > MAX_NUMBERS:
                 raise _refuse("answer.too_many", form, limit=MAX_NUMBERS)
-            stack[-1].append(_number_token(match.group("number"), form))
+            stack[-1].append(_number_token(match.group("number"), bool(match.group("percent")), form))
         previous, position = kind, match.end()
     if len(stack) > 1 or previous == "separator":
         raise _refuse("answer.malformed", form)

@@ -3,11 +3,15 @@
 ``run_cases(fn, cases)`` calls ``fn`` on copies of every case's arguments, all cases under one
 time limit, and returns a ``Finding``: right on every case, or the first problem and the case
 that exposed it. Problems, in the order they are looked for on each case: a result that cannot
-be read as numbers, a changed argument (when the result is right), a named mistake whose result
-the learner's matches, a wrong shape, nan or inf, other numbers; an exception (with the line of
-the learner's own code) or the time limit stop the run at the case where they happened.
-Before any of that, a stub (``...`` itself, or a function that returns ``...``) and a
-non-callable are told apart, since neither is an attempt.
+be read as numbers, a changed argument (when the result is right), a wrong shape, nan or inf,
+other numbers; an exception (with the line of the learner's own code) or the time limit stop the
+run at the case where they happened. Before any of that, a stub (``...`` itself, or a function
+that returns ``...``) and a non-callable are told apart, since neither is an attempt. A result is
+right when it is within RELATIVE of the expected one, relative to its largest entry, so float32
+arithmetic passes; the Finding then says how close it came (``precision``).
+
+``run_probes(fn, probes)`` calls ``fn`` on inputs a chapter designs to expose one stage each and
+returns what it gave, for the chapter to read the learner's stages from.
 """
 
 from __future__ import annotations
@@ -26,7 +30,8 @@ import numpy as np
 
 TIME_LIMIT = 3.0  # seconds for all cases together
 STOP_GRACE = 0.5  # seconds a thread is given to stop once told to
-RTOL, ATOL = 1e-6, 1e-8
+RELATIVE = 1e-6  # a result within this of the expected one, relative to its largest entry, is right
+ZERO = 1e-12  # the largest entry of an output that is all zeros, in that ratio: rounding noise still passes
 MESSAGE_LIMIT = 200  # characters of an exception's message that are quoted
 NOTEBOOK_CELL = re.compile(r"^<ipython-input-|[/\\]ipykernel_\d+[/\\]")
 
@@ -37,12 +42,11 @@ class TimeLimitExceeded(BaseException):
 
 @dataclass(frozen=True)
 class Case:
-    """Arguments for the learner's function, the right result, and what named mistakes return."""
+    """Arguments for the learner's function and the right result."""
 
     name: str  # how messages name the case
     args: tuple[np.ndarray, ...]
     expected: tuple[np.ndarray, ...]  # one array per output
-    mistakes: tuple[tuple[str, tuple[np.ndarray, ...]], ...] = ()  # (mistake id, its result), checked in order
 
 
 @dataclass(frozen=True)
@@ -50,7 +54,7 @@ class Finding:
     """``problem`` is None when the function was right on every case."""
 
     problem: str | None  # "stub", "not-callable", "raised", "timeout", "unreadable", "mutated",
-    #                      a mistake's id, "wrong-shape", "not-finite" or "differs"
+    #                      "wrong-shape", "not-finite" or "differs"
     case: Case | None = None
     fields: dict[str, object] = field(default_factory=dict)  # what a message about it may cite
 
@@ -85,12 +89,34 @@ def run_cases(fn: object, cases: Sequence[Case], seconds: float = TIME_LIMIT) ->
         if finding:
             return finding
     if stop is None:
-        return Finding(None, fields={"count": len(cases)})
+        worst = max((relative_error(call.result, case.expected) for call, case in zip(calls, cases)), default=0.0)
+        return Finding(None, fields={"count": len(cases), "precision": worst})
     where = _learner_line(stop, _source_file(fn))
     case = cases[len(calls)]
     if isinstance(stop, TimeLimitExceeded):
         return Finding("timeout", case, {"seconds": f"{seconds:g}", **where})
     return Finding("raised", case, {"error": _error_text(stop), **where})
+
+
+def run_probes(fn: Callable, probes: dict[str, tuple[np.ndarray, ...]], outputs: int,
+               seconds: float = TIME_LIMIT) -> dict[str, tuple[np.ndarray, ...] | None]:
+    """What ``fn`` returns on each probe's arguments, read as ``outputs`` float arrays (None where it raised,
+    returned something else or ran out of the time limit shared by all the probes)."""
+    given: dict[str, tuple[np.ndarray, ...] | None] = dict.fromkeys(probes)
+
+    def work() -> None:
+        for name, args in probes.items():
+            try:
+                with np.errstate(all="ignore"):
+                    given[name] = _read_arrays(fn(*(a.copy() for a in args)), outputs)
+            except Exception:
+                given[name] = None
+
+    try:
+        _limited(work, seconds)
+    except TimeLimitExceeded:
+        pass
+    return given
 
 
 def _describe(value: object) -> str:
@@ -143,9 +169,6 @@ def _diagnose(call: _Call, case: Case) -> Finding | None:
         return Finding("unreadable", case, {"returned": call.returned, **sized})
     if _same(call.result, case.expected):
         return Finding("mutated", case, {"arguments": call.mutated}) if call.mutated else None
-    for mistake, result in case.mistakes:
-        if _same(call.result, result):
-            return Finding(mistake, case)
     shapes = tuple(r.shape for r in call.result)
     if shapes != tuple(e.shape for e in case.expected):
         return Finding("wrong-shape", case, {"shapes": shapes})
@@ -156,15 +179,23 @@ def _diagnose(call: _Call, case: Case) -> Finding | None:
     return Finding("differs", case, {"outputs": differing, "difference": difference})
 
 
-def _same(result: tuple[np.ndarray, ...], target: tuple[np.ndarray, ...]) -> bool:
-    """Same shapes, nan or inf in the same places, and close numbers everywhere else."""
+def relative_error(result: tuple[np.ndarray, ...], target: tuple[np.ndarray, ...]) -> float:
+    """The largest difference of each output from its target, relative to the target's largest entry
+    (inf where shapes differ or nan and inf do not stand in the same places)."""
+    worst = 0.0
     for r, t in zip(result, target):
-        if r.shape != t.shape:
-            return False
-        finite = np.isfinite(r)
-        if not np.array_equal(finite, np.isfinite(t)) or not np.allclose(r[finite], t[finite], RTOL, ATOL):
-            return False
-    return len(result) == len(target)
+        finite = np.isfinite(t)
+        if r.shape != t.shape or not np.array_equal(np.isfinite(r), finite):
+            return float("inf")
+        if finite.any():
+            scale = max(float(np.abs(t[finite]).max()), ZERO)
+            worst = max(worst, float(np.abs(r[finite] - t[finite]).max()) / scale)
+    return worst if len(result) == len(target) else float("inf")
+
+
+def _same(result: tuple[np.ndarray, ...], target: tuple[np.ndarray, ...]) -> bool:
+    """Same shapes, nan or inf in the same places, and within RELATIVE of the target everywhere else."""
+    return relative_error(result, target) <= RELATIVE
 
 
 # --- stopping a function that runs too long ----------------------------------------------

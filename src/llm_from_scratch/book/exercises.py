@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from .answers import AnswerFormatError, read_choice, read_numbers
+from .formatting import shape
 from .progress import StoreNotice, store
 from .text import Catalogue, language
 
@@ -189,13 +190,14 @@ class ExerciseBook:
     def check(self, exercise_id: str, answer: object) -> Feedback:
         """Judge ``answer``; a missing or unreadable answer gets a message, never an exception."""
         exercise = self[exercise_id]
+        read = None
         try:
             read = exercise.read(answer, self.form(exercise_id))
             ev = self.evidence()
             judgement = exercise.judge(read, exercise.expected(ev), ev)
         except AnswerFormatError as error:
-            return Feedback(exercise_id, False, str(error), readable=False,
-                            verdict_word=self.strings.text("feedback.wrong"))
+            said = f"{self._read_as(read)} {error}" if isinstance(read, np.ndarray) else str(error)
+            return Feedback(exercise_id, False, said, readable=False, verdict_word=self.strings.text("feedback.wrong"))
         note = self.record_attempt(exercise_id, judgement.correct)
         return Feedback(exercise_id, judgement.correct, self.strings.text(judgement.key, **judgement.fields),
                         judgement.misconception,
@@ -207,6 +209,12 @@ class ExerciseBook:
         if self[exercise_id].kind != "code":
             raise KeyError(f"{exercise_id!r} is not a code exercise: answer it with check({exercise_id!r}, answer)")
         return self.check(exercise_id, function)
+
+    def _read_as(self, read: np.ndarray) -> str:
+        """What was read of an answer whose form is wrong: its numbers and its shape."""
+        numbers = np.array2string(read, separator=", ", max_line_width=10_000, threshold=12, edgeitems=3,
+                                  formatter={"float_kind": lambda x: f"{x:g}"})
+        return self.strings.text("answer.read_as", numbers=numbers, shape=shape(read.shape))
 
     def record_attempt(self, exercise_id: str, correct: bool) -> str:
         """Record one readable attempt in the lasting store; returns what the learner must now be told about it."""

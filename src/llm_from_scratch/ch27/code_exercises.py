@@ -3,10 +3,10 @@
 ``write-head`` checks ``my_head(q, k, v) -> O`` against the engine's forward and
 ``write-backward`` checks ``my_backward(q, k, v, upstream) -> (dq, dk, dv)`` against its
 autodiff, on the worked example, the second example and hidden cases (``book.code_check`` runs
-them). Each mistake is told apart by evidence: the learner's result is compared with what the
-closed form gives when it makes that mistake on the same case. The solutions ``reveal`` shows are
-the engine's closed form. ``bug-hunt`` hands over ``buggy_head`` and asks which property of its
-output betrays the bug.
+them); float32 and other precisions are right, with a note. Where the function is wrong, probes
+(``code_probes``) read the wrong stage from its own outputs and name the number they found. The
+solutions ``reveal`` shows are the engine's closed form. ``bug-hunt`` hands over ``buggy_head`` and
+asks which property of its output betrays the bug.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from ..book.code_check import Case, Finding
 from ..book.exercises import Exercise, Judgement, Option, choice_exercise, right, wrong
 from ..book.formatting import shape, vector
 from ..engine.closed_form import attention_weights, closed_form_backward, closed_form_head, softmax
+from .code_probes import diagnose_backward, diagnose_head
 from .evidence import HeadRun, LearnerEvidence, run_head
 from .strings import text
 
@@ -47,6 +48,7 @@ PROBLEMS = {
     "differs": (None, "code.differs", "code.differs"),
 }
 NOT_AN_ATTEMPT = {"stub": "code.stub", "not-callable": "code.not-callable"}
+EXACT = 1e-12  # within this of the engine, relative to the largest entry: float64 rounding, nothing to say
 
 
 def buggy_head(q, k, v):
@@ -56,62 +58,12 @@ def buggy_head(q, k, v):
     return a, a @ v
 
 
-# --- the mistakes: the closed form, making one mistake ----------------------------------------
-
-def _scores(q, k, scale, transposed=False) -> np.ndarray:
-    return (k @ q.swapaxes(1, 2) if transposed else q @ k.swapaxes(1, 2)) * scale
-
-
-def _unshifted_softmax(s: np.ndarray) -> np.ndarray:
-    """The mistake of exponentiating scores as they are: exp overflows to inf, and inf / inf is nan."""
-    with np.errstate(over="ignore", invalid="ignore"):
-        return np.exp(s) / np.exp(s).sum(axis=-1, keepdims=True)
-
-
-def _head_mistakes(q, k, v) -> tuple[tuple[str, tuple[np.ndarray, ...]], ...]:
-    root = 1 / np.sqrt(q.shape[-1])
-    return (
-        ("returns-weights", (attention_weights(q, k),)),
-        ("softmax-axis", (softmax(_scores(q, k, root), axis=1) @ v,)),
-        ("missing-scale", (softmax(_scores(q, k, 1.0)) @ v,)),
-        ("scale-by-dk", (softmax(_scores(q, k, 1 / q.shape[-1])) @ v,)),
-        ("transposed-scores", (softmax(_scores(q, k, root, transposed=True)) @ v,)),
-        ("no-max-shift", (_unshifted_softmax(_scores(q, k, root)) @ v,)),
-    )
-
-
-def _backward_with(q, k, v, upstream, weights, scale_q, scale_k, jacobian=True, transposed=False):
-    grad_weights = upstream @ v.swapaxes(1, 2)
-    with np.errstate(invalid="ignore"):
-        rows = (weights * grad_weights).sum(axis=-1, keepdims=True) if jacobian else 0.0
-        grad_scores = weights * (grad_weights - rows)
-    for_q, for_k = (grad_scores.swapaxes(1, 2), grad_scores) if transposed else (grad_scores,
-                                                                                  grad_scores.swapaxes(1, 2))
-    return for_q @ k * scale_q, for_k @ q * scale_k, weights.swapaxes(1, 2) @ upstream
-
-
-def _backward_mistakes(q, k, v, upstream) -> tuple[tuple[str, tuple[np.ndarray, ...]], ...]:
-    root = 1 / np.sqrt(q.shape[-1])
-    weights = attention_weights(q, k)
-    unshifted = _unshifted_softmax(_scores(q, k, root))
-    return (
-        ("missing-scale", _backward_with(q, k, v, upstream, weights, 1.0, root)),
-        ("missing-scale", _backward_with(q, k, v, upstream, weights, root, 1.0)),
-        ("missing-scale", _backward_with(q, k, v, upstream, weights, 1.0, 1.0)),
-        ("softmax-jacobian", _backward_with(q, k, v, upstream, weights, root, root, jacobian=False)),
-        ("transposed-grad", _backward_with(q, k, v, upstream, weights, root, root, transposed=True)),
-        ("no-max-shift", _backward_with(q, k, v, upstream, unshifted, root, root)),
-    )
-
-
 def _head_case(name: str, run: HeadRun) -> Case:
-    args = (run.query, run.key, run.value)
-    return Case(name, args, (run.output,), _head_mistakes(*args))
+    return Case(name, (run.query, run.key, run.value), (run.output,))
 
 
 def _backward_case(name: str, run: HeadRun) -> Case:
-    args = (run.query, run.key, run.value, run.upstream)
-    return Case(name, args, (run.grad_query, run.grad_key, run.grad_value), _backward_mistakes(*args))
+    return Case(name, (run.query, run.key, run.value, run.upstream), (run.grad_query, run.grad_key, run.grad_value))
 
 
 # --- the cases -------------------------------------------------------------------------------
@@ -138,18 +90,26 @@ def _runs(ev: LearnerEvidence) -> list[tuple[str, HeadRun]]:
 # --- judging -------------------------------------------------------------------------------
 
 def _code_exercise(exercise_id: str, *, title: str, explain: str, answer: str, expected_shapes: str,
-                   mistakes: dict[str, str], case_of: Callable[[str, HeadRun], Case], arguments: tuple[str, ...],
+                   case_of: Callable[[str, HeadRun], Case], probe: Callable, arguments: tuple[str, ...],
                    outputs: tuple[str, ...], solution: tuple[Callable, ...]) -> Exercise:
-    """A code exercise; ``mistakes`` maps each mistake the cases can show to its message's key."""
+    """A code exercise: the cases say whether the learner's function is right; where it is not, ``probe``
+    reads the stage that is wrong from the function's own outputs on inputs made to expose it."""
     def judge(fn: object, expected: object, ev: LearnerEvidence) -> Judgement:
         finding = code_check.run_cases(fn, [case_of(name, run) for name, run in _runs(ev)])
         if finding.problem in NOT_AN_ATTEMPT:
             raise AnswerFormatError(text(NOT_AN_ATTEMPT[finding.problem], **finding.fields))
+        function = code_check.name_of(fn)
         if finding.problem is None:
-            return right("code.right", function=code_check.name_of(fn), **finding.fields)
-        fields = {"function": code_check.name_of(fn), "case": finding.case.name}
-        if finding.problem in mistakes:
-            return wrong(finding.problem, mistakes[finding.problem], **fields)
+            if finding.fields["precision"] > EXACT:
+                return right("code.right_precision", function=function, count=finding.fields["count"],
+                             error=f"{finding.fields['precision']:.0e}")
+            return right("code.right", function=function, count=finding.fields["count"])
+        fields = {"function": function, "case": finding.case.name}
+        if finding.problem in ("wrong-shape", "not-finite", "differs"):
+            found = probe(fn)
+            if found:
+                misconception, key, measured = found
+                return wrong(misconception, key, **fields, **measured)
         misconception, key, key_at_line = PROBLEMS[finding.problem]
         return wrong(misconception, key_at_line if "line" in finding.fields else key, **fields,
                      **_details(finding, arguments, outputs, expected_shapes))
@@ -180,19 +140,13 @@ def _details(finding: Finding, arguments: tuple[str, ...], outputs: tuple[str, .
 
 WRITE_HEAD = _code_exercise(
     "write-head", title="ex.write-head.title", explain="ex.write-head.explain", answer="ex.write-head.answer",
-    expected_shapes="ex.write-head.expected", case_of=_head_case, arguments=("q", "k", "v"), outputs=("O",),
-    solution=(softmax, attention_weights, closed_form_head), mistakes={
-        "returns-weights": "ex.write-head.returns-weights", "softmax-axis": "ex.write-head.softmax-axis",
-        "missing-scale": "ex.write-head.missing-scale", "scale-by-dk": "ex.write-head.scale-by-dk",
-        "transposed-scores": "ex.write-head.transposed-scores", "no-max-shift": "ex.write-head.no-max-shift"})
+    expected_shapes="ex.write-head.expected", case_of=_head_case, probe=diagnose_head, arguments=("q", "k", "v"),
+    outputs=("O",), solution=(softmax, attention_weights, closed_form_head))
 WRITE_BACKWARD = _code_exercise(
     "write-backward", title="ex.write-backward.title", explain="ex.write-backward.explain",
     answer="ex.write-backward.answer", expected_shapes="ex.write-backward.expected", case_of=_backward_case,
-    arguments=("q", "k", "v", "upstream"), outputs=("dq", "dk", "dv"), solution=(closed_form_backward,),
-    mistakes={"missing-scale": "ex.write-backward.missing-scale",
-              "softmax-jacobian": "ex.write-backward.softmax-jacobian",
-              "transposed-grad": "ex.write-backward.transposed-grad",
-              "no-max-shift": "ex.write-backward.no-max-shift"})
+    probe=diagnose_backward, arguments=("q", "k", "v", "upstream"), outputs=("dq", "dk", "dv"),
+    solution=(closed_form_backward,))
 CODE_EXERCISES = (WRITE_HEAD, WRITE_BACKWARD)
 
 

@@ -15,6 +15,8 @@ names, and the catalogue keys of its strings.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from ..book.answers import AnswerFormatError, read_numbers
@@ -32,17 +34,31 @@ from ..book.exercises import (
     wrong,
 )
 from ..book.formatting import NOISE, below, labels, matrix, num, shape, vector
-from ..engine.closed_form import softmax
+from ..book.mistakes import ROUNDING, diagnose
 from .code_exercises import BUG_HUNT, CODE_EXERCISES
-from .evidence import SATURATING_FACTOR, LearnerEvidence, causal_mask, evidence, exponentials, masked_softmax
+from .evidence import SATURATING_FACTOR, LearnerEvidence, evidence, exponentials
+from .mistakes import (
+    CAUSAL_MISTAKES,
+    HEAD_MISTAKES,
+    HEAD_WIDTH_MISTAKES,
+    IDENTICAL_KEYS_MISTAKES,
+    SHAPE_MISTAKES,
+    SINGLE_TOKEN_MISTAKES,
+    TEMPERATURE_MISTAKES,
+    Asked,
+)
 from .strings import STRINGS, text
 
 HAND_TOLERANCE = 0.01  # a hand computation to two decimals, with e ≈ 2.72, lands this close
 
 
-def _mixture_tolerance(mixed: np.ndarray) -> np.ndarray:
-    """Per column of A·``mixed``: the answer's own rounding plus weights each up to HAND_TOLERANCE off."""
-    return HAND_TOLERANCE * (1 + np.abs(mixed).sum(axis=0))
+def _mixture_tolerance(ev: LearnerEvidence) -> float:
+    """A·V by hand: the answer's own rounding plus weights each up to HAND_TOLERANCE off, times the values."""
+    return HAND_TOLERANCE * (1 + float(np.abs(ev.hand.value[0]).sum(axis=0).max()))
+
+
+def _exact(expected: np.ndarray) -> str:
+    return matrix(expected) if np.ndim(expected) == 2 else vector(expected)
 
 
 def _row_sums_off(answer: np.ndarray, tolerance: float) -> bool:
@@ -60,7 +76,29 @@ def _read_flat(answer: object, form: str) -> np.ndarray:
     return read_numbers(answer, form, flatten=True)
 
 
-# --- judges: (the answer as read, the expected answer, the evidence) -> Judgement ----------
+def _rest(a, expected, wrong_key: str, prefix: str, tolerance: float, rows_sum_to_one: bool) -> Judgement:
+    """What to say when no mistake of the library explains the answer: the row sums, or the rows that are right."""
+    if rows_sum_to_one and _row_sums_off(np.atleast_2d(a), max(tolerance, ROUNDING)):
+        return _row_sum_mistake(a, 2 if tolerance >= HAND_TOLERANCE else 4)
+    if a.ndim == 1:
+        return wrong(None, wrong_key)
+    return partial(wrong_key, a, expected, labels(prefix, len(expected)), max(tolerance, ROUNDING))
+
+
+def head_judge(asked: Callable[[LearnerEvidence], Asked], hint: Callable[[np.ndarray], AnswerFormatError],
+               wrong_key: str, prefix: str, tolerance: Callable[[LearnerEvidence], float] = lambda ev: 0.0,
+               rows_sum_to_one: bool = False) -> Callable:
+    """A judge of a stage of a head run: the mistake library first (it knows answers of other shapes too),
+    then the shape, then what is left (``hint(expected)`` is the refusal of a wrong shape)."""
+    def judge(a, expected, ev):
+        found = diagnose(a, expected, HEAD_MISTAKES, asked(ev), tolerance(ev), _exact)
+        if found:
+            return found
+        if a.shape != expected.shape:
+            raise hint(expected)
+        return _rest(a, expected, wrong_key, prefix, tolerance(ev), rows_sum_to_one)
+    return judge
+
 
 def _first_look(a, expected, ev):
     if a.shape != expected.shape or not np.isin(a, (0, 1)).all():
@@ -72,100 +110,14 @@ def _first_look(a, expected, ev):
     return partial("ex.first-look.wrong", a, expected, labels("q", len(expected)))
 
 
-def _judge_scores(a, expected, run, hint: AnswerFormatError, wrong_key: str) -> Judgement:
-    """QKᵀ of ``run``; the matrices a misconception gives instead are recognised and named."""
-    q, k = run.query[0], run.key[0]
-    if same(a, q.T @ k) or same(a, k.T @ q):  # checked first: its shape is [d_k, d_k], not [T, T]
-        return wrong("features-for-positions", "mis.features-for-positions")
-    if a.shape != expected.shape:
-        raise hint
-    if same(a, expected):
-        return right()
-    if same(a, expected.T):
-        return wrong("transposed-scores", "mis.transposed-scores")
-    if same(a, run.head.scaled_scores.data[0]):
-        return wrong("scaled-too-early", "mis.scaled-too-early")
-    if rows_swapped(a, expected):
-        return wrong("rows-swapped", "mis.rows-swapped")
-    if same(a, q @ q.T) or same(a, k @ k.T):
-        return wrong("query-with-query", "mis.query-with-query")
-    return partial(wrong_key, a, expected, labels("q", len(expected)))
-
-
-def _scores(a, expected, ev):
-    hint = AnswerFormatError(text("ex.scores.form_hint", shape=shape(expected.shape)))
-    return _judge_scores(a, expected, ev.worked, hint, "ex.scores.wrong")
-
-
-def _weights(a, expected, ev):
-    if a.shape != expected.shape:
-        raise AnswerFormatError(text("ex.weights.form_hint", count=expected.size))
-    head = ev.worked.head
-    scaled = head.scaled_scores.data[0]
-    if same(a, expected):
-        return right()
-    if same(a, softmax(head.raw_scores.data[0])[0]):
-        return wrong("missing-scale", "mis.missing-scale")
-    if same(a, softmax(scaled, axis=0)[0]):
-        return wrong("columns-normalized", "mis.columns-normalized")
-    if same(a, head.weights.data[0, 1]):
-        return wrong("wrong-row", "mis.wrong-row")
-    if same(a, scaled[0]) or same(a, head.raw_scores.data[0, 0]):
-        return wrong("not-normalized", "mis.not-normalized")
-    if abs(a.sum() - 1.0) > NUMERIC_TOLERANCE:
-        return _row_sum_mistake(a, 4)
-    return wrong(None, "ex.weights.wrong")
-
-
-def _scores_by_hand(a, expected, ev):
-    return _judge_scores(a, expected, ev.hand, AnswerFormatError(text("ex.scores-by-hand.form_hint")),
-                         "ex.scores-by-hand.wrong")
-
-
-def _weights_by_hand(a, expected, ev):
-    if a.shape != expected.shape:
-        raise AnswerFormatError(text("ex.weights-by-hand.form_hint"))
-    head = ev.hand.head
-    raw, scaled = head.raw_scores.data[0], head.scaled_scores.data[0]
-    if same(a, expected, HAND_TOLERANCE):
-        return right()
-    if same(a, softmax(scaled, axis=0), HAND_TOLERANCE):
-        return wrong("columns-normalized", "mis.columns-normalized")
-    if same(a, softmax(raw), HAND_TOLERANCE):
-        return wrong("missing-scale", "mis.missing-scale")
-    if same(a, softmax(scaled.T), HAND_TOLERANCE):
-        return wrong("transposed-scores", "mis.transposed-scores")
-    if any(same(a, x, HAND_TOLERANCE) for x in (raw, scaled, exponentials(scaled))):
-        return wrong("not-normalized", "mis.not-normalized")
-    if _row_sums_off(a, HAND_TOLERANCE):
-        return _row_sum_mistake(a, 2)
-    return partial("ex.weights-by-hand.wrong", a, expected, labels("q", len(expected)), HAND_TOLERANCE)
-
-
-def _output_by_hand(a, expected, ev):
-    run = ev.hand
-    weights, key, value = run.weights[0], run.key[0], run.value[0]
-    if same(a, weights @ key, _mixture_tolerance(key)):
-        return wrong("mixed-keys", "mis.mixed-keys")
-    if a.shape != expected.shape:
-        raise AnswerFormatError(text("ex.output-by-hand.form_hint"))
-    tolerance = _mixture_tolerance(value)
-    if same(a, expected, tolerance):
-        return right()
-    if same(a, weights.T @ value, tolerance):
-        return wrong("transposed-weights", "mis.transposed-weights")
-    return partial("ex.output-by-hand.wrong", a, expected, labels("o", len(expected)), tolerance)
-
-
 def _output_shape(a, expected, ev):
-    if a.shape != (3,) or not np.array_equal(a, np.round(a)):
+    if not np.array_equal(a, np.round(a)):
         raise AnswerFormatError(text("ex.output-shape.form_hint"))
-    if np.array_equal(a, expected):
-        return right()
-    if np.array_equal(a, ev.output_shape.weights_shape):
-        return wrong("weights-shape-for-output", "mis.weights-shape-for-output")
-    if np.array_equal(a, ev.output_shape.query_shape):
-        return wrong("dk-for-dv", "mis.dk-for-dv")
+    found = diagnose(a, expected, SHAPE_MISTAKES, ev.output_shape, 0.0, shape)
+    if found:
+        return found
+    if a.shape != (3,):
+        raise AnswerFormatError(text("ex.output-shape.form_hint"))
     names = (text("axis.batch"), text("axis.tokens"), text("axis.width"))
     matching = [n for n, x, e in zip(names, a, expected) if x == e]
     if matching:
@@ -175,14 +127,12 @@ def _output_shape(a, expected, ev):
 
 
 def _single_token(a, expected, ev):
+    found = diagnose(a, expected, SINGLE_TOKEN_MISTAKES, ev, 0.0, lambda e: f"[{num(e[0], 0)}, {vector(e[1:], 0)}]")
+    if found:
+        return found
     if a.shape != expected.shape:
         raise AnswerFormatError(text("ex.single-token.form_hint"))
-    weight_ok, output_ok = same(a[:1], expected[:1]), same(a[1:], expected[1:])
-    if weight_ok and output_ok:
-        return right()
-    if weight_ok and same(a[1:], expected[1:] * ev.worked.head.scale):
-        return wrong("scale-on-values", "mis.scale-on-values")
-    if weight_ok:
+    if same(a[:1], expected[:1]):
         return wrong(None, "mis.single-output")
     return wrong("single-weight-not-one", "mis.single-weight-not-one")
 
@@ -190,59 +140,29 @@ def _single_token(a, expected, ev):
 def _identical_keys(a, expected, ev):
     if a.ndim == 1:  # one row stands for both
         expected = expected[0]
+    found = diagnose(a, expected, IDENTICAL_KEYS_MISTAKES, ev, 0.0, vector)
+    if found:
+        return found
     if a.shape != expected.shape:
         raise AnswerFormatError(text("ex.identical-keys.form_hint"))
-    if same(a, expected):
-        return right()
     if np.any(np.abs(a.sum(axis=-1) - 1) > NUMERIC_TOLERANCE):
         return _row_sum_mistake(np.atleast_2d(a)[0], 4)
     return wrong("identical-keys-unequal", "mis.identical-keys-unequal")
 
 
-def _temperature(a, expected, ev):
-    if a.shape != expected.shape:
-        raise AnswerFormatError(text("ex.temperature-limits.form_hint"))
-    if same(a, expected, HAND_TOLERANCE):
-        return right()
-    if same(a, expected[::-1], HAND_TOLERANCE):
-        return wrong("temperature-swapped", "mis.temperature-swapped")
-    if _row_sums_off(a, HAND_TOLERANCE):
-        return _row_sum_mistake(a, 2)
-    return partial("ex.temperature-limits.wrong", a, expected, ("τ → 0", "τ → ∞"), HAND_TOLERANCE)
-
-
-def _causal_rows(a, expected, ev):
-    if a.shape != expected.shape:
-        raise AnswerFormatError(text("ex.causal-rows.form_hint"))
-    if same(a, expected, HAND_TOLERANCE):
-        return right()
-    scaled, weights = ev.hand.head.scaled_scores.data[0], ev.hand.weights[0]
-    mask = causal_mask(len(expected))
-    for misconception, key, kept in (
-            ("mask-keeps-future", "mis.mask-keeps-future", masked_softmax(scaled, mask.T)),
-            ("mask-hides-self", "mis.mask-hides-self", masked_softmax(scaled, np.tril(mask, -1))),
-            ("mask-not-renormalized", "mis.mask-not-renormalized", weights * mask),
-            ("mask-ignored", "mis.mask-ignored", weights)):
-        if same(a, kept, HAND_TOLERANCE):
-            return wrong(misconception, key)
-    if _row_sums_off(a, HAND_TOLERANCE):
-        return _row_sum_mistake(a, 2)
-    return partial("ex.causal-rows.wrong", a, expected, labels("q", len(expected)), HAND_TOLERANCE)
-
-
-def _head_width(a, expected, ev):
-    if a.shape != expected.shape:
-        raise AnswerFormatError(text("ex.head-width.form_hint"))
-    split = ev.head_split
-    if same(a, expected):
-        return right()
-    if a[0] == split.model_width:
-        return wrong("dk-is-dmodel", "mis.dk-is-dmodel")
-    if a[0] == split.model_width * split.heads:
-        return wrong("heads-multiply-width", "mis.heads-multiply-width")
-    if a[0] == split.key_width and abs(a[1] - 1 / split.key_width) <= NUMERIC_TOLERANCE:
-        return wrong("scale-without-root", "mis.scale-without-root")
-    return partial("ex.head-width.wrong", a, expected, ("d_k", "1/√d_k"))
+def _review_judge(mistakes, hint_key: str, wrong_key: str, labels_of, tolerance: float = HAND_TOLERANCE,
+                  rows_sum_to_one: bool = True) -> Callable:
+    """A judge of a review exercise: its own mistakes first, then the shape, then the row sums and rows."""
+    def judge(a, expected, ev):
+        found = diagnose(a, expected, mistakes, ev, tolerance, _exact)
+        if found:
+            return found
+        if a.shape != expected.shape:
+            raise AnswerFormatError(text(hint_key))
+        if rows_sum_to_one and _row_sums_off(a, tolerance):
+            return _row_sum_mistake(a, 2)
+        return partial(wrong_key, a, expected, labels_of(expected), tolerance)
+    return judge
 
 
 # --- what reveal explains: (expected, evidence) -> fields ------------------------------------
@@ -357,20 +277,35 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
              expected=lambda ev: ev.worked.weights[0].argmax(axis=1).astype(float), judge=_first_look,
              facts=lambda expected, ev: {**_worked_facts(ev), "answer": vector(expected, 0)}),
     Exercise("scores", "numbers", title="ex.scores.title", prompt="ex.scores.prompt", form="ex.scores.form",
-             explain="ex.scores.explain", expected=lambda ev: ev.worked.head.raw_scores.data[0], judge=_scores,
+             explain="ex.scores.explain", expected=lambda ev: ev.worked.head.raw_scores.data[0],
+             judge=head_judge(lambda ev: Asked(ev.worked, ev.hand, "raw"),
+                              lambda e: AnswerFormatError(text("ex.scores.form_hint", shape=shape(e.shape))),
+                              "ex.scores.wrong", "q"),
              facts=lambda expected, ev: {**_worked_facts(ev), "answer": matrix(expected, 0)}),
     Exercise("weights", "numbers", title="ex.weights.title", prompt="ex.weights.prompt", form="ex.weights.form",
-             explain="ex.weights.explain", expected=lambda ev: ev.worked.weights[0, 0], judge=_weights,
+             explain="ex.weights.explain", expected=lambda ev: ev.worked.weights[0, 0],
+             judge=head_judge(lambda ev: Asked(ev.worked, ev.hand, "weights", (0,)),
+                              lambda e: AnswerFormatError(text("ex.weights.form_hint", count=e.size)),
+                              "ex.weights.wrong", "q", rows_sum_to_one=True),
              facts=lambda expected, ev: {**_worked_facts(ev), "answer": vector(expected)}),
     Exercise("scores-by-hand", "numbers", title="ex.scores-by-hand.title", prompt="ex.scores-by-hand.prompt",
              inputs=_hand_inputs, form="ex.scores-by-hand.form", explain="ex.scores-by-hand.explain",
-             expected=lambda ev: ev.hand.head.raw_scores.data[0], judge=_scores_by_hand, facts=_hand_scores_facts),
+             expected=lambda ev: ev.hand.head.raw_scores.data[0], facts=_hand_scores_facts,
+             judge=head_judge(lambda ev: Asked(ev.hand, ev.worked, "raw"),
+                              lambda e: AnswerFormatError(text("ex.scores-by-hand.form_hint")),
+                              "ex.scores-by-hand.wrong", "q")),
     Exercise("weights-by-hand", "numbers", title="ex.weights-by-hand.title", prompt="ex.weights-by-hand.prompt",
              inputs=_hand_inputs, form="ex.weights-by-hand.form", explain="ex.weights-by-hand.explain",
-             expected=lambda ev: ev.hand.weights[0], judge=_weights_by_hand, facts=_hand_weights_facts),
+             expected=lambda ev: ev.hand.weights[0], facts=_hand_weights_facts,
+             judge=head_judge(lambda ev: Asked(ev.hand, ev.worked, "weights"),
+                              lambda e: AnswerFormatError(text("ex.weights-by-hand.form_hint")),
+                              "ex.weights-by-hand.wrong", "q", lambda ev: HAND_TOLERANCE, rows_sum_to_one=True)),
     Exercise("output-by-hand", "numbers", title="ex.output-by-hand.title", prompt="ex.output-by-hand.prompt",
              inputs=_hand_inputs, form="ex.output-by-hand.form", explain="ex.output-by-hand.explain",
-             expected=lambda ev: ev.hand.output[0], judge=_output_by_hand, facts=_hand_output_facts),
+             expected=lambda ev: ev.hand.output[0], facts=_hand_output_facts,
+             judge=head_judge(lambda ev: Asked(ev.hand, ev.worked, "output"),
+                              lambda e: AnswerFormatError(text("ex.output-by-hand.form_hint")),
+                              "ex.output-by-hand.wrong", "o", _mixture_tolerance)),
     choice_exercise("row-normalization", title="ex.row-normalization.title", prompt="ex.row-normalization.prompt",
                     explain="ex.row-normalization.explain", correct="c", facts=_worked_facts, options={
                         "a": Option("ex.row-normalization.a", "ex.row-normalization.why_a", "columns-normalized"),
@@ -430,7 +365,9 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
              prompt="ex.temperature-limits.prompt",
              inputs=lambda ev: {"temperature_scores": vector(ev.temperature.scores, 0)},
              form="ex.temperature-limits.form", explain="ex.temperature-limits.explain",
-             expected=lambda ev: np.stack([ev.temperature.cold, ev.temperature.hot]), judge=_temperature,
+             expected=lambda ev: np.stack([ev.temperature.cold, ev.temperature.hot]),
+             judge=_review_judge(TEMPERATURE_MISTAKES, "ex.temperature-limits.form_hint",
+                                 "ex.temperature-limits.wrong", lambda e: ("τ → 0", "τ → ∞")),
              facts=_temperature_facts),
     choice_exercise("row-shift", title="ex.row-shift.title", prompt="ex.row-shift.prompt",
                     inputs=lambda ev: {"shift": num(ev.row_shift.shift, 0)},
@@ -449,11 +386,14 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                         "d": Option("ex.one-hot-gradient.d", "ex.one-hot-gradient.right")}),
     Exercise("causal-rows", "numbers", title="ex.causal-rows.title", prompt="ex.causal-rows.prompt",
              form="ex.causal-rows.form", explain="ex.causal-rows.explain", expected=lambda ev: ev.hand_causal,
-             judge=_causal_rows, facts=_causal_facts),
+             judge=_review_judge(CAUSAL_MISTAKES, "ex.causal-rows.form_hint", "ex.causal-rows.wrong",
+                                 lambda e: labels("q", len(e))), facts=_causal_facts),
     Exercise("head-width", "numbers", title="ex.head-width.title", prompt="ex.head-width.prompt",
              inputs=lambda ev: {"model_width": str(ev.head_split.model_width), "heads": str(ev.head_split.heads)},
              form="ex.head-width.form", explain="ex.head-width.explain",
-             expected=lambda ev: np.array([ev.head_split.key_width, ev.head_split.scale]), judge=_head_width,
+             expected=lambda ev: np.array([ev.head_split.key_width, ev.head_split.scale]),
+             judge=_review_judge(HEAD_WIDTH_MISTAKES, "ex.head-width.form_hint", "ex.head-width.wrong",
+                                 lambda e: ("d_k", "1/√d_k"), tolerance=NUMERIC_TOLERANCE, rows_sum_to_one=False),
              facts=_head_width_facts),
 )}
 REVIEW = ("temperature-limits", "row-shift", "one-hot-gradient", "causal-rows", "head-width")

@@ -28,7 +28,10 @@ STRINGS: dict[str, str] = {
     "widget.exercise.repr": "Answer field of the exercise “{title}”: “Check”, “Show answer” (needs a running kernel)",
     "answer.missing": "No answer yet: replace ... with your answer — {form}.",
     "answer.blank": "The answer is empty. Expected: {form}.",
-    "answer.words": "The answer contains words or stray characters, but only numbers are expected: {form}.",
+    "answer.words": "The answer contains words or stray characters ({found}); only numbers are expected: {form}.",
+    "answer.ambiguous_comma": "«{typed}» can be read two ways — the commas as separators or as decimal commas: "
+        "{readings}. Write decimals with a point, or separate numbers with semicolons. Expected: {form}.",
+    "answer.read_as": "Read: {numbers} (shape {shape}).",
     "answer.malformed": "Could not read that: check the brackets and commas (use a decimal point). Expected: {form}.",
     "answer.not_numbers": "The answer must be made of numbers. Expected: {form}.",
     "answer.non_finite": "NaN and infinity will not do: every number in the answer must be finite. Expected: {form}.",
@@ -43,6 +46,7 @@ STRINGS: dict[str, str] = {
     "feedback.correct": "Correct.",
     "feedback.wrong": "Not yet.",
     "feedback.right": "Your answer matches what the engine just computed.",
+    "feedback.right_rounded": "Right, as rounded; the exact value is {exact}.",
     "feedback.partial": "Right for {right}; wrong for {wrong}.",
     "reveal.locked": "Give your own answer first, even a wrong one: the answer opens after an attempt.",
     "reveal.answer": "Answer: {answer}.",
@@ -60,6 +64,8 @@ STRINGS: dict[str, str] = {
     "code.not-callable": "A function is needed, but this is {returned}. Pass the function's name without "
         "parentheses: the function itself, not what it returns.",
     "code.right": "{function} matches the engine in all {count} cases, the hidden ones included.",
+    "code.right_precision": "{function} matches the engine in all {count} cases, the hidden ones included, to "
+        "{error} of the largest entry: float32 and other formats less precise than float64 compute so.",
     "code.raised": "{function} raised an exception {case} — {error}.",
     "code.raised_at": "{function} raised an exception {case} — {error}. Line {lineno} of your code: {line}",
     "code.timeout": "{function} ran longer than {seconds} s {case} and was stopped. Milliseconds are enough here: "

@@ -144,6 +144,41 @@ STRINGS: dict[str, str] = {
     "mis.wrong-row": "That is another query's row. The weights of query q_0 are asked for.",
     "mis.not-normalized": "Those are still scores, not weights: softmax turns a row of scores into "
         "non-negative weights that sum to 1.",
+    "mis.weights-for-scores": "Those are already the weights A — the scores after softmax. The scores themselves are "
+        "asked for: the dot products q_i · k_j, before scaling and normalizing.",
+    "mis.weights-for-output": "Those are the weights A, not the output: the output O = A·V mixes the value rows with "
+        "these weights.",
+    "mis.output-for-weights": "That is the output O = A·V, but the weights A are asked for: not the mixture, but the "
+        "shares in which the values are mixed.",
+    "mis.weights-transposed": "That is Aᵀ: row i here is column i of the weight matrix. Query q_i's weights are row i "
+        "of A, and it is the rows that sum to 1.",
+    "mis.other-example": "That is the answer for the chapter's other example. Compute from this exercise's Q, K and V.",
+    "mis.scale-by-dk": "The scores are divided by d_k, but the head divides by √d_k: the root keeps the dot product's "
+        "variance near one, while dividing by d_k would shrink it to 1/d_k.",
+    "mis.scale-by-root-t": "The scores are divided by √T, the root of the number of tokens. The scale follows the "
+        "width of the queries and keys: divide by √d_k.",
+    "mis.scale-by-root-dv": "The scores are divided by √d_v, the root of the value width. The scale follows the width "
+        "of the queries and keys: √d_k.",
+    "mis.scale-after-softmax": "The factor 1/√d_k was applied after the softmax, to the weights, and the row no "
+        "longer sums to 1. It is the scores that are divided, before the softmax.",
+    "mis.no-exponential": "The scores are divided by their sum with no exponential: such \"weights\" can be negative "
+        "or above one. Softmax takes e^s first, then divides by the sum.",
+    "mis.exponentials-not-normalized": "The exponentials are taken but not divided by their sum, and a row of weights "
+        "must sum to 1: divide each e^s by the sum of its row's exponentials.",
+    "mis.hard-attention": "All the weight went to the largest score. Softmax never gives exactly 0 or exactly 1: "
+        "every key gets its share e^s / Σ e^s, even the one with the lowest score.",
+    "mis.uniform-weights": "Equal weights — as equal scores would give. Here the row's scores differ, and softmax "
+        "gives the larger score the larger weight.",
+    "mis.row-reversed": "The row of weights is reversed: the first weight belongs to key k_0, the second to k_1. The "
+        "key with the larger score gets the larger weight.",
+    "mis.shape-axes-swapped": "The axes are out of order: the output's shape runs [B, T, d_v] — batch, tokens, value "
+        "width.",
+    "mis.batch-axis-dropped": "The batch axis is missing: the output has three axes, [B, T, d_v], the first being the "
+        "batch size B.",
+    "mis.lone-token-attends-to-nothing": "A lone token does have something to compare with — itself: its only key "
+        "gets weight 1, and the output is its value.",
+    "mis.equal-keys-go-to-first": "Equal scores do not pick the first key: softmax of equal numbers splits the weight "
+        "evenly.",
     "mis.row-sum": "Your weights sum to {total}, but a row of weights after softmax always sums to 1.",
     "mis.weights-shape-for-output": "That is the shape of the weight matrix A: [B, T, T]. The output O = AV takes "
         "its last axis from the values: [B, T, d_v].",
@@ -438,6 +473,66 @@ STRINGS: dict[str, str] = {
     "section.contributions": "An attention weight and the contribution it actually makes",
     "contributions.weights": "attention weights",
     "contributions.sizes": "norm of the term A_ij·v_j in the output o_i",
+    "code.probe.weights": "on a probe where V = [I | 0], so that the output is the weights themselves (T = {tokens}, "
+        "d_k = {key_width}, d_v = {value_width}),",
+    "code.probe.large": "on a probe with scores up to 800,",
+    "code.probe.backward": "on a probe with T = {tokens}, d_k = {key_width}, d_v = {value_width}",
+    "ex.write-head.missing-scale": "The scores are not scaled: {probe} your weights come from scores divided by "
+        "{found}, that is, by nothing. The head divides them by √d_k = {right}; without it a wide d_k hands nearly "
+        "all of a row's weight to one key.",
+    "ex.write-head.scale-by-dk": "The scores are divided by d_k: {probe} your weights come from scores divided by "
+        "{found} = d_k. The head divides by √d_k = {right}: a dot product's variance grows like d_k, its spread like "
+        "√d_k.",
+    "ex.write-head.scale-by-root-t": "The scores are divided by √T: {probe} your weights come from scores divided by "
+        "{found} = √T (T = {tokens}). The scale follows the width of the queries and keys: the head divides by √d_k = "
+        "{right}.",
+    "ex.write-head.scale-by-root-dv": "The scores are divided by √d_v: {probe} your weights come from scores divided "
+        "by {found} = √d_v (d_v = {value_width}). The scale follows the width of the queries and keys: the head "
+        "divides by √d_k = {right}.",
+    "ex.write-head.scale-other": "The scores are divided by the wrong number: {probe} your weights come from scores "
+        "divided by {found}. The head divides by √d_k = {right}.",
+    "ex.write-head.softmax-axis": "The softmax normalises the wrong axis: {probe} the columns of your weights sum to "
+        "1 ({column_sums}), not the rows ({row_sums}). A row of A is one query, whose weights over the keys sum to 1: "
+        "normalise the last axis (axis=-1).",
+    "ex.write-head.transposed-scores": "The scores are transposed: {probe} your weights are the softmax of the rows "
+        "of K Qᵀ, not Q Kᵀ. Row i of the scores is query q_i and column j is key k_j: S = Q Kᵀ / √d_k.",
+    "ex.write-head.returns-weights": "The function returns the weights A, not the output O: {probe} it returned an "
+        "array of shape {shape}, [B, T, T]. Return the mixture of values A @ v, of shape [B, T, d_v].",
+    "ex.write-head.mixed-keys": "The weights mix the keys, not the values: {probe} the output has shape {shape}, the "
+        "keys' width d_k rather than the values' d_v. Return A @ v.",
+    "ex.write-head.no-exponential": "There is no exponential: {probe} your weights are the scores divided by their "
+        "row's sum. Such weights can be negative; softmax takes e^s first, then divides by the row's sum.",
+    "ex.write-head.exponentials-not-normalized": "The exponentials are not divided by their sum: {probe} the rows of "
+        "your weights sum to {row_sums}, not 1. Divide each e^s by the sum of its row.",
+    "ex.write-head.scale-after-softmax": "The factor 1/√d_k is applied after the softmax: {probe} the rows of your "
+        "weights sum to {found}, which is 1/√d_k. Divide the scores before the softmax, and the rows of weights sum "
+        "to 1.",
+    "ex.write-head.hard-attention": "All the weight goes to a row's largest score: {probe} your weights are zeros and "
+        "ones. Softmax gives every key its share e^s / Σ e^s and never exactly 0 or 1.",
+    "ex.write-head.uniform-weights": "The weights are equal: {probe} every key gets 1/T although the row's scores "
+        "differ. The weights come from the scores: softmax(Q Kᵀ / √d_k).",
+    "ex.write-head.transposed-weights": "The values are mixed with Aᵀ: {probe} your output is Aᵀ·V. Row o_i takes its "
+        "weights from its own row A_i,: — O = A·V.",
+    "ex.write-head.batch-leak": "The batch elements see each other's keys: on a batch of two elements with different "
+        "keys, the first element's first output row is {together}, while the same element alone gives {alone}. "
+        "Compute the scores within each element, q @ k.swapaxes(1, 2), not across the whole batch.",
+    "ex.write-head.no-max-shift": "exp overflowed: {probe} your output holds nan or inf where the head's is finite. "
+        "Subtract each row's maximum from its scores before exp: the softmax does not change.",
+    "ex.write-backward.dv-not-transposed": "dV is computed with A, not Aᵀ: {probe} your dv equals A·Ō. A value v_j "
+        "receives gradient from every query that looked at it: dV = Aᵀ·Ō.",
+    "ex.write-backward.missing-scale": "{grad} is not divided by √d_k: {probe} your {grad} is the product with S̄ "
+        "divided by {found}, that is, by nothing. The factor 1/√d_k sits in S = QKᵀ/√d_k and enters both gradients: "
+        "dQ = S̄·K/√d_k, dK = S̄ᵀ·Q/√d_k (√d_k = {right}).",
+    "ex.write-backward.scale-by-dk": "{grad} is divided by d_k: {probe} your {grad} is the product with S̄ divided by "
+        "{found} = d_k. Divide by √d_k = {right}, as in S = QKᵀ/√d_k.",
+    "ex.write-backward.scale-other": "{grad} is divided by the wrong number: {probe} your {grad} is the product with "
+        "S̄ divided by {found}. Divide by √d_k = {right}.",
+    "ex.write-backward.softmax-jacobian": "The row-sum term is missing: {probe} your {grad} comes from S̄ = A ⊙ Ā. "
+        "Every weight in a row depends on all of the row's scores, so S̄ = A ⊙ (Ā − rowsum(A ⊙ Ā)).",
+    "ex.write-backward.transposed-grad": "S̄ and S̄ᵀ are swapped: {probe} your {grad} comes from the transposed S̄. "
+        "The rows of S̄ are queries and its columns keys: dQ = S̄·K/√d_k, dK = S̄ᵀ·Q/√d_k.",
+    "ex.write-backward.no-max-shift": "exp overflowed when recomputing A: {probe} your gradients hold nan or inf "
+        "where the engine's are finite. Subtract each row's maximum from its scores before exp.",
     "code.case.worked": "on the worked example",
     "code.case.second": "on the second example",
     "code.case.random": "on a hidden case with B = {batch}, T = {tokens}, d_k = {key_width}, d_v = {value_width}",
@@ -447,37 +542,11 @@ STRINGS: dict[str, str] = {
     "ex.write-head.answer": "O = softmax(QKᵀ/√d_k)·V, the softmax along the last axis (over keys)",
     "ex.write-head.explain": "One right solution, numpy only:\n\n{solution}\n\nSubtracting each row's maximum does "
         "not change the softmax (the factor e^(−max) cancels), but it keeps exp from overflowing on large scores.",
-    "ex.write-head.softmax-axis": "The softmax normalises the wrong axis: {case} your output matches the variant "
-        "that divides the weights by their sum over queries (axis=1). A row of A is one query, and its weights "
-        "over the keys must sum to 1: normalise the last axis (axis=-1).",
-    "ex.write-head.missing-scale": "The scores are not divided by √d_k: {case} your output matches "
-        "softmax(QKᵀ)·V. Divide QKᵀ by √d_k before the softmax; without it a wide d_k makes the softmax nearly "
-        "one-hot.",
-    "ex.write-head.scale-by-dk": "The scores are divided by d_k, but the divisor is √d_k: {case} your output "
-        "matches softmax(QKᵀ/d_k)·V. A dot product's variance grows like d_k, so its spread grows like √d_k.",
-    "ex.write-head.no-max-shift": "exp overflowed: {case} your output holds nan or inf exactly where a softmax "
-        "without subtracting the row's maximum does. Subtract each row's maximum from its scores before exp: the "
-        "softmax does not change.",
-    "ex.write-head.transposed-scores": "The scores are transposed: {case} your output matches the variant with "
-        "S = K Qᵀ. Row i of the scores is query q_i and column j is key k_j, so S = Q Kᵀ.",
-    "ex.write-head.returns-weights": "The function returns the weights A, not the output O: {case} your result "
-        "matches A. Return A @ v, the mixture of values.",
     "ex.write-backward.expected": "a tuple (dq, dk, dv) of arrays of shapes {shapes}",
     "ex.write-backward.answer": "dV = Aᵀ·dO, dA = dO·Vᵀ, dS = A ⊙ (dA − rowsum(A ⊙ dA)), dQ = dS·K/√d_k, "
         "dK = dSᵀ·Q/√d_k",
     "ex.write-backward.explain": "One right solution, numpy only: recompute the forward pass, then apply the "
         "chapter's formulas from the output back to the inputs:\n\n{solution}",
-    "ex.write-backward.missing-scale": "dq or dk is not divided by √d_k: {case} your result matches that variant. "
-        "The factor 1/√d_k sits in S = QKᵀ/√d_k, so it enters both gradients: dQ = dS·K/√d_k and "
-        "dK = dSᵀ·Q/√d_k.",
-    "ex.write-backward.softmax-jacobian": "The row-sum term is missing: {case} your result matches dS = A ⊙ dA. "
-        "Every weight in a row depends on all of the row's scores, so dS = A ⊙ (dA − rowsum(A ⊙ dA)).",
-    "ex.write-backward.transposed-grad": "dS and dSᵀ are swapped: {case} your result matches dQ = dSᵀ·K/√d_k and "
-        "dK = dS·Q/√d_k. The rows of dS are queries and its columns keys, so dQ = dS·K/√d_k and "
-        "dK = dSᵀ·Q/√d_k.",
-    "ex.write-backward.no-max-shift": "exp overflowed when recomputing A: {case} your gradients hold nan or inf "
-        "exactly where a softmax without subtracting the row's maximum gives them. Subtract each row's maximum "
-        "from its scores before exp.",
     "ex.bug-hunt.prompt": "buggy_head has one bug; it returns the weights A and the output O. Which property of its "
         "result on the worked example betrays the bug?",
     "ex.bug-hunt.a": "O has shape [B, T, T] instead of [B, T, d_v].",

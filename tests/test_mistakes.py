@@ -1,0 +1,153 @@
+"""The mistake library: every mistake, fed to every exercise it applies to, is named with its own id and message
+in both editions; right answers written the ways learners write them are accepted."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from llm_from_scratch.book.mistakes import ROUNDING, distance
+from llm_from_scratch.book.text import set_language
+from llm_from_scratch.ch27.evidence import evidence
+from llm_from_scratch.ch27.exercises import EXERCISES, check
+from llm_from_scratch.ch27.mistakes import HEAD_MISTAKES, Asked
+from llm_from_scratch.ch27.strings import STRINGS
+
+# the exercises about a stage of a head run: (exercise, what it asks, its tolerance)
+HEAD_EXERCISES = {
+    "scores": lambda ev: Asked(ev.worked, ev.hand, "raw"),
+    "weights": lambda ev: Asked(ev.worked, ev.hand, "weights", (0,)),
+    "scores-by-hand": lambda ev: Asked(ev.hand, ev.worked, "raw"),
+    "weights-by-hand": lambda ev: Asked(ev.hand, ev.worked, "weights"),
+    "output-by-hand": lambda ev: Asked(ev.hand, ev.worked, "output"),
+}
+
+
+def applicable(exercise_id):
+    """(mistake, what it gives) for every mistake that gives a wrong answer here, the first of equal ones only."""
+    ev = evidence()
+    asked = HEAD_EXERCISES[exercise_id](ev)
+    expected = EXERCISES[exercise_id].expected(ev)
+    found = []
+    for mistake in HEAD_MISTAKES:
+        given = mistake.gives(asked)
+        for value in (given if isinstance(given, (list, tuple)) else [given]):
+            if value is None:
+                continue
+            value = np.asarray(value, dtype=float)
+            if distance(value, expected) <= 0.03 or any(distance(value, v) <= ROUNDING for _, v in found):
+                continue  # gives the right answer here, or what an earlier mistake gives
+            found.append((mistake, value))
+    return found
+
+
+CASES = [(exercise_id, mistake.id, value) for exercise_id in HEAD_EXERCISES
+         for mistake, value in applicable(exercise_id)]
+
+
+def test_the_library_applies_widely():
+    named = {(e, m) for e, m, _ in CASES}
+    assert len(named) >= 40, sorted(named)
+    for exercise_id in HEAD_EXERCISES:
+        assert len([m for e, m in named if e == exercise_id]) >= 5, exercise_id
+
+
+@pytest.mark.parametrize("exercise_id, misconception, value", CASES, ids=[f"{e}-{m}" for e, m, _ in CASES])
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_every_mistake_is_named_with_its_own_message(exercise_id, misconception, value, lang):
+    set_language(lang)
+    mistake = next(m for m in HEAD_MISTAKES if m.id == misconception)
+    for answer in (value, np.round(value, 3)):
+        feedback = check(exercise_id, answer.tolist())
+        assert not feedback.correct and feedback.misconception == misconception, (answer, feedback.message)
+        assert feedback.message == STRINGS.text_in(lang, mistake.message)
+
+
+def test_a_mistake_that_gives_the_right_answer_is_never_named():
+    """In the worked example T = d_k = d_v = 2: dividing by √T or √d_v is dividing by √d_k."""
+    ev = evidence()
+    asked = HEAD_EXERCISES["weights"](ev)
+    for name in ("scale-by-root-t", "scale-by-root-dv"):
+        mistake = next(m for m in HEAD_MISTAKES if m.id == name)
+        np.testing.assert_allclose(mistake.gives(asked), EXERCISES["weights"].expected(ev))
+    assert check("weights", EXERCISES["weights"].expected(ev).tolist()).correct
+
+
+@pytest.mark.parametrize("answer, misconception", [
+    ([0.986, 0.014], "row-reversed"), ([0, 1], "hard-attention"), ([0.5, 0.5], "uniform-weights"),
+    ([0.0, 1.0], "hard-attention"), ("0 1", "hard-attention")])
+def test_the_weights_mistakes_learners_make_most(answer, misconception):
+    feedback = check("weights", answer)
+    assert feedback.misconception == misconception, feedback.message
+
+
+def test_a_coarse_rounding_that_coincides_with_hard_attention_says_softmax_never_gives_0_or_1():
+    """[0.014, 0.986] to one decimal is [0.0, 1.0]: the hard-attention row."""
+    feedback = check("weights", [0.0, 1.0])
+    assert feedback.misconception == "hard-attention" and "ровно 0 или ровно 1" in feedback.message
+
+
+@pytest.mark.parametrize("answer", [[0.01, 0.99], "[0.01, 0.99]", "0,01 0,99", "1.4% 98.6%", [0.014, 0.986]])
+def test_an_answer_rounded_to_two_decimals_is_right_with_the_exact_value(answer):
+    feedback = check("weights", answer)
+    assert feedback.correct, feedback.message
+    assert "0.014166" in feedback.message or feedback.message == STRINGS.text_in("ru", "feedback.right")
+
+
+@pytest.mark.parametrize("answer", ["4×7×5", "4x7x5", "4х7х5", "4 × 7 × 5", "(4, 7, 5)", "4 X 7 X 5", "[4; 7; 5]"])
+def test_shapes_as_learners_write_them(answer):
+    assert check("output-shape", answer).correct
+
+
+@pytest.mark.parametrize("answer, misconception", [
+    ([4, 7, 7], "weights-shape-for-output"), ([4, 7, 3], "dk-for-dv"), ([7, 5], "batch-axis-dropped"),
+    ([4, 5, 7], "shape-axes-swapped"), ([7, 4, 5], "shape-axes-swapped")])
+def test_the_shape_slips(answer, misconception):
+    assert check("output-shape", answer).misconception == misconception
+
+
+@pytest.mark.parametrize("answer", ["0 6\n6 -4", "0, 6\n6, -4\n", "0 6; 6 -4", "[0, 6; 6, -4]", "[[0 6] [6 -4]]"])
+def test_matrices_one_row_per_line_or_with_semicolons(answer):
+    assert check("scores", answer).correct
+
+
+def test_an_ambiguous_decimal_comma_gets_both_readings_and_is_not_an_attempt():
+    feedback = check("weights", "[0,01,0,99]")
+    assert not feedback.readable and "[0, 1, 0, 99]" in feedback.message and "[0.01, 0.99]" in feedback.message
+
+
+def test_an_answer_of_another_form_is_told_what_was_read():
+    feedback = check("weights", [1, 2, 3])
+    assert not feedback.readable and feedback.message.startswith("Прочитано: [1, 2, 3] (форма [3]).")
+
+
+def _written(values: np.ndarray, draw) -> str:
+    """``values`` written as a learner might: brackets or none, commas, semicolons or spaces, rounded."""
+    decimals = draw(st.sampled_from([2, 3, 4, 6]))
+    comma = draw(st.booleans())
+
+    def number(x):
+        text = f"{x:.{decimals}f}"
+        return text.replace(".", ",") if comma else text
+
+    between = draw(st.sampled_from(["; ", "  ", " "] if comma else [", ", ",", " ", "; ", "  "]))
+    rows = [between.join(number(x) for x in row) for row in np.atleast_2d(values)]
+    if values.ndim == 1:
+        return draw(st.sampled_from(["[{}]", "({})", "{}"])).format(rows[0])
+    semicolons_free = ";" not in between and (not comma or between == "  ")  # rows apart by ";" need rows without
+    style = draw(st.sampled_from(["nested", "lines", "semicolons"] if semicolons_free else ["nested", "lines"]))
+    if style == "lines":
+        return "\n".join(rows)
+    if style == "semicolons":
+        return "[" + "; ".join(rows) + "]"
+    return "[" + ", ".join(f"[{row}]" for row in rows) + "]"
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data(), exercise_id=st.sampled_from(["scores", "weights", "scores-by-hand", "weights-by-hand",
+                                                     "output-by-hand", "causal-rows", "identical-keys"]))
+def test_right_answers_in_random_notations_are_accepted(data, exercise_id):
+    expected = EXERCISES[exercise_id].expected(evidence())
+    answer = _written(np.asarray(expected, dtype=float), data.draw)
+    feedback = check(exercise_id, answer)
+    assert feedback.correct, (answer, feedback.message)
