@@ -1,9 +1,8 @@
-"""How long judging an answer takes: the first check in a fresh kernel, and the ones after it.
+"""How long judging takes: a 2×2 answer in a fresh kernel and after, a long answer, the code exercises, each probe.
 
-Each figure comes from a fresh interpreter that imports the chapter's exercises (as a notebook's
-first cell does), then checks a 2×2 answer: the first call computes the evidence it needs (the
-worked example's forward and backward pass; no gradient check), the later ones reuse it. Progress
-goes to a throwaway store.
+Every figure comes from a fresh interpreter that imports the chapter's exercises, as a notebook's first cell
+does. The first check computes the evidence it needs (the worked example's forward and backward pass; no
+gradient check), the later ones reuse it. Progress goes to a throwaway store.
 
     python benchmarks/bench_checks.py [--runs 5]
 """
@@ -11,6 +10,7 @@ goes to a throwaway store.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -18,17 +18,35 @@ import sys
 import tempfile
 
 ONE_KERNEL = """
-import statistics, time
-from llm_from_scratch.ch27.exercises import check
-start = time.perf_counter()
-assert check("scores", "[[0, 6], [6, -4]]").correct
-first = time.perf_counter() - start
-later = []
-for _ in range(50):
-    start = time.perf_counter()
-    check("scores", "[[0, 6], [6, -4]]")
-    later.append(time.perf_counter() - start)
-print(first * 1e3, statistics.median(later) * 1e3)
+import json, statistics, time
+import numpy as np
+from llm_from_scratch.ch27 import code_probes
+from llm_from_scratch.ch27.exercises import check, check_code
+from llm_from_scratch.engine.closed_form import closed_form_backward, closed_form_head, softmax
+
+def ms(call, repeats=1):
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        call()
+        times.append((time.perf_counter() - start) * 1e3)
+    return statistics.median(times)
+
+def unscaled(q, k, v):
+    return softmax(q @ k.swapaxes(1, 2)) @ v
+
+figures = {"first check of a 2×2 answer": ms(lambda: check("scores", "[[0, 6], [6, -4]]"))}
+figures["a later check of a 2×2 answer"] = ms(lambda: check("scores", "[[0, 6], [6, -4]]"), 50)
+figures["a typed answer of 1,000 numbers"] = ms(lambda: check("scores", ", ".join(["0.5"] * 1000)), 5)
+figures["a typed answer of 10,000 characters"] = ms(lambda: check("scores", "[" + "1 " * 4999 + "]"), 5)
+figures["check_code: a right head (6 cases)"] = ms(lambda: check_code("write-head", closed_form_head), 5)
+figures["check_code: a head without the scale (cases, then probes)"] = ms(lambda: check_code("write-head", unscaled), 5)
+figures["check_code: a right backward (6 cases)"] = ms(lambda: check_code("write-backward", closed_form_backward), 5)
+for name, args in code_probes.HEAD_PROBES.items():
+    figures[f"head probe '{name}'"] = ms(lambda args=args: closed_form_head(*args), 20)
+for name, args in code_probes.BACKWARD_PROBES.items():
+    figures[f"backward probe '{name}'"] = ms(lambda args=args: closed_form_backward(*args), 20)
+print(json.dumps(figures))
 """
 
 
@@ -36,17 +54,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="fresh interpreters")
     args = parser.parse_args()
-    firsts, laters = [], []
+    runs = []
     with tempfile.TemporaryDirectory() as folder:
         env = os.environ | {"LLM_FROM_SCRATCH_PROGRESS": os.path.join(folder, "progress.json")}
         for _ in range(args.runs):
             out = subprocess.run([sys.executable, "-c", ONE_KERNEL], capture_output=True, text=True, check=True,
                                  env=env)
-            first, later = map(float, out.stdout.split())
-            firsts.append(first)
-            laters.append(later)
-    print(f"check of a 2×2 answer, median of {args.runs} fresh kernels: first {statistics.median(firsts):.2f} ms "
-          f"(worst {max(firsts):.2f}), later ones {statistics.median(laters):.2f} ms")
+            runs.append(json.loads(out.stdout))
+    print(f"How long a check takes, ms: median (and worst) of {args.runs} fresh kernels")
+    for name in runs[0]:
+        values = [run[name] for run in runs]
+        print(f"  {name:<60}{statistics.median(values):9.2f}  ({max(values):.2f})")
 
 
 if __name__ == "__main__":

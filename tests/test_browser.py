@@ -9,7 +9,7 @@ restarts the kernel and runs all cells once, then, on that run:
   fails): ``pytest tests/test_browser.py -k axe`` runs the audit alone;
 - saves a greyscale screenshot of its first heatmap to artifacts/greyscale/;
 - uses chapter 27's sliders, editor and an exercise form with the keyboard and
-  the mouse, then walks the keyboard-only path (reach, answer, check, reveal;
+  the mouse, then walks the keyboard-only path (reach, answer, check, hint, reveal;
   focus visible, feedback announced, the notebook's own keys untouched) for a
   numbers and a choice exercise, the code exercise, both sliders and the editor.
 
@@ -300,6 +300,7 @@ def check_head_editor(page):
 
 
 ANSWERED: set[str] = set()  # progress lasts across kernels: the next edition finds this module's attempts
+HINTS_TAKEN: list[str] = []
 
 
 def check_exercise_form(page, lang: str):
@@ -311,9 +312,13 @@ def check_exercise_form(page, lang: str):
     assert reveal.is_disabled() == ("output-shape" not in ANSWERED)
     field.fill("[4, 7, 7]")
     check.click()
-    box.locator("text=[B, T, T]").wait_for()
+    box.locator("text=[B, T, T]").wait_for()  # the named mistake: the weights' shape given for the output's
     ANSWERED.add("output-shape")
     assert not reveal.is_disabled()
+    box.locator("button", has_text=text_in(lang, "widget.exercise.hint")).click()
+    HINTS_TAKEN.append(lang)  # hints last in the store too: the next edition's form gives the next step
+    step = text_in(lang, "hint.step", step=min(len(HINTS_TAKEN), 3), steps=3, hint="").rstrip(": ")
+    box.locator(f"text={step}").wait_for()
     field.fill("[4, 7, 5]")
     check.click()
     box.locator("text=✔").wait_for()
@@ -348,7 +353,8 @@ def assert_focus_visible(page, what: str):
 
 
 def answer_form_by_keys(page, lang: str, cell_marker: str, answer: str):
-    """Arrows to the exercise's cell, Tab to its answer box, type, Enter; Tab to «Show answer», Enter."""
+    """Arrows to the exercise's cell, Tab to its answer box, type, Enter; Tab past «Check» to «Hint», Enter;
+    Tab to «Show answer», Enter."""
     index = cell_index(page, cell_marker)
     go_to_cell_by_keys(page, index)
     before = notebook_state(page)
@@ -363,13 +369,17 @@ def answer_form_by_keys(page, lang: str, cell_marker: str, answer: str):
     feedback.wait_for()
     assert re.match(r"[✔✘]", feedback.inner_text()), feedback.inner_text()
     assert feedback.get_attribute("lang") == lang
-    check = text_in(lang, "widget.exercise.check")
-    reveal = text_in(lang, "widget.exercise.reveal")
-    passed = tab_to(page, "(e, text) => e.tagName === 'BUTTON' && e.innerText.trim() === text", arg=reveal, limit=3)
-    assert [p["text"] for p in passed] == [check, reveal], passed
+    check, hint, reveal = (text_in(lang, f"widget.exercise.{b}") for b in ("check", "hint", "reveal"))
+    button = "(e, text) => e.tagName === 'BUTTON' && e.innerText.trim() === text"
+    passed = tab_to(page, button, arg=hint, limit=3)
+    assert [p["text"] for p in passed] == [check, hint], passed
+    assert_focus_visible(page, "the hint button")
+    page.keyboard.press("Enter")
+    output.locator(".llm-live [role='status']").nth(1).wait_for()  # the hint
+    assert [p["text"] for p in tab_to(page, button, arg=reveal, limit=1)] == [reveal]
     assert_focus_visible(page, "the reveal button")
     page.keyboard.press("Enter")
-    output.locator(".llm-live [role='status']").nth(1).wait_for()
+    output.locator(".llm-live [role='status']").nth(2).wait_for()
     after = notebook_state(page)
     assert (after["cells"], after["active"]) == (before["cells"], before["active"]), "a key reached the notebook"
     # the answered form (feedback and solution shown) passes the audit too
@@ -459,7 +469,7 @@ def keyboard_code(page, lang: str):
     diagnosed, the right head passes, and Shift+Enter on the next cell reveals the solution."""
     index = cell_index(page, "def my_head")
     cell = page.locator(".jp-Notebook .jp-Cell").nth(index)
-    missing_scale = text_in(lang, "ex.write-head.missing-scale", case="").split(":")[0]
+    missing_scale = text_in(lang, "ex.write-head.missing-scale", probe="", found="", right="").split(":")[0]
     for head, expected in ((UNSCALED_HEAD, missing_scale), (RIGHT_HEAD, "✔")):
         go_to_cell_by_keys(page, index)
         page.keyboard.press("Enter")

@@ -423,3 +423,30 @@ print("ok")
 
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert result.stdout.strip() == "ok", result.stderr[-1500:]
+
+
+# --- hints in steps --------------------------------------------------------------------------------------
+
+def test_hints_open_after_an_attempt_and_come_in_smaller_steps():
+    from llm_from_scratch.book.progress import store
+    from llm_from_scratch.ch27.exercises import hint
+
+    locked = hint("weights")
+    assert locked.step == 0 and "после первой попытки" in locked.message
+    check("weights", [0.5, 0.5])
+    steps = [hint("weights") for _ in range(4)]
+    assert [h.step for h in steps] == [1, 2, 3, 3] and {h.steps for h in steps} == {3}
+    assert "S = QKᵀ/√d_k" in steps[0].message and "e^(S_0j)" in steps[1].message
+    assert steps[2].message.endswith("первое число ответа — 0.014166."), steps[2].message
+    assert store().hints("ch27")["weights"] == 4, "every hint is recorded"
+    assert store().attempts("ch27")["weights"] == [False], "a hint is not an attempt"
+
+
+def test_every_exercise_has_hints_in_both_editions(english):
+    from llm_from_scratch.ch27.exercises import EXERCISE_BOOK, hint
+
+    for exercise_id, exercise in EXERCISE_BOOK.exercises.items():
+        EXERCISE_BOOK.record_attempt(exercise_id, False)
+        given = [hint(exercise_id) for _ in range(3)]
+        assert len(exercise.hints) == 2 and given[0].message.startswith("Hint 1 of "), exercise_id
+        assert given[-1].step == given[-1].steps == (2 if exercise.kind == "choice" else 3), exercise_id

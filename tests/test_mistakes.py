@@ -151,3 +151,27 @@ def test_right_answers_in_random_notations_are_accepted(data, exercise_id):
     answer = _written(np.asarray(expected, dtype=float), data.draw)
     feedback = check(exercise_id, answer)
     assert feedback.correct, (answer, feedback.message)
+
+
+# the other families: (exercise, its mistakes, its instance)
+def _families():
+    from llm_from_scratch.ch27 import mistakes as M
+
+    ev = evidence()
+    return [("output-shape", M.SHAPE_MISTAKES, ev.output_shape), ("single-token", M.SINGLE_TOKEN_MISTAKES, ev),
+            ("identical-keys", M.IDENTICAL_KEYS_MISTAKES, ev), ("temperature-limits", M.TEMPERATURE_MISTAKES, ev),
+            ("causal-rows", M.CAUSAL_MISTAKES, ev), ("head-width", M.HEAD_WIDTH_MISTAKES, ev)]
+
+
+FAMILY_CASES = [(exercise_id, mistake, np.asarray(value, dtype=float))
+                for exercise_id, family, instance in _families() for mistake in family
+                for value in (lambda g: g if isinstance(g, (list, tuple)) else [g])(mistake.gives(instance))]
+
+
+@pytest.mark.parametrize("exercise_id, mistake, value", FAMILY_CASES,
+                         ids=[f"{e}-{m.id}-{i}" for i, (e, m, _) in enumerate(FAMILY_CASES)])
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_every_mistake_of_the_other_families_is_named(exercise_id, mistake, value, lang):
+    set_language(lang)
+    feedback = check(exercise_id, value.tolist())
+    assert feedback.misconception == mistake.id and feedback.message == STRINGS.text_in(lang, mistake.message)

@@ -34,8 +34,9 @@ def test_attempts_last_across_a_kernel_restart():
     assert rows()["scores"] == (1, True) and rows()["weights"] == (1, False)
     assert attempted("weights") and reveal("weights").shown
     data = json.loads(store_file().read_text(encoding="utf-8"))
-    assert data == {"format": lasting.FORMAT, "version": 1,
-                    "chapters": {"ch27": {"scores": [True], "weights": [False]}}}
+    assert data == {"format": lasting.FORMAT, "version": 2,
+                    "chapters": {"ch27": {"scores": {"attempts": [True], "hints": 0},
+                                          "weights": {"attempts": [False], "hints": 0}}}}
 
 
 def test_another_kernel_sees_this_ones_attempts_and_the_reverse():
@@ -89,7 +90,7 @@ def test_the_path_comes_from_the_environment_or_the_users_own_data_directory(mon
 @pytest.mark.parametrize("content", [b"{not json", b"", b"\xff\xfe garbage", json.dumps({"cells": []}).encode(),
                                      json.dumps({"format": lasting.FORMAT, "version": 1,
                                                  "chapters": {"ch27": {"scores": ["yes"]}}}).encode(),
-                                     json.dumps({"format": lasting.FORMAT, "version": 2, "chapters": {}}).encode(),
+                                     json.dumps({"format": lasting.FORMAT, "version": 3, "chapters": {}}).encode(),
                                      b"[" * 100_000],
                          ids=["corrupt", "empty", "binary", "foreign", "wrong-types", "other-version", "deep"])
 def test_a_corrupt_or_foreign_file_is_kept_as_a_backup_and_a_fresh_store_starts(content):
@@ -163,5 +164,21 @@ def test_two_kernels_writing_at_once_lose_no_attempt(tmp_path):
     (start_a, end_a), (start_b, end_b) = spans
     assert start_a < end_b and start_b < end_a, "the two writers ran at the same time"
     chapters = json.loads(store_file().read_text())["chapters"]["ch27"]
-    assert len(chapters["first-look"]) == len(chapters["scores"]) == count
-    assert chapters["scores"] == [i % 2 == 0 for i in range(count)], "in order"
+    assert len(chapters["first-look"]["attempts"]) == len(chapters["scores"]["attempts"]) == count
+    assert chapters["scores"]["attempts"] == [i % 2 == 0 for i in range(count)], "in order"
+
+
+V1_FILE = pathlib.Path(__file__).with_name("data") / "progress-v1.json"  # written by the store of version 1
+
+
+def test_a_version_1_file_is_read_and_upgraded_in_place_nothing_lost():
+    file = store_file()
+    file.parent.mkdir(parents=True, exist_ok=True)
+    file.write_bytes(V1_FILE.read_bytes())
+    assert rows()["scores"] == (2, True) and rows()["weights"] == (1, False)
+    assert not list(file.parent.glob("progress.backup-*")), "an older store is not corrupt"
+    check("weights", [0.014166, 0.985834])
+    data = json.loads(file.read_text(encoding="utf-8"))
+    assert data["version"] == 2 and data["chapters"]["ch28"] == {"mask": {"attempts": [True], "hints": 0}}
+    assert data["chapters"]["ch27"]["weights"] == {"attempts": [False, True], "hints": 0}
+    assert data["chapters"]["ch27"]["scores"] == {"attempts": [False, True], "hints": 0}

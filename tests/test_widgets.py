@@ -116,6 +116,16 @@ def test_huge_but_finite_numbers_print_in_exponent_form():
     editor.fields[("V", 0, 0)].value = 1e150
     assert "1.000000e+150" in editor.view.value and "0" * 30 not in editor.view.value
 
+def test_the_form_gives_hints_after_an_attempt():
+    form = ExerciseForm(EXERCISE_BOOK, "output-shape")
+    assert form.hint_button.disabled
+    form.answer.value = "[4, 7, 7]"
+    form.submit()
+    assert not form.hint_button.disabled
+    form.hint_button.click()
+    assert "Подсказка 1 из 3" in form.hint_text.value and 'role="status"' in form.hint_text.value
+
+
 def test_exercise_form_wrong_then_right_then_reveal():
     form = ExerciseForm(EXERCISE_BOOK, "output-shape")
     assert form.reveal_button.disabled

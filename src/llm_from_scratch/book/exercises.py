@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from .answers import AnswerFormatError, read_choice, read_numbers
-from .formatting import shape
+from .formatting import num, shape
 from .progress import StoreNotice, store
 from .text import Catalogue, language
 
@@ -70,7 +70,7 @@ class Exercise:
     ``expected(evidence)`` is the right answer (an array, a letter, or a code exercise's solution);
     ``read(answer, form text)`` turns an answer into what ``judge(read answer, expected, evidence)``
     judges; ``facts(expected, evidence)`` are the fields of ``explain``, "answer" among them;
-    ``inputs(evidence)`` are the fields of ``prompt``.
+    ``inputs(evidence)`` are the fields of ``prompt``; ``facts`` fill the hints too.
     """
 
     id: str
@@ -85,10 +85,12 @@ class Exercise:
     form: str = ""  # a numbers exercise: how to write the answer
     read: Callable[[object, str], Any] = read_numbers
     options: Mapping[str, Option] = field(default_factory=dict)  # a choice: letter -> option
+    hints: tuple[str, ...] = ()  # hints in steps, smaller and smaller: which stage, then its formula; a numbers
+    #                              exercise adds its answer's first number, a code exercise its first row
 
 
 def choice_exercise(exercise_id: str, *, title: str, prompt: str, explain: str, correct: str,
-                    options: Mapping[str, Option], facts: Callable[[Any], Fields] = _no_fields,
+                    options: Mapping[str, Option], hints: tuple[str, ...], facts: Callable[[Any], Fields] = _no_fields,
                     inputs: Callable[[Any], Fields] = _no_fields) -> Exercise:
     """A choice among OPTIONS; the message of each letter is its option's ``why``, with ``facts`` filled in."""
     if tuple(options) != OPTIONS:
@@ -100,7 +102,7 @@ def choice_exercise(exercise_id: str, *, title: str, prompt: str, explain: str, 
 
     return Exercise(exercise_id, "choice", title, explain, lambda ev: correct, judge,
                     lambda expected, ev: {**facts(ev), "answer": expected}, prompt=prompt, inputs=inputs,
-                    read=lambda answer, form: read_choice(answer, OPTIONS), options=options)
+                    read=lambda answer, form: read_choice(answer, OPTIONS), options=options, hints=hints)
 
 
 @dataclass(frozen=True)
@@ -136,6 +138,21 @@ class Solution:
     def _repr_html_(self) -> str:
         return (f'<div role="status" lang="{language()}" style="border-left:4px double #000;padding:4px 8px;'
                 f'white-space:pre-wrap">'
+                f"{escape(self.message)}</div>")
+
+
+@dataclass(frozen=True)
+class Hint:
+    exercise_id: str
+    step: int  # 0 while hints are locked
+    steps: int
+    message: str
+
+    def __repr__(self) -> str:
+        return self.message
+
+    def _repr_html_(self) -> str:
+        return (f'<div role="status" lang="{language()}" style="border-left:4px dotted #000;padding:4px 8px">'
                 f"{escape(self.message)}</div>")
 
 
@@ -238,6 +255,26 @@ class ExerciseBook:
         return Solution(exercise_id, True, self.strings.text("reveal.answer", answer=facts["answer"])
                         + " " + self.strings.text(exercise.explain, **facts))
 
+    def hint(self, exercise_id: str) -> Hint:
+        """The next, smaller step towards the answer, after an attempt; each hint is recorded (it is no attempt)."""
+        exercise = self[exercise_id]
+        if not self.attempted(exercise_id):
+            return Hint(exercise_id, 0, 0, self.strings.text("hint.locked"))
+        ev = self.evidence()
+        expected = exercise.expected(ev)
+        facts = exercise.facts(expected, ev)
+        steps = [(key, facts) for key in exercise.hints]
+        if exercise.kind == "numbers":
+            steps.append(("hint.first_number", {"first": _first_number(expected)}))
+        elif exercise.kind == "code":
+            steps.append(("hint.first_row", {"first": facts["first"]}))
+        lasting = store()
+        step = min(lasting.hints(self.chapter).get(exercise_id, 0), len(steps) - 1)
+        lasting.record_hint(self.chapter, exercise_id)
+        key, fields = steps[step]
+        message = self.strings.text("hint.step", step=step + 1, steps=len(steps), hint=self.strings.text(key, **fields))
+        return Hint(exercise_id, step + 1, len(steps), message)
+
     def progress(self) -> Progress:
         """Which exercises were checked anywhere, and which were answered right."""
         lasting = store()
@@ -257,6 +294,11 @@ class ExerciseBook:
         """Start the chapter over: forget every recorded attempt at its exercises, in every kernel."""
         store().reset(self.chapter)
         return self.progress()
+
+
+def _first_number(expected: object) -> str:
+    first = float(np.ravel(np.asarray(expected, dtype=float))[0])
+    return num(first, 0) if first == round(first) else num(first)
 
 
 # --- judges every chapter can use --------------------------------------------------------

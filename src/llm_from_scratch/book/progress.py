@@ -1,12 +1,15 @@
-"""Progress that lasts: every checked attempt, in one JSON file shared by all notebooks and kernels.
+"""Progress that lasts: every checked attempt and every hint, in one JSON file shared by all notebooks and kernels.
 
 The file is ``progress.json`` in the user's data directory (``platformdirs``: on
 JupyterHub or Binder that lies in each user's own home), or the path given by the
-environment variable ``LLM_FROM_SCRATCH_PROGRESS``. It holds the result of every
-attempt, in order, by chapter and exercise::
+environment variable ``LLM_FROM_SCRATCH_PROGRESS``. It holds, by chapter and exercise,
+the result of every attempt in order and how many hints were taken::
 
-    {"format": "llm-from-scratch-progress", "version": 1,
-     "chapters": {"ch27": {"scores": [false, true]}}}
+    {"format": "llm-from-scratch-progress", "version": 2,
+     "chapters": {"ch27": {"scores": {"attempts": [false, true], "hints": 1}}}}
+
+A file of an earlier version (1: only the attempts, ``{"scores": [false, true]}``) is read
+and upgraded in place, under the lock, the next time anything is written.
 
 A write holds a lock file (``fcntl.flock``), reads the file again, adds to it and
 replaces it atomically, so kernels writing at once lose no attempt and a reader
@@ -37,9 +40,9 @@ except ImportError:  # Windows: each write is still an atomic replace, but write
 
 ENV = "LLM_FROM_SCRATCH_PROGRESS"
 FORMAT = "llm-from-scratch-progress"
-VERSION = 1
+VERSION = 2
 
-Chapters = dict[str, dict[str, list[bool]]]  # chapter -> exercise id -> results of its attempts
+Chapters = dict[str, dict[str, dict]]  # chapter -> exercise id -> {"attempts": [bool, ...], "hints": int}
 
 
 @dataclass(frozen=True)
@@ -58,21 +61,36 @@ def path() -> Path:
     return Path(platformdirs.user_data_dir("llm-from-scratch", appauthor=False)) / "progress.json"
 
 
-def _valid(data: object) -> bool:
-    return (isinstance(data, dict) and data.get("format") == FORMAT and data.get("version") == VERSION
-            and isinstance(data.get("chapters"), dict)
-            and all(isinstance(exercises, dict) and all(
-                isinstance(results, list) and all(isinstance(r, bool) for r in results)
-                for results in exercises.values()) for exercises in data["chapters"].values()))
+def _results(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(r, bool) for r in value)
+
+
+def _record(value: object) -> bool:
+    """One exercise's record in version 2: its attempts and its hints."""
+    return (isinstance(value, dict) and _results(value.get("attempts")) and isinstance(value.get("hints"), int)
+            and not isinstance(value.get("hints"), bool) and value["hints"] >= 0)
+
+
+def _chapters_in(data: object, version: int, valid: Callable[[object], bool]) -> Chapters | None:
+    if not (isinstance(data, dict) and data.get("format") == FORMAT and data.get("version") == version
+            and isinstance(data.get("chapters"), dict)):
+        return None
+    chapters = data["chapters"]
+    ok = all(isinstance(exercises, dict) and all(map(valid, exercises.values())) for exercises in chapters.values())
+    return chapters if ok else None
 
 
 def _parse(raw: bytes) -> Chapters | None:
-    """The chapters of a store file, or None when the bytes are not one."""
+    """The chapters of a store file (a version-1 file upgraded), or None when the bytes are not one."""
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError):
         return None
-    return data["chapters"] if _valid(data) else None
+    old = _chapters_in(data, 1, _results)
+    if old is not None:
+        return {chapter: {i: {"attempts": results, "hints": 0} for i, results in exercises.items()}
+                for chapter, exercises in old.items()}
+    return _chapters_in(data, VERSION, _record)
 
 
 @contextlib.contextmanager
@@ -97,6 +115,10 @@ def _replace(file: Path, chapters: Chapters) -> None:
         raise
 
 
+def _of(chapters: Chapters, chapter: str, exercise_id: str) -> dict:
+    return chapters.setdefault(chapter, {}).setdefault(exercise_id, {"attempts": [], "hints": 0})
+
+
 class Store:
     """The attempts kept at one path, or in memory when that path cannot be used."""
 
@@ -107,8 +129,8 @@ class Store:
         self.notices: list[StoreNotice] = []  # not yet shown to the learner
         self.memory_notice: StoreNotice | None = None  # why progress is kept in memory, while it is
 
-    def attempts(self, chapter: str) -> dict[str, list[bool]]:
-        """Results of every attempt at each exercise of ``chapter``, from every kernel."""
+    def records(self, chapter: str) -> dict[str, dict]:
+        """Each exercise of ``chapter``: the results of its attempts and its hints, from every kernel."""
         if self.memory is None:
             try:
                 return self._load().get(chapter, {})
@@ -116,8 +138,22 @@ class Store:
                 self._keep_in_memory(error)
         return self.memory.get(chapter, {})
 
+    def attempts(self, chapter: str) -> dict[str, list[bool]]:
+        """Results of every attempt at each exercise of ``chapter``, from every kernel."""
+        return {i: record["attempts"] for i, record in self.records(chapter).items()}
+
+    def hints(self, chapter: str) -> dict[str, int]:
+        """How many hints each exercise of ``chapter`` has given."""
+        return {i: record["hints"] for i, record in self.records(chapter).items()}
+
     def record(self, chapter: str, exercise_id: str, correct: bool) -> None:
-        self._update(lambda chapters: chapters.setdefault(chapter, {}).setdefault(exercise_id, []).append(correct))
+        self._update(lambda chapters: _of(chapters, chapter, exercise_id)["attempts"].append(correct))
+
+    def record_hint(self, chapter: str, exercise_id: str) -> None:
+        def one_more(chapters: Chapters) -> None:
+            _of(chapters, chapter, exercise_id)["hints"] += 1
+
+        self._update(one_more)
 
     def reset(self, chapter: str) -> None:
         """Forget every attempt at ``chapter``'s exercises."""

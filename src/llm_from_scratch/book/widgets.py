@@ -225,7 +225,7 @@ class Explorer:
 
 
 class ExerciseForm:
-    """An answer box (Enter checks), a check button, feedback, and a reveal button enabled after an attempt.
+    """An answer box (Enter checks), a check button, feedback, and hint and reveal buttons enabled after an attempt.
 
     A choice adds the list of its options: a click there writes the option's letter in
     the box, and a letter typed in the box selects the option. The keyboard never
@@ -256,12 +256,15 @@ class ExerciseForm:
                                  style=LABEL_STYLE, layout=w.Layout(width="36em"))
         self.answer.on_msg(self._on_answer_message)
         self.check_button = w.Button(description=text("widget.exercise.check"))
+        self.hint_button = w.Button(description=text("widget.exercise.hint"), disabled=not book.attempted(exercise_id))
         self.reveal_button = w.Button(description=text("widget.exercise.reveal"),
                                       disabled=not book.attempted(exercise_id))
         self.feedback = w.HTML()
+        self.hint_text = w.HTML()
         self.solution = w.HTML()
         self.answer.observe(self._answer_changed, names="value")
         self.check_button.on_click(lambda _: self.submit())
+        self.hint_button.on_click(lambda _: self.show_hint())
         self.reveal_button.on_click(lambda _: self.show_solution())
 
     def _on_answer_message(self, _widget, content, _buffers) -> None:
@@ -291,8 +294,14 @@ class ExerciseForm:
     def submit(self):
         feedback = self.book.check(self.exercise.id, self.answer.value)
         self.feedback.value = lang_div(feedback._repr_html_())
-        self.reveal_button.disabled = not self.book.attempted(self.exercise.id)
+        attempted = self.book.attempted(self.exercise.id)
+        self.reveal_button.disabled = self.hint_button.disabled = not attempted
         return feedback
+
+    def show_hint(self):
+        given = self.book.hint(self.exercise.id)
+        self.hint_text.value = lang_div(given._repr_html_())
+        return given
 
     def show_solution(self):
         solution = self.book.reveal(self.exercise.id)
@@ -310,10 +319,10 @@ class ExerciseForm:
 
     def show(self) -> None:
         display(HTML(self.static_html()))
+        buttons = [self.check_button, self.hint_button, self.reveal_button]
         if self.choices is None:
-            form = [self.answer, w.HBox([self.check_button, self.reveal_button])]
+            form = [self.answer, w.HBox(buttons)]
         else:
-            form = [w.HTML(CHOICE_CSS, layout=w.Layout(display="none")), self.choices,
-                    w.HBox([self.answer, self.check_button, self.reveal_button])]
+            form = [w.HTML(CHOICE_CSS, layout=w.Layout(display="none")), self.choices, w.HBox([self.answer, *buttons])]
         description = text("widget.exercise.repr", title=self.book.title(self.exercise.id))
-        display(LiveWidget([*form, self.feedback, self.solution], description))
+        display(LiveWidget([*form, self.feedback, self.hint_text, self.solution], description))

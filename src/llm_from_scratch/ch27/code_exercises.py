@@ -90,8 +90,8 @@ def _runs(ev: LearnerEvidence) -> list[tuple[str, HeadRun]]:
 # --- judging -------------------------------------------------------------------------------
 
 def _code_exercise(exercise_id: str, *, title: str, explain: str, answer: str, expected_shapes: str,
-                   case_of: Callable[[str, HeadRun], Case], probe: Callable, arguments: tuple[str, ...],
-                   outputs: tuple[str, ...], solution: tuple[Callable, ...]) -> Exercise:
+                   hints: tuple[str, ...], case_of: Callable[[str, HeadRun], Case], probe: Callable,
+                   arguments: tuple[str, ...], outputs: tuple[str, ...], solution: tuple[Callable, ...]) -> Exercise:
     """A code exercise: the cases say whether the learner's function is right; where it is not, ``probe``
     reads the stage that is wrong from the function's own outputs on inputs made to expose it."""
     def judge(fn: object, expected: object, ev: LearnerEvidence) -> Judgement:
@@ -115,10 +115,12 @@ def _code_exercise(exercise_id: str, *, title: str, explain: str, answer: str, e
                      **_details(finding, arguments, outputs, expected_shapes))
 
     def facts(expected: object, ev: LearnerEvidence) -> dict[str, str]:
-        return {"answer": text(answer), "solution": "\n\n".join(inspect.getsource(f).strip() for f in solution)}
+        first = case_of("", ev.worked).expected[0][0, 0]  # the first row of the first output on the worked example
+        return {"answer": text(answer), "solution": "\n\n".join(inspect.getsource(f).strip() for f in solution),
+                "first": vector(first)}
 
     return Exercise(exercise_id, "code", title, explain, lambda ev: solution[-1], judge, facts,
-                    read=lambda fn, form: fn)
+                    read=lambda fn, form: fn, hints=hints)
 
 
 def _details(finding: Finding, arguments: tuple[str, ...], outputs: tuple[str, ...],
@@ -140,11 +142,13 @@ def _details(finding: Finding, arguments: tuple[str, ...], outputs: tuple[str, .
 
 WRITE_HEAD = _code_exercise(
     "write-head", title="ex.write-head.title", explain="ex.write-head.explain", answer="ex.write-head.answer",
-    expected_shapes="ex.write-head.expected", case_of=_head_case, probe=diagnose_head, arguments=("q", "k", "v"),
+    expected_shapes="ex.write-head.expected", hints=("ex.write-head.hint_stage", "ex.write-head.hint_formula"),
+    case_of=_head_case, probe=diagnose_head, arguments=("q", "k", "v"),
     outputs=("O",), solution=(softmax, attention_weights, closed_form_head))
 WRITE_BACKWARD = _code_exercise(
     "write-backward", title="ex.write-backward.title", explain="ex.write-backward.explain",
-    answer="ex.write-backward.answer", expected_shapes="ex.write-backward.expected", case_of=_backward_case,
+    answer="ex.write-backward.answer", expected_shapes="ex.write-backward.expected",
+    hints=("ex.write-backward.hint_stage", "ex.write-backward.hint_formula"), case_of=_backward_case,
     probe=diagnose_backward, arguments=("q", "k", "v", "upstream"), outputs=("dq", "dk", "dv"),
     solution=(closed_form_backward,))
 CODE_EXERCISES = (WRITE_HEAD, WRITE_BACKWARD)
@@ -157,7 +161,8 @@ def _bug_facts(ev: LearnerEvidence) -> dict[str, str]:
             "shape": shape(output.shape)}
 
 
-BUG_HUNT = choice_exercise("bug-hunt", title="ex.bug-hunt.title", prompt="ex.bug-hunt.prompt",
+BUG_HUNT = choice_exercise("bug-hunt", hints=("ex.bug-hunt.hint_stage", "ex.bug-hunt.hint_formula"),
+                           title="ex.bug-hunt.title", prompt="ex.bug-hunt.prompt",
                            explain="ex.bug-hunt.explain", correct="c", facts=_bug_facts, options={
                                "a": Option("ex.bug-hunt.a", "ex.bug-hunt.why_a", "shape-reveals-axis"),
                                "b": Option("ex.bug-hunt.b", "ex.bug-hunt.why_b", "negative-weights"),

@@ -34,6 +34,13 @@ VALUES = np.array([[[1.0, -2.0, 0.5, 3.0, 0.0], [2.0, 1.0, -1.0, 0.0, 1.5], [-1.
 UPSTREAM = np.array([[[0.5, 1.0, -1.0, 2.0, 0.0], [1.0, 0.0, 0.5, -1.5, 1.0], [-2.0, 1.0, 0.0, 0.5, 1.0]]])
 LARGE = 400.0  # Q times this: scaled scores up to 800, so exp overflows unless each row's maximum is subtracted
 AGREE = 1e-6  # two of the learner's numbers agree when this close, relative to the larger
+# the head's probes: the weights read through V = [I | 0]; a batch of two whose second keys differ, and its first
+# element alone; scores large enough to overflow exp without the row maximum subtracted
+HEAD_PROBES = {"weights": (QUERY, KEY, READ_WEIGHTS),
+               "batch": (np.concatenate([QUERY, QUERY]), np.concatenate([KEY, KEY[:, ::-1] * 2]),
+                         np.concatenate([VALUES, VALUES])),
+               "alone": (QUERY, KEY, VALUES), "large": (QUERY * LARGE, KEY, VALUES)}
+BACKWARD_PROBES = {"gradients": (QUERY, KEY, VALUES, UPSTREAM), "large": (QUERY * LARGE, KEY, VALUES, UPSTREAM)}
 
 
 def _close(a: np.ndarray, b: np.ndarray) -> bool:
@@ -76,11 +83,7 @@ def scale_mistake(divisor: float, candidates: dict[str, float] = DIVISORS) -> st
 def diagnose_head(fn) -> tuple[str, str, dict] | None:
     """What the probes show is wrong in the learner's head, with the number found, or None."""
     raw = (QUERY @ KEY.swapaxes(1, 2))[0]
-    batch_keys = np.concatenate([KEY, KEY[:, ::-1] * 2])
-    given = run_probes(fn, {
-        "weights": (QUERY, KEY, READ_WEIGHTS),
-        "batch": (np.concatenate([QUERY, QUERY]), batch_keys, np.concatenate([VALUES, VALUES])),
-        "alone": (QUERY, KEY, VALUES), "large": (QUERY * LARGE, KEY, VALUES)}, outputs=1)
+    given = run_probes(fn, HEAD_PROBES, outputs=1)
     probe = text("code.probe.weights", tokens=TOKENS, key_width=KEY_WIDTH, value_width=VALUE_WIDTH)
     fields = {"probe": probe, "right": num(math.sqrt(KEY_WIDTH), 2), "tokens": TOKENS, "key_width": KEY_WIDTH,
               "value_width": VALUE_WIDTH}
@@ -160,8 +163,7 @@ def _solved_factor(mine: np.ndarray, product: np.ndarray) -> float | None:
 
 def diagnose_backward(fn) -> tuple[str, str, dict] | None:
     """What the probes show is wrong in the learner's backward, with the number found, or None."""
-    probes = run_probes(fn, {"gradients": (QUERY, KEY, VALUES, UPSTREAM),
-                             "large": (QUERY * LARGE, KEY, VALUES, UPSTREAM)}, outputs=3)
+    probes = run_probes(fn, BACKWARD_PROBES, outputs=3)
     given, large = probes["gradients"], probes["large"]
     if given is None or not all(np.all(np.isfinite(g)) for g in given):
         return None

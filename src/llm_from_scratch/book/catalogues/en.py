@@ -24,8 +24,10 @@ STRINGS: dict[str, str] = {
     "widget.exercise.answer": "answer",
     "widget.exercise.form": "Answer format",
     "widget.exercise.check": "Check",
+    "widget.exercise.hint": "Hint",
     "widget.exercise.reveal": "Show answer",
-    "widget.exercise.repr": "Answer field of the exercise “{title}”: “Check”, “Show answer” (needs a running kernel)",
+    "widget.exercise.repr": "Answer field of the exercise “{title}”: “Check”, “Hint”, “Show answer” (needs a "
+        "running kernel)",
     "answer.missing": "No answer yet: replace ... with your answer — {form}.",
     "answer.blank": "The answer is empty. Expected: {form}.",
     "answer.words": "The answer contains words or stray characters ({found}); only numbers are expected: {form}.",
@@ -48,6 +50,10 @@ STRINGS: dict[str, str] = {
     "feedback.right": "Your answer matches what the engine just computed.",
     "feedback.right_rounded": "Right, as rounded; the exact value is {exact}.",
     "feedback.partial": "Right for {right}; wrong for {wrong}.",
+    "hint.locked": "Hints open after a first attempt: try an answer of your own first.",
+    "hint.step": "Hint {step} of {steps}: {hint}",
+    "hint.first_number": "the answer's first number is {first}.",
+    "hint.first_row": "on the worked example the answer's first row is {first}.",
     "reveal.locked": "Give your own answer first, even a wrong one: the answer opens after an attempt.",
     "reveal.answer": "Answer: {answer}.",
     "progress.note.backup": "The progress file {path} could not be read: it is kept as {backup}, and progress "

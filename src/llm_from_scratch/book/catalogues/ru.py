@@ -24,8 +24,9 @@ STRINGS: dict[str, str] = {
     "widget.exercise.answer": "ответ",
     "widget.exercise.form": "Как записать ответ",
     "widget.exercise.check": "Проверить",
+    "widget.exercise.hint": "Подсказка",
     "widget.exercise.reveal": "Показать ответ",
-    "widget.exercise.repr": "Поле ответа к упражнению «{title}»: «Проверить», «Показать ответ» (нужно "
+    "widget.exercise.repr": "Поле ответа к упражнению «{title}»: «Проверить», «Подсказка», «Показать ответ» (нужно "
         "запущенное ядро)",
     "answer.missing": "Ответа пока нет: замените ... своим ответом — {form}.",
     "answer.blank": "Ответ пустой. Нужно: {form}.",
@@ -51,6 +52,10 @@ STRINGS: dict[str, str] = {
     "feedback.right": "Ответ совпал с тем, что только что вычислил движок.",
     "feedback.right_rounded": "Верно с точностью до округления; точное значение — {exact}.",
     "feedback.partial": "Верно для {right}; неверно для {wrong}.",
+    "hint.locked": "Подсказки открываются после первой попытки: сначала попробуйте ответить сами.",
+    "hint.step": "Подсказка {step} из {steps}: {hint}",
+    "hint.first_number": "первое число ответа — {first}.",
+    "hint.first_row": "на разобранном примере первая строка ответа — {first}.",
     "reveal.locked": "Сначала дайте свой ответ, пусть даже неверный: ответ откроется после попытки.",
     "reveal.answer": "Ответ: {answer}.",
     "progress.note.backup": "Файл прогресса {path} не удалось прочитать: он сохранён как {backup}, а прогресс "

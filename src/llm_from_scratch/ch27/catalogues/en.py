@@ -533,6 +533,78 @@ STRINGS: dict[str, str] = {
         "The rows of S̄ are queries and its columns keys: dQ = S̄·K/√d_k, dK = S̄ᵀ·Q/√d_k.",
     "ex.write-backward.no-max-shift": "exp overflowed when recomputing A: {probe} your gradients hold nan or inf "
         "where the engine's are finite. Subtract each row's maximum from its scores before exp.",
+    "ex.first-look.hint_stage": "Look at the dot product of each query with each key: q_i · k_0 and q_i · k_1.",
+    "ex.first-look.hint_formula": "The value of the key whose product with the query is larger gets the larger "
+        "weight: compare q_0·k_0 with q_0·k_1, then q_1·k_0 with q_1·k_1.",
+    "ex.scores.hint_stage": "The stage is the matrix QKᵀ before scaling: one row per query, one column per key.",
+    "ex.scores.hint_formula": "Entry (i, j) is the dot product q_i · k_j: the sum of the products of matching "
+        "coordinates of q_i and k_j.",
+    "ex.weights.hint_stage": "The stage is row q_0 of the scaled scores S = QKᵀ/√d_k, then a softmax along that row.",
+    "ex.weights.hint_formula": "A_0j = e^(S_0j) / Σ_r e^(S_0r), where S_0j = q_0 · k_j / √d_k.",
+    "ex.scores-by-hand.hint_stage": "The stage is the matrix QKᵀ before scaling: three query rows by three key "
+        "columns.",
+    "ex.scores-by-hand.hint_formula": "Entry (i, j) is q_i · k_j: multiply the coordinates of q_i and k_j in pairs "
+        "and add the four products.",
+    "ex.weights-by-hand.hint_stage": "First the scaled scores S = QKᵀ/√d_k (here divide by 2), then a softmax of "
+        "every row.",
+    "ex.weights-by-hand.hint_formula": "In a row take e^(S_ij), their sum, and divide each exponential by the sum; e "
+        "≈ 2.72, 1/e ≈ 0.37.",
+    "ex.output-by-hand.hint_stage": "The stage is the mixture of values: row o_i is built from the rows of V with the "
+        "weights of row A_i,:.",
+    "ex.output-by-hand.hint_formula": "o_i = Σ_j A_ij · v_j: multiply each row of V by its weight and add them up.",
+    "ex.row-normalization.hint_stage": "Think about what one row of A is: who chooses in it, and among what.",
+    "ex.row-normalization.hint_formula": "The softmax of query q_i normalises its scores with all the keys — that is, "
+        "it runs along the row.",
+    "ex.output-shape.hint_stage": "The output is O = A·V: look where each of its axes comes from.",
+    "ex.output-shape.hint_formula": "A has shape [B, T, T] and V [B, T, d_v]; the product takes its last axis from V.",
+    "ex.why-root-dk.hint_stage": "Recall the variance of a dot product q · k whose components are independent, with "
+        "mean 0 and variance 1.",
+    "ex.why-root-dk.hint_formula": "That variance grows like d_k; to keep it from growing, divide by its square root.",
+    "ex.recurrent-vs-self.hint_stage": "Compare where the queries and the keys come from in encoder–decoder alignment "
+        "and in self-attention.",
+    "ex.recurrent-vs-self.hint_formula": "Recurrent alignment builds a new context at every decoder step; "
+        "self-attention relates the positions of one sequence within one layer.",
+    "ex.single-token.hint_stage": "A single token's row of weights is the softmax of a single score.",
+    "ex.single-token.hint_formula": "The softmax of one number is always 1, and the output is the weighted sum of V's "
+        "single row.",
+    "ex.permutation.hint_stage": "Follow where a query row and the key and value rows move when the positions are "
+        "permuted.",
+    "ex.permutation.hint_formula": "Each score depends only on its pair (q_i, k_j): rows permuted together give the "
+        "same pairs in new places.",
+    "ex.identical-keys.hint_stage": "Look at a query's scores with two identical keys.",
+    "ex.identical-keys.hint_formula": "Identical keys give equal scores, and the softmax of equal numbers gives equal "
+        "weights.",
+    "ex.bug-hunt.hint_stage": "Look at the axis along which buggy_head takes the maximum and the sum.",
+    "ex.bug-hunt.hint_formula": "axis=1 is the axis of queries: it is the columns of A that sum to 1. Compare the row "
+        "sums with the column sums.",
+    "ex.small-query-gradients.hint_stage": "The gradient Q̄ passes through the softmax; V̄ does not.",
+    "ex.small-query-gradients.hint_formula": "The softmax's derivative is S̄ = A ⊙ (Ā − rowsum(A ⊙ Ā)); when a row's "
+        "weights are near 0 and 1, it is nearly zero.",
+    "ex.future-access.hint_stage": "In autoregressive training position i learns to predict the next token.",
+    "ex.future-access.hint_formula": "A leak is query i seeing the keys of positions j > i; a head without a mask "
+        "sees them all.",
+    "ex.temperature-limits.hint_stage": "Look at what happens to the numbers s/τ as τ → 0 and as τ → ∞.",
+    "ex.temperature-limits.hint_formula": "As τ → 0 the largest s/τ runs away from the rest and takes all the weight; "
+        "as τ → ∞ every s/τ goes to 0 and the weights even out.",
+    "ex.row-shift.hint_stage": "Take the factor e^c out of the softmax's numerator and denominator.",
+    "ex.row-shift.hint_formula": "e^(s_j + c) / Σ_r e^(s_r + c) = e^c · e^(s_j) / (e^c · Σ_r e^(s_r)).",
+    "ex.one-hot-gradient.hint_stage": "Look at the softmax's derivative for a row in which one weight is 1.",
+    "ex.one-hot-gradient.hint_formula": "diag(w) − w·wᵀ for the row of weights w = (1, 0): every entry is zero, and "
+        "no gradient reaches the scores.",
+    "ex.causal-rows.hint_stage": "The mask hides the keys j > i before normalising: query q_i keeps the keys k_0 … "
+        "k_i.",
+    "ex.causal-rows.hint_formula": "Take the softmax of each row of S over its visible keys only; the hidden weights "
+        "are zeros.",
+    "ex.head-width.hint_stage": "Each of the h heads gets its own share of the model's width.",
+    "ex.head-width.hint_formula": "d_k = d_model / h, and the scale is 1/√d_k.",
+    "ex.write-head.hint_stage": "The stages in order: the scores q @ kᵀ, the scale 1/√d_k, a softmax along the last "
+        "axis, the mixture with v.",
+    "ex.write-head.hint_formula": "s = q @ k.swapaxes(1, 2) / np.sqrt(d_k); subtract each row's maximum from s, take "
+        "exp, divide by the row's sum and multiply by v.",
+    "ex.write-backward.hint_stage": "Go backwards: dV and dA from O = A·V, then dS through the softmax, then dQ and "
+        "dK from S = QKᵀ/√d_k.",
+    "ex.write-backward.hint_formula": "dV = Aᵀ·dO, dA = dO·Vᵀ, dS = A ⊙ (dA − rowsum(A ⊙ dA)), dQ = dS·K/√d_k, dK = "
+        "dSᵀ·Q/√d_k.",
     "code.case.worked": "on the worked example",
     "code.case.second": "on the second example",
     "code.case.random": "on a hidden case with B = {batch}, T = {tokens}, d_k = {key_width}, d_v = {value_width}",

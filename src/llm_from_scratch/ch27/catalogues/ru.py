@@ -526,6 +526,72 @@ STRINGS: dict[str, str] = {
         "Строки S̄ — запросы, столбцы — ключи: dQ = S̄·K/√d_k, dK = S̄ᵀ·Q/√d_k.",
     "ex.write-backward.no-max-shift": "exp переполнился при пересчёте A: {probe} в ваших градиентах появились nan или "
         "inf, хотя у движка всё конечно. Вычтите из каждой строки оценок её максимум перед exp.",
+    "ex.first-look.hint_stage": "Смотрите на скалярные произведения каждого запроса с каждым ключом: q_i · k_0 и q_i "
+        "· k_1.",
+    "ex.first-look.hint_formula": "Больший вес получит значение того ключа, чьё произведение с запросом больше: "
+        "сравните q_0·k_0 с q_0·k_1, потом q_1·k_0 с q_1·k_1.",
+    "ex.scores.hint_stage": "Этап — матрица QKᵀ до масштаба: по строке на запрос, по столбцу на ключ.",
+    "ex.scores.hint_formula": "Элемент (i, j) — скалярное произведение q_i · k_j: сумма попарных произведений "
+        "координат q_i и k_j.",
+    "ex.weights.hint_stage": "Этап — строка q_0 масштабированных оценок S = QKᵀ/√d_k, а затем softmax вдоль этой "
+        "строки.",
+    "ex.weights.hint_formula": "A_0j = e^(S_0j) / Σ_r e^(S_0r), где S_0j = q_0 · k_j / √d_k.",
+    "ex.scores-by-hand.hint_stage": "Этап — матрица QKᵀ до масштаба: три строки запросов на три столбца ключей.",
+    "ex.scores-by-hand.hint_formula": "Элемент (i, j) — q_i · k_j: перемножьте координаты q_i и k_j попарно и сложите "
+        "четыре произведения.",
+    "ex.weights-by-hand.hint_stage": "Сначала масштабированные оценки S = QKᵀ/√d_k (здесь делят на 2), затем softmax "
+        "каждой строки.",
+    "ex.weights-by-hand.hint_formula": "В строке возьмите e^(S_ij), их сумму и разделите каждую экспоненту на сумму; "
+        "e ≈ 2.72, 1/e ≈ 0.37.",
+    "ex.output-by-hand.hint_stage": "Этап — смесь значений: строка o_i собирается из строк V с весами строки A_i,:.",
+    "ex.output-by-hand.hint_formula": "o_i = Σ_j A_ij · v_j: умножьте каждую строку V на её вес и сложите.",
+    "ex.row-normalization.hint_stage": "Подумайте, что такое одна строка A: кто в ней выбирает и из чего.",
+    "ex.row-normalization.hint_formula": "Softmax запроса q_i нормирует его оценки со всеми ключами — то есть идёт "
+        "вдоль строки.",
+    "ex.output-shape.hint_stage": "Выход O = A·V: посмотрите, откуда берётся каждая его ось.",
+    "ex.output-shape.hint_formula": "A имеет форму [B, T, T], V — [B, T, d_v]; произведение берёт последнюю ось у V.",
+    "ex.why-root-dk.hint_stage": "Вспомните дисперсию скалярного произведения q · k при независимых компонентах с "
+        "нулевым средним и единичной дисперсией.",
+    "ex.why-root-dk.hint_formula": "Эта дисперсия растёт как d_k; чтобы она не росла, делят на корень из неё.",
+    "ex.recurrent-vs-self.hint_stage": "Сравните, откуда берутся запросы и ключи при выравнивании энкодера и декодера "
+        "и в самовнимании.",
+    "ex.recurrent-vs-self.hint_formula": "Рекуррентное выравнивание строит новый контекст на каждом шаге декодера; "
+        "самовнимание связывает позиции одной последовательности внутри одного слоя.",
+    "ex.single-token.hint_stage": "У одного токена строка весов — softmax одной-единственной оценки.",
+    "ex.single-token.hint_formula": "Softmax одного числа всегда равен 1, а выход — взвешенная сумма единственной "
+        "строки V.",
+    "ex.permutation.hint_stage": "Проследите, куда переедут строка запроса и строки ключей и значений, если "
+        "переставить позиции.",
+    "ex.permutation.hint_formula": "Каждая оценка зависит только от пары (q_i, k_j): переставленные вместе строки "
+        "дают те же пары на новых местах.",
+    "ex.identical-keys.hint_stage": "Посмотрите на оценки запроса с двумя одинаковыми ключами.",
+    "ex.identical-keys.hint_formula": "Одинаковые ключи дают равные оценки, а softmax равных чисел — равные веса.",
+    "ex.bug-hunt.hint_stage": "Посмотрите, по какой оси buggy_head берёт максимум и сумму.",
+    "ex.bug-hunt.hint_formula": "axis=1 — ось запросов: в сумме 1 окажутся столбцы A. Сравните суммы строк и столбцов.",
+    "ex.small-query-gradients.hint_stage": "Градиент Q̄ проходит через softmax, а V̄ — нет.",
+    "ex.small-query-gradients.hint_formula": "Производная softmax — S̄ = A ⊙ (Ā − rowsum(A ⊙ Ā)); когда веса строки "
+        "близки к 0 и 1, она почти нулевая.",
+    "ex.future-access.hint_stage": "При авторегрессионном обучении позиция i учится предсказывать следующий токен.",
+    "ex.future-access.hint_formula": "Утечка — когда запрос i видит ключи позиций j > i; у головы без маски видны все.",
+    "ex.temperature-limits.hint_stage": "Посмотрите, что происходит с числами s/τ при τ → 0 и при τ → ∞.",
+    "ex.temperature-limits.hint_formula": "При τ → 0 наибольшее s/τ уходит от остальных, и весь вес достаётся ему; "
+        "при τ → ∞ все s/τ стремятся к 0, и веса выравниваются.",
+    "ex.row-shift.hint_stage": "Вынесите множитель e^c из числителя и знаменателя softmax.",
+    "ex.row-shift.hint_formula": "e^(s_j + c) / Σ_r e^(s_r + c) = e^c · e^(s_j) / (e^c · Σ_r e^(s_r)).",
+    "ex.one-hot-gradient.hint_stage": "Посмотрите на производную softmax строки, в которой один вес равен 1.",
+    "ex.one-hot-gradient.hint_formula": "diag(w) − w·wᵀ при строке весов w = (1, 0): каждый элемент — ноль, и до "
+        "оценок градиент не доходит.",
+    "ex.causal-rows.hint_stage": "Маска скрывает ключи j > i до нормировки: у запроса q_i остаются ключи k_0 … k_i.",
+    "ex.causal-rows.hint_formula": "Возьмите softmax каждой строки S только по видимым ключам; скрытые веса — нули.",
+    "ex.head-width.hint_stage": "Каждая из h голов получает свою часть ширины модели.",
+    "ex.head-width.hint_formula": "d_k = d_model / h, а масштаб — 1/√d_k.",
+    "ex.write-head.hint_stage": "Этапы по порядку: оценки q @ kᵀ, масштаб 1/√d_k, softmax по последней оси, смесь с v.",
+    "ex.write-head.hint_formula": "s = q @ k.swapaxes(1, 2) / np.sqrt(d_k); вычтите из s максимум каждой строки, "
+        "возьмите exp, поделите на сумму строки и умножьте на v.",
+    "ex.write-backward.hint_stage": "Идите назад: dV и dA из O = A·V, затем dS через softmax, затем dQ и dK из S = "
+        "QKᵀ/√d_k.",
+    "ex.write-backward.hint_formula": "dV = Aᵀ·dO, dA = dO·Vᵀ, dS = A ⊙ (dA − rowsum(A ⊙ dA)), dQ = dS·K/√d_k, dK = "
+        "dSᵀ·Q/√d_k.",
     "code.case.worked": "на разобранном примере",
     "code.case.second": "на втором примере",
     "code.case.random": "на скрытом случае B = {batch}, T = {tokens}, d_k = {key_width}, d_v = {value_width}",
