@@ -312,7 +312,7 @@ def test_whatever_the_function_returns_or_does_the_check_answers(exercise_id, fn
 def test_no_function_is_not_an_attempt(exercise_id, answer):
     feedback = check_code(exercise_id, answer)
     assert not feedback.correct and not feedback.readable
-    assert ("Кода пока нет" if answer is ... else "Нужна функция") in feedback.message
+    assert ("Замените ... в теле функции" if answer is ... else "Нужна функция") in feedback.message
     assert not EXERCISE_BOOK.attempted(exercise_id)
 
 
@@ -321,7 +321,7 @@ def test_the_stub_that_returns_ellipsis_says_not_yet_and_is_not_an_attempt():
         return ...  # the stored notebook's stub
 
     feedback = check_code("write-head", my_head)
-    assert repr(feedback) == "Пока нет. Кода пока нет: замените ... в теле функции своим кодом."
+    assert repr(feedback) == "Пока нет. Замените ... в теле функции своим кодом."
     assert not EXERCISE_BOOK.attempted("write-head")
 
 
@@ -481,6 +481,14 @@ def test_a_head_in_float32_is_right_with_a_note_of_its_precision():
 def test_a_backward_in_float32_is_right():
     feedback = check_code("write-backward", lambda *x: backward(*(a.astype(np.float32) for a in x)))
     assert feedback.correct and "float32" in feedback.message
+
+
+@pytest.mark.parametrize("dtype, off", [(np.float64, 1e-5), (np.float32, 1e-3)])
+def test_a_backward_off_by_more_than_its_format_rounds_is_refused(dtype, off):
+    def off_backward(*x):
+        return tuple(g.astype(dtype) * dtype(1 + off) for g in backward(*x))
+
+    assert not check_code("write-backward", off_backward).correct
 
 
 @pytest.mark.parametrize("fn, misconception, words", [

@@ -7,8 +7,10 @@ be read as numbers, a changed argument (when the result is right), a wrong shape
 other numbers; an exception (with the line of the learner's own code) or the time limit stop the
 run at the case where they happened. Before any of that, a stub (``...`` itself, or a function
 that returns ``...``) and a non-callable are told apart, since neither is an attempt. A result is
-right when it is within RELATIVE of the expected one, relative to its largest entry, so float32
-arithmetic passes; the Finding then says how close it came (``precision``).
+right when it is within RELATIVE of the expected one, relative to its largest entry; a result
+returned in a narrower format than float64 (float32, float16) is judged by half of its digits,
+since a softmax of large scores loses several of them. The Finding then says how close it came
+(``precision``).
 
 ``run_probes(fn, probes)`` calls ``fn`` on inputs a chapter designs to expose one stage each and
 returns what it gave, for the chapter to read the learner's stages from.
@@ -64,6 +66,7 @@ class _Call:
     returned: str  # what the function returned, named: "None", "...", or a type name
     length: int | None  # the length of a returned tuple or list
     result: tuple[np.ndarray, ...] | None  # None when it could not be read as arrays of numbers
+    tolerance: float  # how far from the expected result, relative to its largest entry, is still right
     mutated: tuple[int, ...]  # positions of the arguments it changed
 
 
@@ -158,7 +161,7 @@ def _call_all(fn: Callable, cases: Sequence[Case], calls: list[_Call]) -> None:
             result = None
         mutated = tuple(i for i, (a, b) in enumerate(zip(args, case.args)) if not np.array_equal(a, b))
         length = len(returned) if isinstance(returned, (tuple, list)) else None
-        calls.append(_Call(_describe(returned), length, result, mutated))
+        calls.append(_Call(_describe(returned), length, result, _tolerance(returned), mutated))
         if returned is Ellipsis:
             return
 
@@ -167,14 +170,15 @@ def _diagnose(call: _Call, case: Case) -> Finding | None:
     if call.result is None:
         sized = {} if call.length is None else {"length": call.length}
         return Finding("unreadable", case, {"returned": call.returned, **sized})
-    if _same(call.result, case.expected):
+    if _same(call.result, case.expected, call.tolerance):
         return Finding("mutated", case, {"arguments": call.mutated}) if call.mutated else None
     shapes = tuple(r.shape for r in call.result)
     if shapes != tuple(e.shape for e in case.expected):
         return Finding("wrong-shape", case, {"shapes": shapes})
     if not all(np.isfinite(r).all() for r in call.result):
         return Finding("not-finite", case)
-    differing = tuple(i for i, (r, e) in enumerate(zip(call.result, case.expected)) if not _same((r,), (e,)))
+    differing = tuple(i for i, (r, e) in enumerate(zip(call.result, case.expected))
+                      if not _same((r,), (e,), call.tolerance))
     difference = max(float(np.max(np.abs(call.result[i] - case.expected[i]))) for i in differing)
     return Finding("differs", case, {"outputs": differing, "difference": difference})
 
@@ -193,9 +197,16 @@ def relative_error(result: tuple[np.ndarray, ...], target: tuple[np.ndarray, ...
     return worst if len(result) == len(target) else float("inf")
 
 
-def _same(result: tuple[np.ndarray, ...], target: tuple[np.ndarray, ...]) -> bool:
-    """Same shapes, nan or inf in the same places, and within RELATIVE of the target everywhere else."""
-    return relative_error(result, target) <= RELATIVE
+def _same(result: tuple[np.ndarray, ...], target: tuple[np.ndarray, ...], tolerance: float) -> bool:
+    """Same shapes, nan or inf in the same places, and within ``tolerance`` of the target everywhere else."""
+    return relative_error(result, target) <= tolerance
+
+
+def _tolerance(returned: object) -> float:
+    """RELATIVE, or half the digits of the narrowest float format among the returned arrays."""
+    parts = returned if isinstance(returned, (tuple, list)) else (returned,)
+    formats = [part.dtype for part in parts if isinstance(part, np.ndarray) and part.dtype.kind == "f"]
+    return max([RELATIVE] + [float(np.sqrt(np.finfo(dtype).eps)) for dtype in formats])
 
 
 # --- stopping a function that runs too long ----------------------------------------------
