@@ -68,6 +68,16 @@ def test_overflowing_scores_name_the_stage_and_return_nothing():
     assert caught.value.kind == "stage-failure" and caught.value.stage == "raw-scores"
 
 
+def test_an_overflow_is_refused_even_where_the_output_would_stay_finite():
+    """One score overflows to −inf, another to +inf: the row's softmax would give the −inf key a weight of 0 and a
+    finite output, so only the check inside the stage can notice."""
+    query = np.array([[[1e200, 0.0], [0.0, 0.0]]])
+    key = np.array([[[1e200, 0.0], [-1e200, 0.0]]])
+    with pytest.raises(SelfAttentionError) as caught:
+        scaled_dot_product_self_attention(query, key, ones(1, 2, 2))
+    assert caught.value.kind == "stage-failure" and caught.value.stage == "raw-scores"
+
+
 def test_a_failure_inside_a_stage_names_that_stage(monkeypatch):
     def broken(*args, **kwargs):
         raise ValueError("broken on purpose")

@@ -61,7 +61,7 @@ AXE_REPORTS = ARTIFACTS / "axe"
 GREYSCALE = ARTIFACTS / "greyscale"
 NOTEBOOKS = [(chapter.name, lang, path) for chapter in chapters(ROOT)
              for lang in chapter.editions() for path in chapter.notebooks(lang)]
-FRAME_ROLES = ("query", "key", "value", "score", "probability")
+FRAME_ROLES = ("query", "key", "value", "score", "weight")
 
 require_browser()
 

@@ -90,7 +90,7 @@ CHANGES = [
     ("en", 'head_figure(ev.worked, "scaled")', "the title", SVG,
      replace_once(f">{text_in('en', 'figure.scaled')}<", ">S<")),
     ("en", 'head_figure(ev.worked, "weights")', "the caption", SVG,
-     replace_once(f">{text_in('en', 'figure.frame.probability')}<", ">a frame<")),
+     replace_once(f">{text_in('en', 'figure.frame.weight')}<", ">a frame<")),
     ("en", "WidthExplorer()", "a plotted value (the table beside the plot)", "stdout", first_plotted_value),
 ]
 LAYOUT_ONLY = [("en", 'head_figure(ev.worked, "output")'), ("en", "ScaleExplorer()")]

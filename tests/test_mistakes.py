@@ -145,7 +145,8 @@ def _written(values: np.ndarray, draw) -> str:
 
 @settings(max_examples=200, deadline=None)
 @given(data=st.data(), exercise_id=st.sampled_from(["scores", "weights", "scores-by-hand", "weights-by-hand",
-                                                     "output-by-hand", "causal-rows", "identical-keys"]))
+                                                     "output-by-hand", "causal-rows", "identical-keys",
+                                                     "value-gradient", "weight-gradient", "score-gradient"]))
 def test_right_answers_in_random_notations_are_accepted(data, exercise_id):
     expected = EXERCISES[exercise_id].expected(evidence())
     answer = _written(np.asarray(expected, dtype=float), data.draw)
@@ -160,7 +161,9 @@ def _families():
     ev = evidence()
     return [("output-shape", M.SHAPE_MISTAKES, ev.output_shape), ("single-token", M.SINGLE_TOKEN_MISTAKES, ev),
             ("identical-keys", M.IDENTICAL_KEYS_MISTAKES, ev), ("temperature-limits", M.TEMPERATURE_MISTAKES, ev),
-            ("causal-rows", M.CAUSAL_MISTAKES, ev), ("head-width", M.HEAD_WIDTH_MISTAKES, ev)]
+            ("causal-rows", M.CAUSAL_MISTAKES, ev), ("head-width", M.HEAD_WIDTH_MISTAKES, ev),
+            ("value-gradient", M.VALUE_GRADIENT_MISTAKES, ev), ("weight-gradient", M.WEIGHT_GRADIENT_MISTAKES, ev),
+            ("score-gradient", M.SCORE_GRADIENT_MISTAKES, ev)]
 
 
 FAMILY_CASES = [(exercise_id, mistake, np.asarray(value, dtype=float))
@@ -175,3 +178,10 @@ def test_every_mistake_of_the_other_families_is_named(exercise_id, mistake, valu
     set_language(lang)
     feedback = check(exercise_id, value.tolist())
     assert feedback.misconception == mistake.id and feedback.message == STRINGS.text_in(lang, mistake.message)
+
+
+def test_a_score_gradient_whose_rows_do_not_sum_to_zero_is_told_so():
+    """Every row of S̄ sums to 0 (a common shift of a row of scores changes no weight): an answer that breaks
+    that, and is no named mistake, hears why."""
+    feedback = check("score-gradient", [[0.03, 0.03], [-0.01, 0.01]])
+    assert feedback.misconception == "gradient-rows-not-zero" and "[0.0600,0.0000]" in feedback.message

@@ -14,6 +14,7 @@ only after an attempt) and ``progress`` see attempts from every notebook and ker
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from html import escape
@@ -156,6 +157,11 @@ class Hint:
                 f"{escape(self.message)}</div>")
 
 
+def _shown_width(words: str) -> int:
+    """How many columns ``words`` take on screen: a combining mark (the bar of V̄) takes none."""
+    return sum(not unicodedata.combining(char) for char in words)
+
+
 @dataclass(frozen=True)
 class Progress:
     rows: tuple[tuple[str, int, bool], ...]  # id, attempts, right at least once
@@ -165,11 +171,12 @@ class Progress:
 
     def __repr__(self) -> str:
         names = {i: self.titles.get(i, i) for i, _, _ in self.rows}
-        width = max(len(name) for name in names.values())
+        width = max(map(_shown_width, names.values()))
         lines = [self.words["header"]]
         for exercise_id, count, correct in self.rows:
             state = self.words["right"] if correct else (self.words["tried"] if count else self.words["open"])
-            lines.append(f"{names[exercise_id].ljust(width)}  {state} ({self.words['attempts']}: {count})")
+            name = names[exercise_id]
+            lines.append(f"{name}{' ' * (width - _shown_width(name))}  {state} ({self.words['attempts']}: {count})")
         return "\n".join([*lines, *self.notes])
 
 

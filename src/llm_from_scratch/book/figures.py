@@ -5,7 +5,7 @@ cividis (colour-blind safe, and monotonic in lightness, so it reads in greyscale
 each number is black or white, whichever contrasts more with its cell (at least
 4.5:1 over the whole colormap, WCAG's ratio for text), and the frame's line style
 names the role (query thin solid, key dashed, value double, score dotted,
-probability thick solid).
+weight thick solid).
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ ROLE_FRAMES = {
     "key": ("dashed", 1.6, False),
     "value": ("solid", 1.2, True),
     "score": ("dotted", 1.8, False),
-    "probability": ("solid", 4.0, False),
+    "weight": ("solid", 4.0, False),
 }
 
 

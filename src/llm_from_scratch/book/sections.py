@@ -26,7 +26,7 @@ FRAMES = {
     "key": ("2px dashed #000", "figure.frame.key", "frame.name.key"),
     "value": ("4px double #000", "figure.frame.value", "frame.name.value"),
     "score": ("2px dotted #000", "figure.frame.score", "frame.name.score"),
-    "probability": ("5px solid #000", "figure.frame.probability", "frame.name.probability"),
+    "weight": ("5px solid #000", "figure.frame.weight", "frame.name.weight"),
 }
 
 

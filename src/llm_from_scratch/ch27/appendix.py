@@ -28,6 +28,7 @@ from ..fast.tiled import tiled_self_attention
 from .strings import text
 
 MIB = 2**20
+BYTE_UNITS = ("unit.B", "unit.KiB", "unit.MiB", "unit.GiB")  # the catalogue keys of fast.cost's units
 IMPLEMENTATION_NAMES = {"head": "cost.impl.head", "tiled": "cost.impl.tiled", "torch": "cost.impl.torch",
                         "sdpa": "cost.impl.sdpa"}  # the catalogue keys of their names
 
@@ -46,10 +47,10 @@ def _table(title: str, first_column: str, rows: list[tuple[str, ...]]) -> Sectio
 
 def cost_table(batch: int, tokens: list[int], key_width: int, value_width: int) -> Section:
     """Multiply-adds and bytes for each T."""
-    rows = []
+    rows, units = [], tuple(text(key) for key in BYTE_UNITS)
     for t in tokens:
         counts = _counts(HeadCost(batch, t, key_width, value_width))
-        rows.append((str(t), *(f"{n:,}" for n in counts[:3]), *(size(n) for n in counts[3:])))
+        rows.append((str(t), *(f"{n:,}" for n in counts[:3]), *(size(n, units) for n in counts[3:])))
     return _table(text("cost.table_title", batch=batch, key_width=key_width, value_width=value_width), "T", rows)
 
 

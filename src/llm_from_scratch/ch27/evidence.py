@@ -124,6 +124,25 @@ def worked_example() -> HeadRun:
     return run_head(*worked_inputs(), upstream=np.eye(2)[None])
 
 
+@dataclass(frozen=True)
+class BackwardSteps:
+    """The worked example's backward pass one stage at a time (batch element 0): V̄, then Ā, then S̄."""
+
+    grad_value: np.ndarray  # V̄ = Aᵀ Ō
+    grad_weights: np.ndarray  # Ā = Ō Vᵀ
+    grad_scores: np.ndarray  # S̄ = A ⊙ (Ā − rowsum(A ⊙ Ā)), the gradient of the scaled scores
+
+
+def backward_steps(run: HeadRun) -> BackwardSteps:
+    """Each stage's gradient from the engine's own rules, on the part of the graph after that stage:
+    A and V as the inputs of O = A V give Ā and V̄; S as the input of A = exp(log_softmax(S)) gives S̄."""
+    weights, value = Tensor(run.weights, requires_grad=True), Tensor(run.value, requires_grad=True)
+    F.matmul(weights, value).backward(run.upstream)
+    scores = Tensor(run.head.scaled_scores.data, requires_grad=True)
+    F.matmul(F.exp(F.log_softmax(scores, axis=2)), Tensor(run.value)).backward(run.upstream)
+    return BackwardSteps(value.grad[0], weights.grad[0], scores.grad[0])
+
+
 def closed_form_difference(run: HeadRun) -> float:
     """The largest difference between the autodiff gradients of ``run`` and the closed-form ones."""
     closed = closed_form_backward(run.query, run.key, run.value, run.upstream)
@@ -428,6 +447,10 @@ class LearnerEvidence:
     @cached_property
     def worked(self) -> HeadRun:
         return worked_example()
+
+    @cached_property
+    def worked_steps(self) -> BackwardSteps:
+        return backward_steps(self.worked)
 
     @cached_property
     def worked_gradcheck(self) -> GradCheckReport:

@@ -6,11 +6,10 @@ judges a function the learner wrote; ``hint(exercise_id)`` gives the next, small
 attempt; ``reveal(exercise_id)`` shows the answer, computed now, only after an attempt; ``progress()``
 says what was checked in any notebook or kernel, and ``reset_progress()`` starts the chapter over.
 
-EXERCISES lists every exercise in reading order: the worked example's, the second
-example's (``*-by-hand``, worked with a pencil), and last the review's (REVIEW),
-which ask for transfer to new situations. Each declaration holds the exercise's
-expected answer (a function of the evidence), its judge with the misconceptions it
-names, and the catalogue keys of its strings.
+EXERCISES lists every exercise in reading order, from 01 to 09 (the second example's,
+``*-by-hand``, are worked with a pencil in 08), and last the review's (REVIEW). Each
+declaration holds the exercise's expected answer (a function of the evidence), its judge
+with the misconceptions it names, and the catalogue keys of its strings.
 """
 
 from __future__ import annotations
@@ -42,9 +41,12 @@ from .mistakes import (
     HEAD_MISTAKES,
     HEAD_WIDTH_MISTAKES,
     IDENTICAL_KEYS_MISTAKES,
+    SCORE_GRADIENT_MISTAKES,
     SHAPE_MISTAKES,
     SINGLE_TOKEN_MISTAKES,
     TEMPERATURE_MISTAKES,
+    VALUE_GRADIENT_MISTAKES,
+    WEIGHT_GRADIENT_MISTAKES,
     Asked,
 )
 from .strings import STRINGS, text
@@ -165,13 +167,26 @@ def _review_judge(mistakes, hint_key: str, wrong_key: str, labels_of, tolerance:
     return judge
 
 
+def _score_gradient(a, expected, ev):
+    """S̄ by hand: its mistakes first, then the shape; every row of S̄ sums to 0, so say so when one does not."""
+    found = diagnose(a, expected, SCORE_GRADIENT_MISTAKES, ev, 0.0, _exact)
+    if found:
+        return found
+    if a.shape != expected.shape:
+        raise AnswerFormatError(text("ex.score-gradient.form_hint"))
+    sums = a.sum(axis=-1)
+    if np.any(np.abs(sums) > ROUNDING * a.shape[-1]):
+        return wrong("gradient-rows-not-zero", "mis.gradient-rows-not-zero", sums=vector(sums, 4))
+    return partial("ex.score-gradient.wrong", a, expected, labels("q", len(expected)), ROUNDING)
+
+
 # --- what reveal explains: (expected, evidence) -> fields ------------------------------------
 
 def _worked_facts(ev: LearnerEvidence) -> dict[str, str]:
     head, weights = ev.worked.head, ev.worked.weights
-    return {"rows": "; ".join(vector(r, 0) for r in head.raw_scores.data[0]),
-            "scaled_row": vector(head.scaled_scores.data[0, 0]), "row_sum": num(weights[0, 0].sum()),
+    return {"scaled_row": vector(head.scaled_scores.data[0, 0]), "row_sum": num(weights[0, 0].sum()),
             "row_sums": vector(weights[0].sum(axis=1)), "column_sums": vector(weights[0].sum(axis=0)),
+            "column_total": num(weights[0].sum()),
             "future_weight": num(weights[0, 0, 1])}
 
 
@@ -237,6 +252,17 @@ def _small_gradient_facts(ev: LearnerEvidence) -> dict[str, str]:
             "uniform": vector(uniform, 1), "uniform_product": num(uniform.prod(), 2)}
 
 
+def _gradient_facts(expected, ev):
+    return {"answer": matrix(expected, 3), "weights": matrix(ev.worked.weights[0])}
+
+
+def _score_gradient_facts(expected, ev):
+    weights, grad_weights = ev.worked.weights[0, 0], ev.worked_steps.grad_weights[0]
+    inner = float(weights @ grad_weights)
+    return {"answer": matrix(expected, 3), "row": vector(weights), "grad_row": vector(grad_weights, 0),
+            "inner": num(inner), "first": vector(expected[0], 3)}
+
+
 def _causal_facts(expected, ev):
     return {"answer": matrix(expected, 3), "row1": vector(expected[1], 3), "row2": vector(expected[2], 3)}
 
@@ -291,6 +317,80 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                               lambda e: AnswerFormatError(text("ex.weights.form_hint", count=e.size)),
                               "ex.weights.wrong", "q", rows_sum_to_one=True),
              facts=lambda expected, ev: {**_worked_facts(ev), "answer": vector(expected)}),
+    choice_exercise("row-normalization", hints=("ex.row-normalization.hint_stage", "ex.row-normalization.hint_formula"),
+                    title="ex.row-normalization.title", prompt="ex.row-normalization.prompt",
+                    explain="ex.row-normalization.explain", correct="c", facts=_worked_facts, options={
+                        "a": Option("ex.row-normalization.a", "ex.row-normalization.why_a", "columns-normalized"),
+                        "b": Option("ex.row-normalization.b", "ex.row-normalization.why_b", "weights-symmetric"),
+                        "c": Option("ex.row-normalization.c", "ex.row-normalization.right"),
+                        "d": Option("ex.row-normalization.d", "ex.row-normalization.why_d", "scale-normalizes")}),
+    BUG_HUNT,
+    Exercise("output-shape", "numbers", hints=("ex.output-shape.hint_stage", "ex.output-shape.hint_formula"),
+             title="ex.output-shape.title", prompt="ex.output-shape.prompt",
+             form="ex.output-shape.form", explain="ex.output-shape.explain",
+             expected=lambda ev: np.array(ev.output_shape.output_shape, dtype=float), judge=_output_shape,
+             facts=_shape_facts),
+    choice_exercise("why-root-dk", hints=("ex.why-root-dk.hint_stage", "ex.why-root-dk.hint_formula"),
+                    title="ex.why-root-dk.title", prompt="ex.why-root-dk.prompt",
+                    explain="ex.why-root-dk.explain", correct="d", facts=_divisor_facts, options={
+                        "a": Option("ex.why-root-dk.a", "ex.why-root-dk.why_a", "scale-invariant"),
+                        "b": Option("ex.why-root-dk.b", "ex.why-root-dk.why_b", "width-sharpens"),
+                        "c": Option("ex.why-root-dk.c", "ex.why-root-dk.why_c", "cosine-normalization"),
+                        "d": Option("ex.why-root-dk.d", "ex.why-root-dk.right")}),
+    choice_exercise("recurrent-vs-self", hints=("ex.recurrent-vs-self.hint_stage", "ex.recurrent-vs-self.hint_formula"),
+                    title="ex.recurrent-vs-self.title", prompt="ex.recurrent-vs-self.prompt",
+                    explain="ex.recurrent-vs-self.explain", correct="b", facts=_history_facts, options={
+                        "a": Option("ex.recurrent-vs-self.a", "ex.recurrent-vs-self.why_a", "constant-work"),
+                        "b": Option("ex.recurrent-vs-self.b", "ex.recurrent-vs-self.right"),
+                        "c": Option("ex.recurrent-vs-self.c", "ex.recurrent-vs-self.why_c", "parallel-generation"),
+                        "d": Option("ex.recurrent-vs-self.d", "ex.recurrent-vs-self.why_d", "anachronism")}),
+    Exercise("identical-keys", "numbers", hints=("ex.identical-keys.hint_stage", "ex.identical-keys.hint_formula"),
+             title="ex.identical-keys.title", prompt="ex.identical-keys.prompt",
+             form="ex.identical-keys.form", explain="ex.identical-keys.explain",
+             expected=lambda ev: ev.identical_keys.weights[0], judge=_identical_keys,
+             facts=lambda expected, ev: {"answer": vector(expected[0], 1), "weights": vector(expected[0])}),
+    Exercise("single-token", "numbers", hints=("ex.single-token.hint_stage", "ex.single-token.hint_formula"),
+             title="ex.single-token.title", prompt="ex.single-token.prompt",
+             inputs=lambda ev: {"value": vector(ev.single_token.value[0, 0], 0)}, form="ex.single-token.form",
+             read=_read_flat, explain="ex.single-token.explain",
+             expected=lambda ev: np.concatenate([ev.single_token.weights.ravel(), ev.single_token.output.ravel()]),
+             judge=_single_token, facts=_single_facts),
+    choice_exercise("permutation", hints=("ex.permutation.hint_stage", "ex.permutation.hint_formula"),
+                    title="ex.permutation.title", prompt="ex.permutation.prompt",
+                    explain="ex.permutation.explain", correct="d", facts=_permutation_facts, options={
+                        "a": Option("ex.permutation.a", "ex.permutation.why_a", "permutation-unchanged"),
+                        "b": Option("ex.permutation.b", "ex.permutation.why_b", "head-knows-order"),
+                        "c": Option("ex.permutation.c", "ex.permutation.why_c", "permutation-columns-only"),
+                        "d": Option("ex.permutation.d", "ex.permutation.right")}),
+    Exercise("value-gradient", "numbers", hints=("ex.value-gradient.hint_stage", "ex.value-gradient.hint_formula"),
+             title="ex.value-gradient.title", prompt="ex.value-gradient.prompt", form="ex.value-gradient.form",
+             explain="ex.value-gradient.explain", expected=lambda ev: ev.worked_steps.grad_value,
+             judge=_review_judge(VALUE_GRADIENT_MISTAKES, "ex.value-gradient.form_hint", "ex.value-gradient.wrong",
+                                 lambda e: labels("v", len(e)), tolerance=0.0, rows_sum_to_one=False),
+             facts=_gradient_facts),
+    Exercise("weight-gradient", "numbers", hints=("ex.weight-gradient.hint_stage", "ex.weight-gradient.hint_formula"),
+             title="ex.weight-gradient.title", prompt="ex.weight-gradient.prompt", form="ex.weight-gradient.form",
+             explain="ex.weight-gradient.explain", expected=lambda ev: ev.worked_steps.grad_weights,
+             judge=_review_judge(WEIGHT_GRADIENT_MISTAKES, "ex.weight-gradient.form_hint",
+                                 "ex.weight-gradient.wrong", lambda e: labels("q", len(e)), tolerance=0.0,
+                                 rows_sum_to_one=False),
+             facts=_gradient_facts),
+    Exercise("score-gradient", "numbers", hints=("ex.score-gradient.hint_stage", "ex.score-gradient.hint_formula"),
+             title="ex.score-gradient.title", prompt="ex.score-gradient.prompt", form="ex.score-gradient.form",
+             explain="ex.score-gradient.explain", expected=lambda ev: ev.worked_steps.grad_scores,
+             judge=_score_gradient, facts=_score_gradient_facts),
+    choice_exercise("small-query-gradients",
+                    hints=("ex.small-query-gradients.hint_stage", "ex.small-query-gradients.hint_formula"),
+                    title="ex.small-query-gradients.title",
+                    prompt="ex.small-query-gradients.prompt", explain="ex.small-query-gradients.explain",
+                    correct="c", facts=_small_gradient_facts, options={
+                        "a": Option("ex.small-query-gradients.a", "ex.small-query-gradients.why_a",
+                                    "scale-shrinks-gradient"),
+                        "b": Option("ex.small-query-gradients.b", "ex.small-query-gradients.why_b",
+                                    "values-always-larger"),
+                        "c": Option("ex.small-query-gradients.c", "ex.small-query-gradients.right"),
+                        "d": Option("ex.small-query-gradients.d", "ex.small-query-gradients.why_d",
+                                    "blames-upstream")}),
     Exercise("scores-by-hand", "numbers", hints=("ex.scores-by-hand.hint_stage", "ex.scores-by-hand.hint_formula"),
              title="ex.scores-by-hand.title", prompt="ex.scores-by-hand.prompt",
              inputs=_hand_inputs, form="ex.scores-by-hand.form", explain="ex.scores-by-hand.explain",
@@ -312,63 +412,6 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
              judge=head_judge(lambda ev: Asked(ev.hand, ev.worked, "output"),
                               lambda e: AnswerFormatError(text("ex.output-by-hand.form_hint")),
                               "ex.output-by-hand.wrong", "o", _mixture_tolerance)),
-    choice_exercise("row-normalization", hints=("ex.row-normalization.hint_stage", "ex.row-normalization.hint_formula"),
-                    title="ex.row-normalization.title", prompt="ex.row-normalization.prompt",
-                    explain="ex.row-normalization.explain", correct="c", facts=_worked_facts, options={
-                        "a": Option("ex.row-normalization.a", "ex.row-normalization.why_a", "columns-normalized"),
-                        "b": Option("ex.row-normalization.b", "ex.row-normalization.why_b", "scale-normalizes"),
-                        "c": Option("ex.row-normalization.c", "ex.row-normalization.right"),
-                        "d": Option("ex.row-normalization.d", "ex.row-normalization.why_d", "weights-symmetric")}),
-    Exercise("output-shape", "numbers", hints=("ex.output-shape.hint_stage", "ex.output-shape.hint_formula"),
-             title="ex.output-shape.title", prompt="ex.output-shape.prompt",
-             form="ex.output-shape.form", explain="ex.output-shape.explain",
-             expected=lambda ev: np.array(ev.output_shape.output_shape, dtype=float), judge=_output_shape,
-             facts=_shape_facts),
-    choice_exercise("why-root-dk", hints=("ex.why-root-dk.hint_stage", "ex.why-root-dk.hint_formula"),
-                    title="ex.why-root-dk.title", prompt="ex.why-root-dk.prompt",
-                    explain="ex.why-root-dk.explain", correct="d", facts=_divisor_facts, options={
-                        "a": Option("ex.why-root-dk.a", "ex.why-root-dk.why_a", "scale-invariant"),
-                        "b": Option("ex.why-root-dk.b", "ex.why-root-dk.why_b", "width-sharpens"),
-                        "c": Option("ex.why-root-dk.c", "ex.why-root-dk.why_c", "optimal-temperature"),
-                        "d": Option("ex.why-root-dk.d", "ex.why-root-dk.right")}),
-    choice_exercise("recurrent-vs-self", hints=("ex.recurrent-vs-self.hint_stage", "ex.recurrent-vs-self.hint_formula"),
-                    title="ex.recurrent-vs-self.title", prompt="ex.recurrent-vs-self.prompt",
-                    explain="ex.recurrent-vs-self.explain", correct="b", facts=_history_facts, options={
-                        "a": Option("ex.recurrent-vs-self.a", "ex.recurrent-vs-self.why_a", "constant-work"),
-                        "b": Option("ex.recurrent-vs-self.b", "ex.recurrent-vs-self.right"),
-                        "c": Option("ex.recurrent-vs-self.c", "ex.recurrent-vs-self.why_c", "parallel-generation"),
-                        "d": Option("ex.recurrent-vs-self.d", "ex.recurrent-vs-self.why_d", "anachronism")}),
-    Exercise("single-token", "numbers", hints=("ex.single-token.hint_stage", "ex.single-token.hint_formula"),
-             title="ex.single-token.title", prompt="ex.single-token.prompt",
-             inputs=lambda ev: {"value": vector(ev.single_token.value[0, 0], 0)}, form="ex.single-token.form",
-             read=_read_flat, explain="ex.single-token.explain",
-             expected=lambda ev: np.concatenate([ev.single_token.weights.ravel(), ev.single_token.output.ravel()]),
-             judge=_single_token, facts=_single_facts),
-    choice_exercise("permutation", hints=("ex.permutation.hint_stage", "ex.permutation.hint_formula"),
-                    title="ex.permutation.title", prompt="ex.permutation.prompt",
-                    explain="ex.permutation.explain", correct="d", facts=_permutation_facts, options={
-                        "a": Option("ex.permutation.a", "ex.permutation.why_a", "permutation-unchanged"),
-                        "b": Option("ex.permutation.b", "ex.permutation.why_b", "head-knows-order"),
-                        "c": Option("ex.permutation.c", "ex.permutation.why_c", "permutation-columns-only"),
-                        "d": Option("ex.permutation.d", "ex.permutation.right")}),
-    Exercise("identical-keys", "numbers", hints=("ex.identical-keys.hint_stage", "ex.identical-keys.hint_formula"),
-             title="ex.identical-keys.title", prompt="ex.identical-keys.prompt",
-             form="ex.identical-keys.form", explain="ex.identical-keys.explain",
-             expected=lambda ev: ev.identical_keys.weights[0], judge=_identical_keys,
-             facts=lambda expected, ev: {"answer": vector(expected[0], 1), "weights": vector(expected[0])}),
-    BUG_HUNT,
-    choice_exercise("small-query-gradients",
-                    hints=("ex.small-query-gradients.hint_stage", "ex.small-query-gradients.hint_formula"),
-                    title="ex.small-query-gradients.title",
-                    prompt="ex.small-query-gradients.prompt", explain="ex.small-query-gradients.explain",
-                    correct="c", facts=_small_gradient_facts, options={
-                        "a": Option("ex.small-query-gradients.a", "ex.small-query-gradients.why_a",
-                                    "scale-shrinks-gradient"),
-                        "b": Option("ex.small-query-gradients.b", "ex.small-query-gradients.why_b",
-                                    "values-always-larger"),
-                        "c": Option("ex.small-query-gradients.c", "ex.small-query-gradients.right"),
-                        "d": Option("ex.small-query-gradients.d", "ex.small-query-gradients.why_d",
-                                    "blames-upstream")}),
     choice_exercise("future-access", hints=("ex.future-access.hint_stage", "ex.future-access.hint_formula"),
                     title="ex.future-access.title", prompt="ex.future-access.prompt",
                     explain="ex.future-access.explain", correct="a", facts=_worked_facts, options={
@@ -376,7 +419,12 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                         "b": Option("ex.future-access.b", "ex.future-access.why_b", "past-is-leak"),
                         "c": Option("ex.future-access.c", "ex.future-access.why_c", "self-is-leak"),
                         "d": Option("ex.future-access.d", "ex.future-access.why_d", "believes-causal")}),
-    # the review (10_exercises): transfer to situations the chapter did not compute
+    Exercise("causal-rows", "numbers", hints=("ex.causal-rows.hint_stage", "ex.causal-rows.hint_formula"),
+             title="ex.causal-rows.title", prompt="ex.causal-rows.prompt",
+             form="ex.causal-rows.form", explain="ex.causal-rows.explain", expected=lambda ev: ev.hand_causal,
+             judge=_review_judge(CAUSAL_MISTAKES, "ex.causal-rows.form_hint", "ex.causal-rows.wrong",
+                                 lambda e: labels("q", len(e))), facts=_causal_facts),
+    # the review (10_exercises): three return to what the chapter computed, in new circumstances; one is new
     Exercise("temperature-limits", "numbers",
              hints=("ex.temperature-limits.hint_stage", "ex.temperature-limits.hint_formula"),
              title="ex.temperature-limits.title",
@@ -404,11 +452,6 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                                     "argmax-not-differentiable"),
                         "c": Option("ex.one-hot-gradient.c", "ex.one-hot-gradient.why_c", "scale-kills-gradient"),
                         "d": Option("ex.one-hot-gradient.d", "ex.one-hot-gradient.right")}),
-    Exercise("causal-rows", "numbers", hints=("ex.causal-rows.hint_stage", "ex.causal-rows.hint_formula"),
-             title="ex.causal-rows.title", prompt="ex.causal-rows.prompt",
-             form="ex.causal-rows.form", explain="ex.causal-rows.explain", expected=lambda ev: ev.hand_causal,
-             judge=_review_judge(CAUSAL_MISTAKES, "ex.causal-rows.form_hint", "ex.causal-rows.wrong",
-                                 lambda e: labels("q", len(e))), facts=_causal_facts),
     Exercise("head-width", "numbers", hints=("ex.head-width.hint_stage", "ex.head-width.hint_formula"),
              title="ex.head-width.title", prompt="ex.head-width.prompt",
              inputs=lambda ev: {"model_width": str(ev.head_split.model_width), "heads": str(ev.head_split.heads)},
@@ -418,7 +461,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                                  lambda e: ("d_k", "1/√d_k"), tolerance=NUMERIC_TOLERANCE, rows_sum_to_one=False),
              facts=_head_width_facts),
 )}
-REVIEW = ("temperature-limits", "row-shift", "one-hot-gradient", "causal-rows", "head-width")
+REVIEW = ("temperature-limits", "row-shift", "one-hot-gradient", "head-width")
 
 EXERCISE_BOOK = ExerciseBook("ch27", (*EXERCISES.values(), *CODE_EXERCISES), STRINGS, evidence)
 check = EXERCISE_BOOK.check

@@ -14,7 +14,7 @@ HEAD_STAGES = {
     "value": ("role.value", "value", "v", "figure.axis.value_rows", "figure.axis.features"),
     "raw": ("figure.raw", "score", "q", "figure.axis.query_rows", "figure.axis.key_columns"),
     "scaled": ("figure.scaled", "score", "q", "figure.axis.query_rows", "figure.axis.key_columns"),
-    "weights": ("figure.weights", "probability", "q", "figure.axis.query_rows", "figure.axis.key_columns"),
+    "weights": ("figure.weights", "weight", "q", "figure.axis.query_rows", "figure.axis.key_columns"),
     "output": ("figure.output", "value", "o", "figure.axis.query_rows", "figure.axis.value_features"),
 }
 

@@ -13,6 +13,10 @@ example or the second one), the other example, the stage asked for and where in 
 * a property the chapter's examples might suggest, wrongly (in the exercises about it): a lone token
   attends to nothing; equal keys go to the first.
 
+The backward pass, one stage at a time, has its own: A or V left untransposed, the two gradients of
+O = AV swapped, the forward output for a gradient; for S̄, the softmax's rule skipped, its row term left
+out or summed over the queries, its factor A left out, the scale applied a step too early.
+
 ``book.mistakes.diagnose`` tries them all; one that gives the right answer on an instance is not named there.
 """
 
@@ -199,4 +203,39 @@ HEAD_WIDTH_MISTAKES = (
             lambda ev: _width(ev.head_split.model_width * ev.head_split.heads, ev)),
     Mistake("scale-without-root", "mis.scale-without-root",
             lambda ev: np.array([ev.head_split.key_width, 1 / ev.head_split.key_width])),
+)
+
+
+# --- the backward pass one stage at a time: the instance is the evidence (its worked example) -------------------
+
+def _backward(ev) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A, V, Ō and O of the worked example's batch element 0."""
+    run = ev.worked
+    return run.weights[0], run.value[0], run.upstream[0], run.output[0]
+
+
+def _softmax_backward(ev, row_term_axis: int | None = -1, weighted: bool = True) -> np.ndarray:
+    """S̄ from Ā with one slip: the row term summed along another axis or left out, or the factor A left out."""
+    weights, grad_weights = _backward(ev)[0], ev.worked_steps.grad_weights
+    term = 0.0 if row_term_axis is None else (weights * grad_weights).sum(axis=row_term_axis, keepdims=True)
+    return (weights if weighted else 1.0) * (grad_weights - term)
+
+
+VALUE_GRADIENT_MISTAKES = (
+    Mistake("weights-not-transposed", "mis.weights-not-transposed", lambda ev: _backward(ev)[0] @ _backward(ev)[2]),
+    Mistake("gradients-swapped", "mis.value-gradient-is-weights-gradient", lambda ev: ev.worked_steps.grad_weights),
+    Mistake("output-for-gradient", "mis.output-for-gradient", lambda ev: _backward(ev)[3]),
+)
+WEIGHT_GRADIENT_MISTAKES = (
+    Mistake("values-not-transposed", "mis.values-not-transposed", lambda ev: _backward(ev)[2] @ _backward(ev)[1]),
+    Mistake("gradients-swapped", "mis.weights-gradient-is-value-gradient", lambda ev: ev.worked_steps.grad_value),
+    Mistake("output-for-gradient", "mis.output-for-gradient", lambda ev: _backward(ev)[3]),
+)
+SCORE_GRADIENT_MISTAKES = (
+    Mistake("softmax-backward-skipped", "mis.softmax-backward-skipped", lambda ev: ev.worked_steps.grad_weights),
+    Mistake("row-term-missing", "mis.row-term-missing", lambda ev: _softmax_backward(ev, row_term_axis=None)),
+    Mistake("row-term-over-queries", "mis.row-term-over-queries", lambda ev: _softmax_backward(ev, row_term_axis=0)),
+    Mistake("weight-factor-missing", "mis.weight-factor-missing", lambda ev: _softmax_backward(ev, weighted=False)),
+    Mistake("raw-score-gradient", "mis.raw-score-gradient",
+            lambda ev: ev.worked_steps.grad_scores * ev.worked.head.scale),
 )

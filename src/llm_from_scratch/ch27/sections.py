@@ -41,6 +41,8 @@ REFUSALS = {"input-rank": "error.input-rank", "batch-mismatch": "error.batch-mis
 STAGE_NAMES = {"raw-scores": "stage.raw-scores", "scaled-scores": "stage.scaled-scores",
                "row-log-softmax": "stage.row-log-softmax", "probabilities": "stage.probabilities",
                "value-mixture": "stage.value-mixture"}
+HISTORY_NAMES = {"decoder-state": "history.name.decoder-state", "encoder-annotation": "history.name.encoder-annotation",
+                 "hidden-position": "history.name.hidden-position"}
 HISTORY_STAGES = {"recurrent-fixed-context": "history.recurrent-fixed-context",
                   "additive-encoder-decoder-alignment": "history.additive-encoder-decoder-alignment",
                   "scaled-dot-product-self-attention": "history.scaled-dot-product-self-attention"}
@@ -53,7 +55,7 @@ def _yes_no(label: str, flag: bool) -> Verdict:
 def _gradcheck_verdict(report: GradCheckReport) -> Verdict:
     return Verdict(text("gradcheck"), report.passed,
                    text("gradcheck.passed") if report.passed else text("gradcheck.failed"),
-                   f"max |analytic − numeric| {below(report.max_error, FD_NOISE)}")
+                   text("gradcheck.detail", error=below(report.max_error, FD_NOISE)))
 
 
 def _replay_verdict(ev: LearnerEvidence) -> Verdict:
@@ -102,7 +104,7 @@ def scaled(run: HeadRun) -> Section:
 def softmax_rows(run: HeadRun) -> Section:
     return Section(text("section.softmax"), tuple(
         Group((Value(f"A_{i},:", vector(row)), Value(text("row_sum"), num(row.sum())),
-               Value(text("normalization_axis"), text("axis.key"), ": ")), "probability", f"q_{i}")
+               Value(text("normalization_axis"), text("axis.key"), ": ")), "weight", f"q_{i}")
         for i, row in enumerate(run.weights[0])))
 
 
@@ -127,7 +129,7 @@ def contributions(run: HeadRun) -> Section:
 
 
 def forward(run: HeadRun) -> tuple[Section, ...]:
-    """Inputs, scores, probability rows and value mixtures of one run (batch element 0)."""
+    """Inputs, scores, weight rows and value mixtures of one run (batch element 0)."""
     return inputs(run), scores(run), scaled(run), softmax_rows(run), mixture(run)
 
 
@@ -139,8 +141,43 @@ def backward(run: HeadRun) -> Section:
     return Section(text("section.backward"), (*values, Value(f"{text('loss')} = ⟨O, Ō⟩", num(run.loss))))
 
 
+def _features(matrix: np.ndarray) -> tuple[str, ...]:
+    return tuple(str(j) for j in range(matrix.shape[-1]))
+
+
+def backward_inputs(run: HeadRun) -> Section:
+    """What the backward pass of O = AV starts from: the weights, the values and the upstream gradient."""
+    tokens = run.weights.shape[1]
+    return Section(text("section.backward_inputs"), (
+        Matrix("A", run.weights[0], labels("q", tokens), labels("k", tokens), text("backward.weights")),
+        Matrix("V", run.value[0], labels("v", tokens), _features(run.value), text("backward.values")),
+        Matrix("Ō", run.upstream[0], labels("o", tokens), _features(run.upstream), text("backward.upstream"))))
+
+
+def value_gradient(ev: LearnerEvidence) -> Section:
+    grad = ev.worked_steps.grad_value
+    return Section(text("section.value_gradient"), (
+        Matrix("V̄ = AᵀŌ", grad, labels("v", len(grad)), _features(grad), text("backward.value_gradient")),))
+
+
+def weight_gradient(ev: LearnerEvidence) -> Section:
+    grad = ev.worked_steps.grad_weights
+    return Section(text("section.weight_gradient"), (
+        Matrix("Ā = ŌVᵀ", grad, labels("q", len(grad)), labels("k", len(grad)), text("backward.weight_gradient")),))
+
+
+def score_gradient(ev: LearnerEvidence) -> Section:
+    """S̄ row by row, as a hand computes it: the row's ⟨a, ā⟩, then a ⊙ (ā − ⟨a, ā⟩), which sums to 0."""
+    weights, steps = ev.worked.weights[0], ev.worked_steps
+    groups = tuple(Group((Value("a", vector(a)), Value("ā", vector(grad_a, 0)), Value("⟨a, ā⟩", num(a @ grad_a)),
+                          Value(f"S̄_{i},:", vector(grad_s)), Value(text("backward.row_sum"), num(grad_s.sum()))),
+                         "score", f"q_{i}")
+                   for i, (a, grad_a, grad_s) in enumerate(zip(weights, steps.grad_weights, steps.grad_scores)))
+    return Section(text("section.score_gradient"), groups)
+
+
 def gradient_table(ev: LearnerEvidence) -> Section:
-    """The worked example's checked coordinates: autodiff, closed form, central difference, error."""
+    """The worked example's checked coordinates: the engine's backward, closed form, central difference, error."""
     run, report = ev.worked, ev.worked_gradcheck
     closed = dict(zip(INPUT_NAMES, closed_form_backward(run.query, run.key, run.value, run.upstream)))
     letters = dict(zip(INPUT_NAMES, "QKV"))
@@ -152,7 +189,7 @@ def gradient_table(ev: LearnerEvidence) -> Section:
                       text("gradcheck.passed") if report.passed else text("gradcheck.failed"),
                       f"max |Δ| {below(report.max_error, FD_NOISE)}")
     return Section(text("section.gradient_table"), (
-        Table(("", "autodiff", text("gradient.closed"), text("gradient.numeric"), "|Δ|"), rows), verdict))
+        Table(("", text("gradient.engine"), text("gradient.closed"), text("gradient.numeric"), "|Δ|"), rows), verdict))
 
 
 def shapes(ev: LearnerEvidence) -> Section:
@@ -248,7 +285,7 @@ def checks(ev: LearnerEvidence) -> Section:
 def record(run: HeadRun) -> Section:
     """The inspectable record's tensors and numbers."""
     head = run.head
-    fields = [Value(name, f"{text('shape')} {shape(getattr(head, name).shape)}", ": ")
+    fields = [Value(name, text("record.shape", shape=shape(getattr(head, name).shape)), ": ")
               for name in ("raw_scores", "scaled_scores", "weights", "output")]
     return Section(text("section.record"), (*fields, Value("scale", num(head.scale)),
                                             Value("key_width", str(head.key_width)),
@@ -265,9 +302,20 @@ def composition(run: HeadRun) -> Section:
     return Section(text("section.composition"), (Note(" ← ".join(ops)), Note(text("composition.read"))))
 
 
-def future(run: HeadRun) -> Section:
-    """What an unmasked head lets the first query see of a later position."""
-    return Section(text("section.future"), (Note(text("future.weight", weight=num(run.weights[0, 0, 1]))),))
+def _later(run: HeadRun) -> tuple[Note, ...]:
+    notes = []
+    for i, row in enumerate(run.weights[0]):
+        later = row[i + 1:]
+        keys = ", ".join(f"k_{j}" for j in range(i + 1, len(row)))
+        notes.append(Note(text("future.later", query=f"q_{i}", keys=keys, weights=vector(later),
+                               total=num(later.sum())) if later.size else text("future.none", query=f"q_{i}")))
+    return tuple(notes)
+
+
+def future(ev: LearnerEvidence) -> Section:
+    """How much weight each query of the unmasked head gives to later positions, the ones a causal mask hides."""
+    return Section(text("section.future"), (Group(_later(ev.worked), caption=text("future.worked")),
+                                            Group(_later(ev.hand), caption=text("future.hand"))))
 
 
 # --- the second example, worked by hand ---------------------------------------------------
@@ -290,7 +338,7 @@ def hand_weights(ev: LearnerEvidence) -> Section:
         exps = exponentials(row)
         groups.append(Group((Value(f"S_{i},:", vector(row, 0)), Value(text("hand.exponentials"), vector(exps)),
                              Value(text("hand.exp_sum"), num(exps.sum())), Value(f"A_{i},:", vector(weights))),
-                            "probability", f"q_{i}"))
+                            "weight", f"q_{i}"))
     return Section(text("section.hand_weights"), tuple(groups))
 
 
@@ -332,12 +380,19 @@ def history(ev: LearnerEvidence) -> Section:
         _yes_no(text("history.self"), hist.queries_and_keys_from_one_sequence)))
 
 
+def _said(name: str) -> str:
+    """A history name such as decoder-state-0 in the learner's words: «состояние декодера 0»."""
+    kind, index = name.rsplit("-", 1)
+    return text(HISTORY_NAMES[kind], index=index)
+
+
 def pairs(ev: LearnerEvidence) -> Section:
     """Every (query, key) pair each kind of attention scores."""
     hist = ev.history
-    return Section(text("section.pairs"), (
-        Group(tuple(Note(f"{q} → {k}") for q, k in hist.encoder_decoder), caption=text("history.pairs.alignment")),
-        Group(tuple(Note(f"{q} → {k}") for q, k in hist.self_attention), caption=text("history.pairs.self"))))
+    return Section(text("section.pairs"), tuple(
+        Group(tuple(Note(f"{_said(q)} → {_said(k)}") for q, k in found), caption=text(caption))
+        for found, caption in ((hist.encoder_decoder, "history.pairs.alignment"),
+                               (hist.self_attention, "history.pairs.self"))))
 
 
 # --- the whole chapter -----------------------------------------------------------------

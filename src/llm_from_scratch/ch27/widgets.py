@@ -77,7 +77,7 @@ class ScaleExplorer(Explorer):
         tokens = state.weights.shape[0]
         title = text("widget.scale.title", factor=num(state.factor, 3))
         figure = heatmap(state.weights, labels("q", tokens), labels("k", tokens),
-                         title, text("figure.axis.query_rows"), text("figure.axis.key_columns"), role="probability",
+                         title, text("figure.axis.query_rows"), text("figure.axis.key_columns"), role="weight",
                          row_sums=True, value_range=(0.0, 1.0))
         numbers = Section(title, (
             *(Value(f"A_{i},:", vector(row)) for i, row in enumerate(state.weights)),

@@ -124,7 +124,7 @@ def validated_inputs(query: object, key: object, value: object) -> tuple[Tensor,
                                      f"key {k[axis]}, value {v[axis]}", query=q[axis], key=k[axis], value=v[axis])
     if q[1] == 0:
         raise SelfAttentionError("empty-token-axis", "unmasked self-attention needs at least one token so every "
-                                 "probability row has a key", tokens=0)
+                                 "row of weights has a key", tokens=0)
     for name, shape in shapes.items():
         if shape[2] == 0:
             raise SelfAttentionError("empty-feature-width", f"self-attention {name} needs a nonzero feature width, "

@@ -54,10 +54,14 @@ class HeadCost:
         return FLOAT_BYTES * self.batch * self.tokens * (2 * self.key_width + self.value_width)
 
 
-def size(nbytes: float) -> str:
-    """Bytes in the largest binary unit that keeps the number at or above 1: 768 B, 1.5 KiB, 256 MiB."""
-    for unit in ("B", "KiB", "MiB"):
+BYTE_UNITS = ("B", "KiB", "MiB", "GiB")
+
+
+def size(nbytes: float, units: tuple[str, str, str, str] = BYTE_UNITS) -> str:
+    """Bytes in the largest binary unit that keeps the number at or above 1: 768 B, 1.5 KiB, 256 MiB
+    (``units`` names B, KiB, MiB and GiB in another language)."""
+    for unit in units[:-1]:
         if nbytes < 1024:
             return f"{nbytes:.4g} {unit}"
         nbytes /= 1024
-    return f"{nbytes:.4g} GiB"
+    return f"{nbytes:.4g} {units[-1]}"

@@ -8,12 +8,12 @@ STRINGS: dict[str, str] = {
     "frame.name.key": "key",
     "frame.name.value": "value",
     "frame.name.score": "score",
-    "frame.name.probability": "probability",
+    "frame.name.weight": "weight",
     "figure.frame.query": "thin solid frame — queries",
     "figure.frame.key": "dashed frame — keys",
     "figure.frame.value": "double frame — values",
     "figure.frame.score": "dotted frame — scores",
-    "figure.frame.probability": "thick solid frame — probabilities (attention weights)",
+    "figure.frame.weight": "thick solid frame — attention weights",
     "figure.mark": "dotted vertical line — the chosen value {label}",
     "widget.snapshot": "A snapshot at the default values, saved with the notebook. The live widget below "
         "needs a running kernel.",
@@ -28,7 +28,7 @@ STRINGS: dict[str, str] = {
     "widget.exercise.reveal": "Show answer",
     "widget.exercise.repr": "Answer field of the exercise “{title}”: “Check”, “Hint”, “Show answer” (needs a "
         "running kernel)",
-    "answer.missing": "No answer yet: replace ... with your answer — {form}.",
+    "answer.missing": "Replace ... with your answer — {form}.",
     "answer.blank": "The answer is empty. Expected: {form}.",
     "answer.words": "The answer contains words or stray characters ({found}); only numbers are expected: {form}.",
     "answer.ambiguous_comma": "«{typed}» can be read two ways — the commas as separators or as decimal commas: "
@@ -43,7 +43,7 @@ STRINGS: dict[str, str] = {
     "answer.too_long": "The answer is too long: over {limit} characters. Expected: {form}.",
     "answer.too_many": "The answer has too many numbers: over {limit}. Expected: {form}.",
     "answer.too_deep": "The brackets are nested too deeply: over {limit} levels. Expected: {form}.",
-    "answer.choice_missing": "No answer yet: pick one option — {letters}.",
+    "answer.choice_missing": "Pick one option — {letters}.",
     "answer.choice_form": "The answer is one option letter: {letters}.",
     "feedback.correct": "Correct.",
     "feedback.wrong": "Not yet.",
@@ -66,7 +66,7 @@ STRINGS: dict[str, str] = {
     "progress.tried": "tried, not right yet",
     "progress.open": "not checked",
     "progress.attempts": "attempts",
-    "code.stub": "No code yet: replace the ... in the function's body with your code.",
+    "code.stub": "Replace the ... in the function's body with your code.",
     "code.not-callable": "A function is needed, but this is {returned}. Pass the function's name without "
         "parentheses: the function itself, not what it returns.",
     "code.right": "{function} matches the engine in all {count} cases, the hidden ones included.",

@@ -8,15 +8,15 @@ STRINGS: dict[str, str] = {
     "frame.name.key": "ключ",
     "frame.name.value": "значение",
     "frame.name.score": "оценка",
-    "frame.name.probability": "вероятность",
+    "frame.name.weight": "вес",
     "figure.frame.query": "тонкая сплошная рамка — запросы",
     "figure.frame.key": "штриховая рамка — ключи",
     "figure.frame.value": "двойная рамка — значения",
     "figure.frame.score": "пунктирная рамка — оценки",
-    "figure.frame.probability": "толстая сплошная рамка — вероятности (веса внимания)",
+    "figure.frame.weight": "толстая сплошная рамка — веса внимания",
     "figure.mark": "пунктирная вертикаль — выбранное значение {label}",
-    "widget.snapshot": "Снимок при значениях по умолчанию, сохранённый в тетради. Ниже — живой виджет; "
-        "для него нужно запущенное ядро.",
+    "widget.snapshot": "Снимок при значениях по умолчанию, сохранённый в тетради. Ниже — живой виджет; для него нужно "
+        "работающее ядро.",
     "widget.exercise.title": "Упражнение: {title}.",
     "widget.exercise.choose": "вариант",
     "widget.exercise.options": "варианты ответа к упражнению «{title}»",
@@ -27,8 +27,8 @@ STRINGS: dict[str, str] = {
     "widget.exercise.hint": "Подсказка",
     "widget.exercise.reveal": "Показать ответ",
     "widget.exercise.repr": "Поле ответа к упражнению «{title}»: «Проверить», «Подсказка», «Показать ответ» (нужно "
-        "запущенное ядро)",
-    "answer.missing": "Ответа пока нет: замените ... своим ответом — {form}.",
+        "работающее ядро)",
+    "answer.missing": "Замените ... своим ответом — {form}.",
     "answer.blank": "Ответ пустой. Нужно: {form}.",
     "answer.words": "В ответе есть слова или посторонние знаки ({found}), а нужны только числа: {form}.",
     "answer.ambiguous_comma": "Запись «{typed}» читается двояко — запятые можно принять и за разделители чисел, и за "
@@ -45,7 +45,7 @@ STRINGS: dict[str, str] = {
     "answer.too_long": "Ответ слишком длинный: больше {limit} знаков. Нужно: {form}.",
     "answer.too_many": "В ответе слишком много чисел: больше {limit}. Нужно: {form}.",
     "answer.too_deep": "Скобки вложены слишком глубоко: больше {limit} уровней. Нужно: {form}.",
-    "answer.choice_missing": "Ответа пока нет: выберите один вариант — {letters}.",
+    "answer.choice_missing": "Выберите один вариант — {letters}.",
     "answer.choice_form": "Ответ — одна буква варианта: {letters}.",
     "feedback.correct": "Верно.",
     "feedback.wrong": "Пока нет.",
@@ -68,7 +68,7 @@ STRINGS: dict[str, str] = {
     "progress.tried": "есть попытки, пока неверно",
     "progress.open": "не проверялось",
     "progress.attempts": "попыток",
-    "code.stub": "Кода пока нет: замените ... в теле функции своим кодом.",
+    "code.stub": "Замените ... в теле функции своим кодом.",
     "code.not-callable": "Нужна функция, а передано {returned}. Передайте имя функции без скобок: саму функцию, "
         "а не результат её вызова.",
     "code.right": "Функция {function} совпала с движком во всех {count} случаях, включая скрытые.",

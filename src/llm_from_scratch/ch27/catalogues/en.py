@@ -1,7 +1,7 @@
 """English: the second edition, written for English readers."""
 
 STRINGS: dict[str, str] = {
-    "title": "Chapter 27 · one unmasked self-attention head",
+    "title": "Chapter 27 · self-attention: one unmasked head",
     "scale": "Scale 1/√d_k",
     "row_sum": "row sum",
     "normalization_axis": "normalized over",
@@ -16,18 +16,23 @@ STRINGS: dict[str, str] = {
     "identical_keys": "identical keys → weight rows",
     "permutation": "permuting positions {order} in Q, K and V permutes the output the same way; difference",
     "all_keys_visible": "no mask: every query sees every key position",
+    "future.later": "{query} → {keys}: weights {weights}, together {total}",
+    "future.none": "{query}: no later positions",
+    "future.worked": "the worked example",
+    "future.hand": "the second example",
     "kind": "kind",
     "offending": "what is wrong",
     "row_sum_deviation": "largest deviation of a row sum from 1",
+    "gradcheck.detail": "max |analytic − numeric| {error}",
     "gradcheck": "gradient check by central differences",
     "coordinates": "coordinates checked (Q+K+V)",
     "step": "step",
     "tolerance": "tolerance",
-    "closed_form": "largest difference between autodiff and the formulas",
+    "closed_form": "largest difference between the engine and the formulas",
     "replay": "second run",
     "unscaled_weight": "weight of the first position of {scores} without the scale",
     "scaled_weight": "weight of the first position of {scores} with the scale at d_k = {key_width}",
-    "section.inputs": "Inputs: query, key and value rows",
+    "section.inputs": "The head's inputs: Q, K and V",
     "section.scores": "Scores: every query against every key",
     "section.scaled": "Scaled scores",
     "section.softmax": "Softmax along each query row",
@@ -41,15 +46,15 @@ STRINGS: dict[str, str] = {
     "section.checks": "Numeric checks",
     "section.scale_example": "The scale example",
     "section.history": "History: where queries and keys come from",
-    "section.hand_inputs": "The second example, for your own hands: Q, K, V",
+    "section.hand_inputs": "The second example, to compute by hand: Q, K, V",
     "section.hand_scores": "The second example: scores QKᵀ and S = QKᵀ/√d_k",
     "section.hand_weights": "The second example: softmax along rows, step by step",
     "section.hand_output": "The second example: mixing values, O = AV",
     "hand.exponentials": "exponentials",
     "hand.exp_sum": "their sum",
-    "role.query": "Query rows: what each position is looking for",
-    "role.key": "Key rows: what a position can be matched by",
-    "role.value": "Value rows: what a position contributes to the mix",
+    "role.query": "queries: a row per position, what that position looks for",
+    "role.key": "keys: a row per position, by what that position is found",
+    "role.value": "values: a row per position, what it gives to the mix",
     "axis.key": "keys",
     "axis.batch": "batch (B)",
     "axis.tokens": "tokens (T)",
@@ -58,25 +63,24 @@ STRINGS: dict[str, str] = {
     "gradcheck.failed": "FAILED",
     "replay.bitwise": "bitwise identical",
     "replay.differs": "DIFFERS",
-    "history.recurrent-fixed-context": "Fixed recurrent context: a basic encoder–decoder may pass the whole "
-        "source sentence through one fixed-size vector.",
-    "history.additive-encoder-decoder-alignment": "Additive encoder–decoder alignment: at every step the decoder "
-        "gets a fresh context, a weighted sum of the encoder "
-        "annotations.",
-    "history.scaled-dot-product-self-attention": "Scaled dot-product self-attention: one layer scores every pair "
-        "of positions of one sequence.",
+    "history.recurrent-fixed-context": "Fixed recurrent context: the encoder squeezes the whole source sentence into "
+        "one vector of a fixed length, and at every step the decoder sees only that.",
+    "history.additive-encoder-decoder-alignment": "Additive encoder–decoder alignment: at every step the decoder sets "
+        "the weights of the encoder annotations itself and receives their weighted sum.",
+    "history.scaled-dot-product-self-attention": "Scaled dot-product self-attention: in one layer the queries and "
+        "keys of one sequence are compared, all with all.",
     "history.encoder_decoder": "alignment: queries are decoder states, keys are encoder annotations",
     "history.self": "self-attention: queries and keys are positions of one sequence",
     "history.pairs.alignment": "encoder–decoder alignment: query → key",
     "history.pairs.self": "self-attention: query → key",
-    "composition.read": "the same, left to right: transpose K → matmul → multiply by 1/√d_k → log_softmax "
-        "over keys → exp → matmul with V",
+    "composition.read": "the same from left to right: transpose K → matmul → multiply by 1/√d_k → log_softmax over "
+        "the keys → exp → matmul with V",
+    "gradient.engine": "engine",
     "gradient.closed": "formulas",
     "gradient.numeric": "differences",
-    "gradient.verdict": "step {step}, tolerance {tolerance}, coordinates checked: {count}",
+    "gradient.verdict": "check on {count} coordinates (step {step}, tolerance {tolerance})",
     "sums.rows": "row sums of A",
     "sums.columns": "column sums of A",
-    "future.weight": "weight q_0 gives to the later position k_1: {weight}",
     "figure.axis.query_rows": "query positions (rows)",
     "figure.axis.key_rows": "key positions (rows)",
     "figure.axis.value_rows": "value positions (rows)",
@@ -87,8 +91,8 @@ STRINGS: dict[str, str] = {
     "figure.scaled": "S = QKᵀ/√d_k: scaled scores",
     "figure.weights": "A = softmax(S) along rows",
     "figure.output": "O = AV: mixtures of values",
-    "trace.title": "Trace: every attention row from scores to output",
-    "trace.legend": "The frame style marks the role and a caption names it; no colour is needed.",
+    "trace.title": "Trace: how every row goes from scores to output",
+    "trace.legend": "A block's role shows in its frame style and its caption, so no colour is needed to read it.",
     "trace.raw": "each cell is a dot product q_i · k_j",
     "trace.scaled": "the same scores times 1/√d_k",
     "trace.weights_of": "weights of row {query}",
@@ -201,6 +205,30 @@ STRINGS: dict[str, str] = {
         "values with the weights of its own row A_i,: — O = A·V, not Aᵀ·V.",
     "mis.temperature-swapped": "The limits are swapped. As τ → 0 the numbers s/τ spread apart and the largest "
         "score takes all the weight; as τ → ∞ every s/τ goes to 0 and the weights even out.",
+    "mis.weights-not-transposed": "That is AŌ: A was not transposed. Row j of V̄ collects the weights that every "
+        "query gave to position j, which is column j of A. So V̄ = AᵀŌ.",
+    "mis.value-gradient-is-weights-gradient": "That is Ā = ŌVᵀ, the gradient of the weights, not of the values. The "
+        "gradient reaches the values through the weights: V̄ = AᵀŌ.",
+    "mis.output-for-gradient": "That is the forward pass's output O = AV. The backward pass multiplies other things: "
+        "the upstream gradient Ō with the weights A or with the values V.",
+    "mis.values-not-transposed": "That is ŌV: V was not transposed. Cell Ā_ij is the dot product of row ō_i with row "
+        "v_j, so Ā = ŌVᵀ.",
+    "mis.weights-gradient-is-value-gradient": "That is V̄ = AᵀŌ, the gradient of the values. The gradient reaches the "
+        "weights through the values: Ā = ŌVᵀ.",
+    "mis.softmax-backward-skipped": "That is Ā, the gradient of the weights, before the softmax. To reach the scores "
+        "it has to pass through the softmax's derivative: S̄ = A ⊙ (Ā − rowsum(A ⊙ Ā)).",
+    "mis.row-term-missing": "You multiplied A and Ā entry by entry but did not subtract the row's number ⟨a, ā⟩ from "
+        "Ā. Without it the rows of S̄ do not sum to 0, and they must: adding one number to every score of a row "
+        "leaves the weights unchanged.",
+    "mis.row-term-over-queries": "You subtracted a column's sum, not a row's. Every row has its own softmax, and the "
+        "number subtracted is ⟨a_i, ā_i⟩ of that same row i, a sum over the keys.",
+    "mis.weight-factor-missing": "You subtracted ⟨a, ā⟩ but did not multiply the difference by the weights. The "
+        "softmax's derivative ∂a_j/∂s_m = a_j(δ_jm − a_m) starts with a_j, so S̄ = A ⊙ (Ā − rowsum(A ⊙ Ā)).",
+    "mis.raw-score-gradient": "You multiplied by 1/√d_k: that gives the gradient of the scores QKᵀ before the scale. "
+        "The question asks for S̄, the gradient of the scaled scores S; the factor 1/√d_k comes in at the next step, "
+        "in Q̄ and K̄.",
+    "mis.gradient-rows-not-zero": "The rows of your S̄ sum to {sums}, but every row of S̄ sums to 0: adding one "
+        "number to a whole row of scores leaves the weights unchanged, so the gradient along that direction is zero.",
     "mis.mask-keeps-future": "The mask is upside down: you left query q_i the keys j ≥ i, the future. A causal "
         "mask keeps j ≤ i — the past and the position itself — and hides the later keys.",
     "mis.mask-hides-self": "You hid the position's own key too, but a causal mask keeps j ≤ i, including j = i. "
@@ -216,15 +244,16 @@ STRINGS: dict[str, str] = {
         "d_model / h.",
     "mis.scale-without-root": "d_k is right, but the scale is 1/√d_k, not 1/d_k: dividing by the root keeps the "
         "variance of the dot products near 1.",
-    "ex.first-look.prompt": "Before any computation: which value row, v_0 or v_1, will each query weight "
-        "more? Answer with two indices: one for q_0 and one for q_1.",
+    "ex.first-look.prompt": "Before any computation: to which value row, v_0 or v_1, will each query give more "
+        "weight? Answer with two indices: one for q_0 and one for q_1.",
     "ex.first-look.form": "two value-row indices, one per query, as [i, j]",
     "ex.first-look.form_hint": "Exactly two indices are needed, each 0 or 1: the first for q_0, the second for q_1.",
     "ex.first-look.wrong": "For each query compare its dot products with k_0 and k_1: the value of the "
         "position whose key gave the larger product gets the larger weight.",
-    "ex.first-look.explain": "The rows of QKᵀ are {rows}: q_0 has the larger product with k_1 and q_1 with "
-        "k_0, so q_0 gives more weight to v_1, and q_1 to v_0.",
-    "ex.scores.prompt": "Compute all four entries of QKᵀ for the worked example. Answer with a 2×2 matrix "
+    "ex.first-look.explain": "q_0's product with k_1 is larger than with k_0, and q_1's the other way round, so q_0 "
+        "gives the larger weight to v_1 and q_1 to v_0. You will compute the products themselves in the next "
+        "question.",
+    "ex.scores.prompt": "Compute the worked example's whole matrix QKᵀ: four dot products. Answer with a 2×2 matrix "
         "[[S_00, S_01], [S_10, S_11]].",
     "ex.scores.form": "a 2×2 matrix as [[a, b], [c, d]]",
     "ex.scores.form_hint": "Expected: a {shape} matrix without the batch axis, one row per query and one "
@@ -238,9 +267,9 @@ STRINGS: dict[str, str] = {
     "ex.weights.form_hint": "A row of {count} weights is needed.",
     "ex.weights.wrong": "Divide q_0's row of scores by √d_k, exponentiate, and divide each by their sum.",
     "ex.weights.explain": "S_0 = {scaled_row}; softmax of that row gives {answer}, summing to {row_sum}.",
-    "ex.scores-by-hand.prompt": "The second example is for your own hands. Q = {hand_query}, K = {hand_key}, "
-        "d_k = {key_width}. Compute QKᵀ: all nine dot products q_i · k_j. Answer with a 3×3 matrix [[S_00, S_01, "
-        "S_02], [S_10, S_11, S_12], [S_20, S_21, S_22]].",
+    "ex.scores-by-hand.prompt": "The second example is computed by hand. Q = {hand_query}, K = {hand_key}, d_k = "
+        "{key_width}. Compute QKᵀ: all nine dot products q_i · k_j. Answer with a 3×3 matrix [[S_00, S_01, S_02], "
+        "[S_10, S_11, S_12], [S_20, S_21, S_22]].",
     "ex.scores-by-hand.form": "a 3×3 matrix as [[a, b, c], [d, e, f], [g, h, i]]",
     "ex.scores-by-hand.form_hint": "A 3×3 matrix is needed: a row per query, a column per key.",
     "ex.scores-by-hand.wrong": "Entry (i, j) is the dot product of row q_i with row k_j: multiply the four pairs "
@@ -264,22 +293,25 @@ STRINGS: dict[str, str] = {
     "ex.output-by-hand.wrong": "Row o_i is the sum of the value rows v_j weighted by row A_i,: — o_i = "
         "Σ_j A_ij v_j.",
     "ex.output-by-hand.explain": "o_0 = {terms} = {first}; the other rows likewise. O = {answer}.",
-    "ex.row-normalization.prompt": "Why do the rows of A sum to 1, and not the columns?",
-    "ex.row-normalization.a": "Each key spreads attention over the queries, so the columns are normalized.",
-    "ex.row-normalization.b": "Dividing the scores by √d_k is what makes them sum to 1.",
-    "ex.row-normalization.c": "Each query spreads its own weight over the key positions: softmax normalizes the "
-        "key axis within the query's row.",
-    "ex.row-normalization.d": "A is symmetric, so row sums and column sums are the same.",
-    "ex.row-normalization.right": "A row of A belongs to one query, and softmax runs along that row's keys.",
-    "ex.row-normalization.why_a": "That would normalize columns. Here softmax runs over the key axis: each row's "
-        "weights sum to 1, while column sums can be anything — {column_sums} in the "
-        "example.",
-    "ex.row-normalization.why_b": "The factor 1/√d_k only shrinks the scores and normalizes nothing; softmax "
-        "along the row is what gives the sum of 1.",
-    "ex.row-normalization.why_d": "A need not be symmetric: in the example the row sums are {row_sums} and the "
-        "column sums {column_sums}.",
-    "ex.row-normalization.explain": "Row i is query q_i and column j is key k_j; softmax normalizes each row on "
-        "its own. Row sums: {row_sums}; column sums: {column_sums}.",
+    "ex.row-normalization.prompt": "Every row of A sums to 1. What can be said about the sums of its columns?",
+    "ex.row-normalization.a": "Every column sums to 1 as well: softmax normalizes the whole weight matrix, along both "
+        "axes.",
+    "ex.row-normalization.b": "Every column sums to 1 when QKᵀ is symmetric, as in the worked example.",
+    "ex.row-normalization.c": "A column may sum to any number from 0 to T; all the columns together sum to T, just as "
+        "all the rows do.",
+    "ex.row-normalization.d": "Every column sums to 1/√d_k: the scale divides every sum.",
+    "ex.row-normalization.right": "Column j gathers the weights that different queries gave to key k_j, and nothing "
+        "normalizes it. But the sum of all the entries of A is one number however you add them up: T rows of 1.",
+    "ex.row-normalization.why_a": "Softmax normalizes only a row: the denominator of A_ij adds up the exponentials of "
+        "one row. A column gathers the weights of different queries, and its sum can be anything from 0 to T: "
+        "{column_sums} in the example.",
+    "ex.row-normalization.why_b": "Symmetric scores do not make symmetric weights: each row is divided by its own "
+        "sum. In the worked example QKᵀ is symmetric, yet the column sums of A are {column_sums}.",
+    "ex.row-normalization.why_d": "The factor 1/√d_k comes before the softmax and only shrinks the scores; it does "
+        "not act on the sums of the weights. The column sums in the example are {column_sums}.",
+    "ex.row-normalization.explain": "Row i is query q_i and column j is key k_j; softmax normalizes each row on its "
+        "own, and nothing ties the columns. Row sums: {row_sums}; column sums: {column_sums}, together "
+        "{column_total}, as many as there are queries.",
     "ex.output-shape.prompt": "What shape is the output O when Q, K ∈ ℝ^(4×7×3) and V ∈ ℝ^(4×7×5)?",
     "ex.output-shape.form": "three whole numbers [B, T, width]",
     "ex.output-shape.form_hint": "A shape of three whole numbers is needed: [batch, tokens, width].",
@@ -290,10 +322,11 @@ STRINGS: dict[str, str] = {
         "their order, so any divisor gives the same weights.",
     "ex.why-root-dk.b": "Divided by d_k, the variance of the scores would grow with d_k, so the wider the vectors, "
         "the sharper the rows would get.",
-    "ex.why-root-dk.c": "It has been proved that 1/√d_k is the optimal softmax temperature for any queries and "
-        "keys, and 1/d_k is not.",
-    "ex.why-root-dk.d": "Under Vaswani et al.'s assumptions Var(q·k) = d_k: dividing by √d_k keeps the variance "
-        "near 1 at every width, while dividing by d_k shrinks it to 1/d_k and the rows turn almost uniform.",
+    "ex.why-root-dk.c": "Dividing by √d_k brings q and k to unit length, so the score becomes the cosine of the angle "
+        "between them; dividing by d_k would not.",
+    "ex.why-root-dk.d": "Under Vaswani et al.'s assumptions Var(q·k) = d_k: dividing by √d_k keeps the variance near "
+        "1 at every width, while dividing by d_k shrinks it to 1/d_k, and at large widths the rows turn almost "
+        "uniform.",
     "ex.why-root-dk.right": "Divided by c, the variance of q·k/c is d_k/c²: 1 at every width for c = √d_k, and "
         "1/d_k for c = d_k, which would pull the scores towards 0.",
     "ex.why-root-dk.why_a": "Softmax is unchanged when a constant is added to a row, not when the row is "
@@ -302,19 +335,21 @@ STRINGS: dict[str, str] = {
     "ex.why-root-dk.why_b": "The opposite: the variance of q·k/d_k is 1/d_k, so the rows would get ever flatter as "
         "d_k grows. On random vectors at d_k = {key_width} the mean largest weight in a row of {tokens} keys "
         "would be {max_width}, close to a uniform row's {uniform}.",
-    "ex.why-root-dk.why_c": "There is no such proof: the variance argument rests on assumptions and says nothing "
-        "about optimality.",
+    "ex.why-root-dk.why_c": "A cosine divides by ‖q‖·‖k‖, which differs for every pair. √d_k is one number for the "
+        "whole head: it keeps the scores' average variance near 1; it does not set the vectors' length.",
     "ex.why-root-dk.explain": "Var(q·k/c) = d_k/c²: for c = √d_k that is 1, for c = d_k it is 1/d_k. On random "
         "vectors at d_k = {key_width} ({tokens} keys to a row): divided by √d_k, the scores have variance "
         "{variance_root} and the mean largest weight in a row is {max_root}; divided by d_k, {variance_width} "
         "and {max_width}, close to a uniform row's {uniform}. This is an argument under assumptions, not a "
         "proof of optimality.",
-    "ex.recurrent-vs-self.prompt": "How does recurrent alignment differ from the self-attention score matrix?",
-    "ex.recurrent-vs-self.a": "Self-attention makes the total work constant, whatever the length.",
-    "ex.recurrent-vs-self.b": "Recurrent alignment computes a new context step by step as the decoder moves on; "
-        "self-attention relates all available positions of one sequence inside one layer.",
-    "ex.recurrent-vs-self.c": "Self-attention parallelizes autoregressive generation: all tokens of the answer "
-        "appear at once.",
+    "ex.recurrent-vs-self.prompt": "Compare Bahdanau's alignment with the head you computed in 27.1–27.4. What is the "
+        "main difference?",
+    "ex.recurrent-vs-self.a": "With self-attention the work no longer depends on the length: all the scores come out "
+        "of one product, however many tokens there are.",
+    "ex.recurrent-vs-self.b": "Alignment builds a new context at each step of the decoder, one step at a time; a "
+        "self-attention head relates all positions of one sequence to each other at once, in one layer.",
+    "ex.recurrent-vs-self.c": "Self-attention parallelizes autoregressive generation: since all positions are "
+        "computed at once, all tokens of the answer appear at once.",
     "ex.recurrent-vs-self.d": "There is no difference: the additive attention of Bahdanau, Cho and Bengio "
         "already used queries, keys, values and scaled dot products.",
     "ex.recurrent-vs-self.right": "The difference is in the model's structure: a context per decoder step versus "
@@ -323,12 +358,12 @@ STRINGS: dict[str, str] = {
         "work is not constant.",
     "ex.recurrent-vs-self.why_c": "One layer's scores are computed in a batch, but generation stays "
         "autoregressive: the next token depends on the previous ones.",
-    "ex.recurrent-vs-self.why_d": "That is an anachronism: the early work has no Q, K, V notation and no scaled "
-        "dot products, and the name “additive” is a later, retrospective classification "
-        "that Vaswani et al. use.",
-    "ex.recurrent-vs-self.explain": "Alignment scores {encoder_pairs} pairs of “decoder state — encoder "
-        "annotation”; self-attention scores {self_pairs} pairs of positions of one "
-        "sequence. Neither makes the work constant or generation parallel.",
+    "ex.recurrent-vs-self.why_d": "That carries today's ideas into the past. In Bahdanau, Cho and Bengio's model a "
+        "small learned network computes each score from the decoder state and an annotation; there are no queries, "
+        "keys and values and no division by √d_k, and the name “additive” was given to that score later.",
+    "ex.recurrent-vs-self.explain": "Alignment scores {encoder_pairs} pairs of “decoder state — encoder annotation”; "
+        "self-attention scores {self_pairs} pairs of positions of one sequence. That makes neither the work constant "
+        "nor the production of text parallel.",
     "ex.single-token.prompt": "A sequence has one token, whose value is {value}. What are its attention weight "
         "and its output? Answer with the weight and the output: [w, [o_0, o_1]] or [w, "
         "o_0, o_1].",
@@ -337,34 +372,35 @@ STRINGS: dict[str, str] = {
     "ex.single-token.explain": "The weight row has one key, so A = {weights}, and the output is the value "
         "itself: O = {output}. The query and key gradients are zero: Q̄ = {grad_q}, K̄ = "
         "{grad_k}.",
-    "ex.permutation.prompt": "What happens to the output if two token positions are permuted the same way in "
-        "Q, K and V?",
+    "ex.permutation.prompt": "Swap two token positions, the same way in Q, K and V. What happens to the output?",
     "ex.permutation.a": "The output does not change in any row.",
     "ex.permutation.b": "Different numbers come out: the head knows the order of positions.",
     "ex.permutation.c": "Only the columns of A are permuted; the output rows stay where they were.",
     "ex.permutation.d": "The output rows are permuted the same way: each row follows its position.",
     "ex.permutation.right": "The head does not know the order of positions: an output row moves with its query.",
     "ex.permutation.why_a": "An output row belongs to its query; when the query moves, its output row moves with it.",
-    "ex.permutation.why_b": "This head has no information about position: the scores depend only on what the "
-        "rows contain. Positional information and the mask need separate treatment.",
+    "ex.permutation.why_b": "This head has no information about position: the scores depend only on what the rows "
+        "contain. The order of positions, like the mask, is brought into a model separately.",
     "ex.permutation.why_c": "Both the rows of A (queries) and its columns (keys) are permuted, so the output "
         "rows are permuted too.",
     "ex.permutation.explain": "After permuting {order}, the output matched the permuted original output with a "
-        "difference {difference}. Positional inputs and the mask need separate treatment.",
+        "difference {difference}. The head knows nothing of the order of positions, so information about order, like "
+        "the mask, has to be added separately.",
     "ex.identical-keys.prompt": "Two key rows are identical. What will the weights in any query's row be?",
     "ex.identical-keys.form": "a row of two weights as [a, b]",
     "ex.identical-keys.form_hint": "A row of two weights (or the whole 2×2 matrix) is needed.",
     "ex.identical-keys.explain": "Both scores in the row are equal, and softmax gives the uniform row {weights}.",
-    "ex.future-access.prompt": "Which access to the future would leak the target during causal decoder training?",
+    "ex.future-access.prompt": "A decoder is trained to predict the next token. Which kind of access to other "
+        "positions would give the head the answer in advance?",
     "ex.future-access.a": "The query at position i uses keys and values at positions j > i — later target tokens.",
     "ex.future-access.b": "The query at position i uses the keys of earlier positions j < i.",
     "ex.future-access.c": "The query at position i uses its own key j = i.",
-    "ex.future-access.d": "There is no leak: this head is already causal and cannot see the future.",
+    "ex.future-access.d": "There is no leak: this head already sees only past positions.",
     "ex.future-access.right": "Without a mask a query sees later positions; in autoregressive training that "
         "gives the answer away.",
     "ex.future-access.why_b": "Earlier positions are already known to the model when it generates — using them "
         "is fine.",
-    "ex.future-access.why_c": "Its own position is known too: a causal mask does not hide it.",
+    "ex.future-access.why_c": "Its own position is known too: the mask of chapter 28 does not hide it.",
     "ex.future-access.why_d": "This head has no mask: in the example query q_0 gives the later position k_1 a "
         "weight of {future_weight}. Chapter 28 adds the mask.",
     "ex.future-access.explain": "Without a mask every query sees every key: in the example q_0 gives the future "
@@ -378,9 +414,10 @@ STRINGS: dict[str, str] = {
         "τ → ∞.",
     "ex.temperature-limits.wrong": "Picture s/τ: with a small τ the differences between the scores are huge, with "
         "a large one they vanish. What does softmax do in each case?",
-    "ex.temperature-limits.explain": "As τ → 0 the differences s/τ grow without bound and the largest score takes "
-        "all the weight: {cold}. As τ → ∞ every s/τ → 0 and softmax is uniform: {hot}. The engine computed them "
-        "at τ = 10⁻⁶ and τ = 10⁶.",
+    "ex.temperature-limits.explain": "As τ → 0 the differences s/τ grow without bound and the largest score takes all "
+        "the weight: {cold}. As τ → ∞ every s/τ → 0 and softmax is uniform: {hot} — all weights nearly equal, the "
+        "difference in the sixth decimal coming from τ being finite. The engine computed them at τ = 10⁻⁶ and τ = "
+        "10⁶.",
     "ex.row-shift.prompt": "The same number c = {shift} is added to every scaled score in row q_0 of the second "
         "example. What happens to the row of weights A_0?",
     "ex.row-shift.a": "The row gets sharper: the key with the largest score gets even more weight.",
@@ -399,20 +436,20 @@ STRINGS: dict[str, str] = {
     "ex.row-shift.explain": "Row q_0: scores {row}, weights {weights}; after adding {shift} the weights are "
         "{shifted}, a difference of {difference}. That is why softmax implementations subtract a row's maximum: "
         "the answer stays the same and nothing overflows.",
-    "ex.one-hot-gradient.prompt": "Multiply the worked example's Q by {factor}: every row of A becomes one-hot to "
-        "six decimals, and the gradient Q̄ (with Ō = I) nearly zero. Why is Q̄ ≈ 0?",
+    "ex.one-hot-gradient.prompt": "Multiply the worked example's Q by {factor}: in every row of A all the weight goes "
+        "to one key (to six decimals), and the gradient Q̄ (with Ō = I) becomes nearly zero. Why is Q̄ ≈ 0?",
     "ex.one-hot-gradient.a": "No gradient reaches the values: V̄ is zero, so there is nothing to pass on to the "
         "queries.",
     "ex.one-hot-gradient.b": "The head picks a key with argmax, which has no derivative: Q̄ is exactly zero.",
     "ex.one-hot-gradient.c": "The factor 1/√d_k wipes out the gradient when the scores are large.",
-    "ex.one-hot-gradient.d": "Softmax is saturated: for a one-hot row the factors A_ij(δ_jr − A_ir) are nearly "
-        "zero, so that row's S̄ ≈ 0, and with it Q̄ = S̄K/√d_k ≈ 0.",
-    "ex.one-hot-gradient.right": "The gradient through softmax is proportional to A_ij(δ_jr − A_ir); for a "
-        "one-hot row that is nearly zero, and almost nothing reaches the queries.",
+    "ex.one-hot-gradient.d": "Softmax is saturated: for a row with all its weight on one key the softmax's derivative "
+        "is almost zero, and almost nothing reaches the scores, and with them Q.",
+    "ex.one-hot-gradient.right": "The gradient through softmax is proportional to A_ij(δ_jr − A_ir); for a row with "
+        "all its weight on one key that is nearly zero, and almost nothing reaches the queries.",
     "ex.one-hot-gradient.why_a": "V̄ = AᵀŌ is not zero: here V̄ = {grad_v}. It is the path through softmax that "
         "vanishes, not the one through the values.",
     "ex.one-hot-gradient.why_b": "The head never calls argmax: it computes softmax, which has a derivative "
-        "everywhere. Q̄ = {grad_q} only to six decimals: it is tiny, not zero by definition.",
+        "everywhere. Q̄ = {grad_q} only to six decimals: it is tiny, but not exactly zero.",
     "ex.one-hot-gradient.why_c": "The scale 1/√d_k is a constant factor: it does not depend on how large the "
         "scores are and does not wipe out a gradient by itself. A saturated softmax does: A = {weights}.",
     "ex.one-hot-gradient.explain": "With Q × {factor} the weights are A = {weights}, Q̄ = {grad_q}, and V̄ = "
@@ -426,8 +463,8 @@ STRINGS: dict[str, str] = {
         "get weight 0.",
     "ex.causal-rows.wrong": "In each row keep the keys j ≤ i, take softmax over them alone, and give the hidden "
         "keys weight 0.",
-    "ex.causal-rows.explain": "Row q_0 sees only k_0, so its weight is 1. Row q_1 normalizes softmax over k_0 and "
-        "k_1: {row1}. Row q_2 sees every key, as without a mask: {row2}. A = {answer}.",
+    "ex.causal-rows.explain": "Row q_0 sees only k_0, so its weight is 1. Row q_1 takes the softmax over k_0 and k_1 "
+        "only: {row1}. Row q_2 sees every key, as without a mask: {row2}. A = {answer}.",
     "ex.head-width.prompt": "A model of width d_model = {model_width} splits attention over h = {heads} heads. "
         "What is one head's width d_k, and its scale 1/√d_k? Answer with [d_k, scale].",
     "ex.head-width.form": "two numbers [d_k, scale]",
@@ -444,19 +481,30 @@ STRINGS: dict[str, str] = {
     "cost.doubling_title": "Each row doubles one quantity, starting from B = {batch}, T = {tokens}, d_k = "
         "{key_width}, d_v = {value_width}; each cell is the growth factor",
     "cost.doubled": "doubled",
-    "cost.time_title": "Forward+backward time (B = {batch}, d = {width})",
+    "cost.time_title": "Forward+backward time, ms (B = {batch}, d = {width})",
     "cost.time_axis": "ms (log scale)",
     "cost.quadratic": "∝ T² (through the last point)",
-    "cost.memory_title": "numpy's peak memory, forward+backward",
+    "cost.memory_title": "numpy's peak memory over forward+backward, MiB",
     "cost.memory_axis": "MiB (log scale)",
     "cost.one_score_matrix": "one [B,T,T] matrix",
     "section.dot_products": "Dot products of each query with every key",
-    "section.gradient_table": "Gradients: autodiff, formulas and central differences",
+    "section.backward_inputs": "Where the backward pass starts: the weights A, the values V and the upstream gradient "
+        "Ō",
+    "backward.weights": "the weights of 27.2",
+    "backward.values": "the worked example's values",
+    "backward.upstream": "the upstream gradient of the output: L = O_00 + O_11",
+    "section.value_gradient": "Step 1 back: the gradient of the values",
+    "backward.value_gradient": "row j: what value v_j receives",
+    "section.weight_gradient": "Step 2 back: the gradient of the weights",
+    "backward.weight_gradient": "entry (i, j): the dot product ō_i · v_j",
+    "section.score_gradient": "Step 3 back: through each row's softmax to the scores, S̄ = A ⊙ (Ā − rowsum(A ⊙ Ā))",
+    "backward.row_sum": "sum of the row of S̄",
+    "section.gradient_table": "Gradients: the engine, the formulas and central differences",
     "section.output_shape": "Shapes of the weights and the output",
     "section.sums": "Row and column sums of A",
     "section.record": "The record of the forward pass",
     "section.composition": "The primitives the output is built from",
-    "section.future": "What the first query sees",
+    "section.future": "How much weight each query gives to later positions",
     "section.pairs": "Query → key pairs",
     "section.shift_invariance": "The weights depend only on the difference between the scores in a row",
     "terms.computed": "multiplied out",
@@ -491,9 +539,9 @@ STRINGS: dict[str, str] = {
         "divides by √d_k = {right}.",
     "ex.write-head.scale-other": "The scores are divided by the wrong number: {probe} your weights come from scores "
         "divided by {found}. The head divides by √d_k = {right}.",
-    "ex.write-head.softmax-axis": "The softmax normalises the wrong axis: {probe} the columns of your weights sum to "
+    "ex.write-head.softmax-axis": "The softmax normalizes the wrong axis: {probe} the columns of your weights sum to "
         "1 ({column_sums}), not the rows ({row_sums}). A row of A is one query, whose weights over the keys sum to 1: "
-        "normalise the last axis (axis=-1).",
+        "normalize the last axis (axis=-1).",
     "ex.write-head.transposed-scores": "The scores are transposed: {probe} your weights are the softmax of the rows "
         "of K Qᵀ, not Q Kᵀ. Row i of the scores is query q_i and column j is key k_j: S = Q Kᵀ / √d_k.",
     "ex.write-head.returns-weights": "The function returns the weights A, not the output O: {probe} it returned an "
@@ -536,12 +584,12 @@ STRINGS: dict[str, str] = {
     "ex.first-look.hint_stage": "Look at the dot product of each query with each key: q_i · k_0 and q_i · k_1.",
     "ex.first-look.hint_formula": "The value of the key whose product with the query is larger gets the larger "
         "weight: compare q_0·k_0 with q_0·k_1, then q_1·k_0 with q_1·k_1.",
-    "ex.scores.hint_stage": "The stage is the matrix QKᵀ before scaling: one row per query, one column per key.",
+    "ex.scores.hint_stage": "This is the stage before scaling: the matrix QKᵀ, a row per query, a column per key.",
     "ex.scores.hint_formula": "Entry (i, j) is the dot product q_i · k_j: the sum of the products of matching "
         "coordinates of q_i and k_j.",
-    "ex.weights.hint_stage": "The stage is row q_0 of the scaled scores S = QKᵀ/√d_k, then a softmax along that row.",
+    "ex.weights.hint_stage": "This is row q_0 of the scaled scores S = QKᵀ/√d_k, then a softmax along it.",
     "ex.weights.hint_formula": "A_0j = e^(S_0j) / Σ_r e^(S_0r), where S_0j = q_0 · k_j / √d_k.",
-    "ex.scores-by-hand.hint_stage": "The stage is the matrix QKᵀ before scaling: three query rows by three key "
+    "ex.scores-by-hand.hint_stage": "This is the stage before scaling: the matrix QKᵀ, three query rows by three key "
         "columns.",
     "ex.scores-by-hand.hint_formula": "Entry (i, j) is q_i · k_j: multiply the coordinates of q_i and k_j in pairs "
         "and add the four products.",
@@ -549,12 +597,13 @@ STRINGS: dict[str, str] = {
         "every row.",
     "ex.weights-by-hand.hint_formula": "In a row take e^(S_ij), their sum, and divide each exponential by the sum; e "
         "≈ 2.72, 1/e ≈ 0.37.",
-    "ex.output-by-hand.hint_stage": "The stage is the mixture of values: row o_i is built from the rows of V with the "
+    "ex.output-by-hand.hint_stage": "This is the mixture of values: row o_i is built from the rows of V with the "
         "weights of row A_i,:.",
     "ex.output-by-hand.hint_formula": "o_i = Σ_j A_ij · v_j: multiply each row of V by its weight and add them up.",
-    "ex.row-normalization.hint_stage": "Think about what one row of A is: who chooses in it, and among what.",
-    "ex.row-normalization.hint_formula": "The softmax of query q_i normalises its scores with all the keys — that is, "
-        "it runs along the row.",
+    "ex.row-normalization.hint_stage": "Column j gathers the weights that different queries gave to key k_j. Does "
+        "anything normalize them?",
+    "ex.row-normalization.hint_formula": "Add up all the entries of A in two ways, by rows and by columns: the total "
+        "is the same.",
     "ex.output-shape.hint_stage": "The output is O = A·V: look where each of its axes comes from.",
     "ex.output-shape.hint_formula": "A has shape [B, T, T] and V [B, T, d_v]; the product takes its last axis from V.",
     "ex.why-root-dk.hint_stage": "Recall the variance of a dot product q · k whose components are independent, with "
@@ -562,8 +611,8 @@ STRINGS: dict[str, str] = {
     "ex.why-root-dk.hint_formula": "That variance grows like d_k; to keep it from growing, divide by its square root.",
     "ex.recurrent-vs-self.hint_stage": "Compare where the queries and the keys come from in encoder–decoder alignment "
         "and in self-attention.",
-    "ex.recurrent-vs-self.hint_formula": "Recurrent alignment builds a new context at every decoder step; "
-        "self-attention relates the positions of one sequence within one layer.",
+    "ex.recurrent-vs-self.hint_formula": "In Bahdanau's model the context is gathered anew for each step of the "
+        "translation; a self-attention head compares the positions of one sequence all at once.",
     "ex.single-token.hint_stage": "A single token's row of weights is the softmax of a single score.",
     "ex.single-token.hint_formula": "The softmax of one number is always 1, and the output is the weighted sum of V's "
         "single row.",
@@ -577,9 +626,18 @@ STRINGS: dict[str, str] = {
     "ex.bug-hunt.hint_stage": "Look at the axis along which buggy_head takes the maximum and the sum.",
     "ex.bug-hunt.hint_formula": "axis=1 is the axis of queries: it is the columns of A that sum to 1. Compare the row "
         "sums with the column sums.",
+    "ex.value-gradient.hint_stage": "This is the first step back: through O = AV to the values V. Here the weights A "
+        "are constant factors.",
+    "ex.value-gradient.hint_formula": "V̄ = AᵀŌ; with Ō = I that is Aᵀ, the weight matrix with its rows turned into "
+        "columns.",
+    "ex.weight-gradient.hint_stage": "The same step O = AV, but now the values V are constant and the weights A vary.",
+    "ex.weight-gradient.hint_formula": "Ā = ŌVᵀ; with Ō = I that is Vᵀ: the rows of V become columns.",
+    "ex.score-gradient.hint_stage": "This is the step through a row's softmax: from the weights' gradient Ā to the "
+        "scaled scores' gradient S̄.",
+    "ex.score-gradient.hint_formula": "For a row: ⟨a, ā⟩ = a_0 ā_0 + a_1 ā_1, then S̄_j = a_j (ā_j − ⟨a, ā⟩).",
     "ex.small-query-gradients.hint_stage": "The gradient Q̄ passes through the softmax; V̄ does not.",
-    "ex.small-query-gradients.hint_formula": "The softmax's derivative is S̄ = A ⊙ (Ā − rowsum(A ⊙ Ā)); when a row's "
-        "weights are near 0 and 1, it is nearly zero.",
+    "ex.small-query-gradients.hint_formula": "The backward rule through softmax is S̄ = A ⊙ (Ā − rowsum(A ⊙ Ā)); when "
+        "a row's weights are near 0 and 1, S̄ is nearly zero.",
     "ex.future-access.hint_stage": "In autoregressive training position i learns to predict the next token.",
     "ex.future-access.hint_formula": "A leak is query i seeing the keys of positions j > i; a head without a mask "
         "sees them all.",
@@ -591,7 +649,7 @@ STRINGS: dict[str, str] = {
     "ex.one-hot-gradient.hint_stage": "Look at the softmax's derivative for a row in which one weight is 1.",
     "ex.one-hot-gradient.hint_formula": "diag(w) − w·wᵀ for the row of weights w = (1, 0): every entry is zero, and "
         "no gradient reaches the scores.",
-    "ex.causal-rows.hint_stage": "The mask hides the keys j > i before normalising: query q_i keeps the keys k_0 … "
+    "ex.causal-rows.hint_stage": "The mask hides the keys j > i before normalizing: query q_i keeps the keys k_0 … "
         "k_i.",
     "ex.causal-rows.hint_formula": "Take the softmax of each row of S over its visible keys only; the hidden weights "
         "are zeros.",
@@ -606,7 +664,7 @@ STRINGS: dict[str, str] = {
     "ex.write-backward.hint_formula": "dV = Aᵀ·dO, dA = dO·Vᵀ, dS = A ⊙ (dA − rowsum(A ⊙ dA)), dQ = dS·K/√d_k, dK = "
         "dSᵀ·Q/√d_k.",
     "code.case.worked": "on the worked example",
-    "code.case.second": "on the second example",
+    "code.case.second": "on the second example (Q and K 3×4, V 3×2; you will compute it by hand in 27.8)",
     "code.case.random": "on a hidden case with B = {batch}, T = {tokens}, d_k = {key_width}, d_v = {value_width}",
     "code.case.single": "on a hidden case with one token (T = 1)",
     "code.case.large": "on a hidden case with large scores (about 10³)",
@@ -625,43 +683,74 @@ STRINGS: dict[str, str] = {
     "ex.bug-hunt.b": "Some weights in A are negative.",
     "ex.bug-hunt.c": "The rows of A no longer sum to 1, but its columns do.",
     "ex.bug-hunt.d": "None: on the worked example QKᵀ is symmetric, so the bug does not show there.",
-    "ex.bug-hunt.right": "The softmax here normalises the query axis (axis=1): the rows of A sum to {row_sums} and "
-        "its columns to {column_sums}. In a right head it is the other way round: each row is one query's "
+    "ex.bug-hunt.right": "The softmax here normalizes the query axis (axis=1): the rows of A sum to {row_sums} and "
+        "its columns to {column_sums}. In a correct head it is the other way round: each row is one query's "
         "distribution over the keys.",
-    "ex.bug-hunt.why_a": "The shape does not change: normalising another axis divides by other sums, but O still "
+    "ex.bug-hunt.why_a": "The shape does not change: normalizing another axis divides by other sums, but O still "
         "has shape {shape}.",
-    "ex.bug-hunt.why_b": "exp is positive whichever axis is normalised, so every weight stays between 0 and 1.",
-    "ex.bug-hunt.why_d": "Symmetry hides K Qᵀ, not the softmax axis: with a symmetric S the buggy A is the "
-        "transpose of the right one, and its rows sum to {row_sums}.",
-    "ex.bug-hunt.explain": "The softmax runs over the query axis (axis=1), not the keys: A.sum(axis=-1) = "
-        "{row_sums}, A.sum(axis=-2) = {column_sums}. Fix the axis and you have your my_head.",
+    "ex.bug-hunt.why_b": "exp is positive whichever axis is normalized, so every weight stays between 0 and 1.",
+    "ex.bug-hunt.why_d": "Symmetry hides K Qᵀ, not the softmax axis: with a symmetric S the buggy A is the transpose "
+        "of the correct one, and its rows sum to {row_sums}.",
+    "ex.bug-hunt.explain": "The softmax runs over the query axis (axis=1), not the keys: A.sum(axis=-1) = {row_sums}, "
+        "A.sum(axis=-2) = {column_sums}. Fix the axis and the head is right; you will write one yourself in 27.6.",
     "section.bug_sums": "The buggy head on the worked example: row and column sums of A",
+    "ex.value-gradient.prompt": "The backward pass starts from the last step, O = AV. Compute V̄ = AᵀŌ for the worked "
+        "example with Ō = I (A and V are in the cell above). Answer with a 2×2 matrix, one row per value position; "
+        "three decimals are enough.",
+    "ex.value-gradient.form": "a 2×2 matrix as [[a, b], [c, d]]",
+    "ex.value-gradient.form_hint": "Expected: a 2×2 matrix of the shape of V, one row per position j and one column "
+        "per value feature.",
+    "ex.value-gradient.wrong": "V̄_j = Σ_i A_ij ō_i: row j adds up the rows of Ō with the weights that every query "
+        "gave to position j.",
+    "ex.value-gradient.explain": "V̄ = AᵀŌ, and with Ō = I that is simply Aᵀ: V̄ = {answer}. Row j is column j of the "
+        "weights A = {weights}: how much of each ō_i the value v_j receives.",
+    "ex.weight-gradient.prompt": "The same step O = AV leads to the weights too. Compute Ā = ŌVᵀ with Ō = I. Answer "
+        "with a 2×2 matrix, one row per query and one column per key.",
+    "ex.weight-gradient.form": "a 2×2 matrix as [[a, b], [c, d]]",
+    "ex.weight-gradient.form_hint": "Expected: a 2×2 matrix of the shape of A, one row per query and one column per "
+        "key position.",
+    "ex.weight-gradient.wrong": "Ā_ij = ō_i · v_j: the dot product of row i of the upstream gradient with value row j.",
+    "ex.weight-gradient.explain": "Ā = ŌVᵀ, and with Ō = I that is Vᵀ: Ā = {answer}. Entry Ā_ij = ō_i · v_j says how "
+        "much L would grow if query q_i gave position j a little more weight.",
+    "ex.score-gradient.prompt": "Now through the softmax, row by row: S̄ = A ⊙ (Ā − rowsum(A ⊙ Ā)). For a row of "
+        "weights a and its gradient ā, first find the one number ⟨a, ā⟩, then a ⊙ (ā − ⟨a, ā⟩). Answer with a 2×2 "
+        "matrix; the numbers are small, give three decimals.",
+    "ex.score-gradient.form": "a 2×2 matrix as [[a, b], [c, d]]",
+    "ex.score-gradient.form_hint": "Expected: a 2×2 matrix of the shape of S, one row per query and one column per "
+        "key.",
+    "ex.score-gradient.wrong": "In row i: S̄_ij = A_ij (Ā_ij − Σ_r A_ir Ā_ir). First one number per row, ⟨a_i, ā_i⟩, "
+        "then the difference from it, times the weight.",
+    "ex.score-gradient.explain": "In row q_0: a = {row}, ā = {grad_row}, ⟨a, ā⟩ = {inner}, and S̄_0 = a ⊙ (ā − ⟨a, "
+        "ā⟩) = {first}. All of it: S̄ = {answer}. Every row sums to 0: adding one number to a whole row of scores "
+        "leaves the weights unchanged (27.1), so there is no gradient along that direction.",
     "ex.small-query-gradients.prompt": "Why are Q̄ and K̄ so much smaller than V̄ in the worked example?",
-    "ex.small-query-gradients.a": "Because of the division by √d_k.",
+    "ex.small-query-gradients.a": "Because of the division by √d_k: that factor lies on the path to Q and K but not "
+        "to V.",
     "ex.small-query-gradients.b": "It is always so: the gradients of queries and keys are smaller than those of "
         "values.",
-    "ex.small-query-gradients.c": "The rows of A are almost one-hot, and the gradient reaches the scores through "
-        "the Jacobian diag(a_0, a_1) − aaᵀ, which is almost zero for such a row.",
-    "ex.small-query-gradients.d": "Because Ō = I zeroes part of the gradient.",
+    "ex.small-query-gradients.c": "The rows of A are nearly saturated, and a saturated row's softmax Jacobian is "
+        "almost zero, so little reaches the scores, and with them Q and K.",
+    "ex.small-query-gradients.d": "Because of Ō = I: the identity upstream gradient cancels the contributions that "
+        "would reach Q and K.",
     "ex.small-query-gradients.right": "The path to Q and K runs through the softmax Jacobian: here a_0·a_1 = "
         "{products}, so S̄ = {grad_scores}, although Ā = {grad_weights}.",
-    "ex.small-query-gradients.why_a": "That factor shrinks Q̄ and K̄ only by √d_k ≈ {root}, while ‖V̄‖ is {ratio} "
-        "times ‖Q̄‖.",
+    "ex.small-query-gradients.why_a": "That factor shrinks Q̄ and K̄ only by a factor of √d_k ≈ {root}, while ‖V̄‖ is "
+        "{ratio} times ‖Q̄‖.",
     "ex.small-query-gradients.why_b": "Not always: for a uniform row a = {uniform} the Jacobian entry a_0·a_1 = "
-        "{uniform_product}, and the gradient reaching the scores would be large.",
+        "{uniform_product}, and the gradient of the scores would be large.",
     "ex.small-query-gradients.why_d": "Ō enters V̄ = AᵀŌ and Ā = ŌVᵀ alike. The gradient shrinks later, in the "
         "softmax between Ā and S̄: Ā = {grad_weights}, but S̄ = {grad_scores}.",
-    "ex.small-query-gradients.explain": "V̄ = AᵀŌ receives the weights directly. The path to Q and K runs through "
-        "the softmax: for two keys J = a_0 a_1 [[1, −1], [−1, 1]], and in the example a_0·a_1 = {products}. So "
-        "S̄ = {grad_scores}, although Ā = {grad_weights}. This is the saturation of 27.4: the closer a row is to "
-        "one-hot, the less gradient reaches the scores, and through them Q and K.",
-    "ex.first-look.title": "which value each query will weight more",
+    "ex.small-query-gradients.explain": "V̄ = AᵀŌ receives the weights directly. The path to Q and K runs through the "
+        "softmax: for two keys J = a_0 a_1 [[1, −1], [−1, 1]], and in the example a_0·a_1 = {products}. So S̄ = "
+        "{grad_scores}, although Ā = {grad_weights}. This is the saturation of 27.4: the more of a row's weight sits "
+        "on one key, the less gradient reaches the scores, and through them Q and K.",
+    "ex.first-look.title": "which value each query gives more weight to",
     "ex.scores.title": "the scores QKᵀ",
     "ex.weights.title": "the first query's weights",
     "ex.scores-by-hand.title": "the second example's scores by hand",
     "ex.weights-by-hand.title": "the second example's weights by hand",
     "ex.output-by-hand.title": "the second example's output by hand",
-    "ex.row-normalization.title": "why the rows sum to 1",
+    "ex.row-normalization.title": "the column sums of A",
     "ex.output-shape.title": "the output's shape",
     "ex.why-root-dk.title": "why √d_k and not d_k",
     "ex.recurrent-vs-self.title": "recurrent alignment and self-attention",
@@ -669,23 +758,34 @@ STRINGS: dict[str, str] = {
     "ex.permutation.title": "swapping positions",
     "ex.identical-keys.title": "identical keys",
     "ex.bug-hunt.title": "what gives a buggy head away",
+    "ex.value-gradient.title": "the values' gradient V̄",
+    "ex.weight-gradient.title": "the weights' gradient Ā",
+    "ex.score-gradient.title": "the scores' gradient S̄",
     "ex.small-query-gradients.title": "why Q̄ and K̄ are so small",
     "ex.future-access.title": "access to the future",
     "ex.temperature-limits.title": "temperature towards 0 and towards infinity",
-    "ex.row-shift.title": "one constant added to a whole row of scores",
-    "ex.one-hot-gradient.title": "the gradient through a one-hot row",
+    "ex.row-shift.title": "one number added to a whole row of scores",
+    "ex.one-hot-gradient.title": "Q × 4: why Q̄ vanishes",
     "ex.causal-rows.title": "what a causal mask leaves",
     "ex.head-width.title": "a head's width and d_model",
     "ex.write-head.title": "the head, written yourself",
     "ex.write-backward.title": "the backward pass, written yourself",
+    "unit.B": "B",
+    "unit.KiB": "KiB",
+    "unit.MiB": "MiB",
+    "unit.GiB": "GiB",
+    "record.shape": "shape {shape}",
+    "history.name.decoder-state": "decoder state {index}",
+    "history.name.encoder-annotation": "encoder annotation {index}",
+    "history.name.hidden-position": "position {index}",
     "cost.impl.head": "the chapter's head",
     "cost.impl.tiled": "tiled head",
-    "cost.impl.torch": "PyTorch autograd",
+    "cost.impl.torch": "PyTorch, the same steps",
     "cost.impl.sdpa": "PyTorch SDPA",
     "cost.block.slider": "tile size",
     "cost.block.axis": "tile size",
-    "cost.block.time_title": "Tiled head, T = {tokens}, B = {batch}, d = {width}: time",
-    "cost.block.memory_title": "numpy's peak memory",
+    "cost.block.time_title": "Tiled head, T = {tokens}, B = {batch}, d = {width}: time, ms",
+    "cost.block.memory_title": "numpy's peak memory, MiB",
     "cost.block.head_record": "the chapter's head's record (three [B,T,T] and the output)",
     "cost.block.numbers": "tile {block}: {ms} ms, peak {peak} MiB; the chapter's head's record at the same "
         "sizes is {record} MiB.",

@@ -1,0 +1,185 @@
+"""Every question before its answer, and Russian written in its own words.
+
+1. Walking each edition in reading order — every notebook, every cell, prose and outputs, folded ones
+   included, and what each earlier exercise says once it is attempted (its explanation, hints and the
+   feedback of its options) — no computed exercise's answer appears as numbers before the exercise is
+   asked. The answer counts as shown where its numbers stand in a row, each printed to at least two
+   decimals unless it is whole: the whole answer anywhere in a text, or one of its rows on one line.
+   A row of whole numbers, or of zeros and ones only, occurs everywhere (shapes, indices) and says
+   nothing alone; choice questions are judged by a read-through instead.
+2. No sentence of the Russian edition — its prose, what its cells print, and every string the package
+   prints in Russian — follows a sentence of the source (tests/data/source, a copy of the chapter's
+   source text): no run of five word stems (the first five letters of each word of three letters or
+   more) is shared.
+"""
+
+import pathlib
+import re
+
+import numpy as np
+import pytest
+from support.notebooks import load, outputs_text
+
+from llm_from_scratch.book.chapters import chapters
+from llm_from_scratch.book.text import set_language
+from llm_from_scratch.ch27.evidence import evidence
+from llm_from_scratch.ch27.exercises import EXERCISES
+from llm_from_scratch.ch27.strings import STRINGS
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+CH27 = next(c for c in chapters(ROOT) if c.name == "chapter27")
+SOURCE = ROOT / "tests" / "data" / "source" / "ch27-self-attention.ru.txt"
+SHARED_SOURCE = ROOT.parent / "shared" / "source" / SOURCE.name  # where the book keeps it, when it is at hand
+EXERCISE_CALL = re.compile(r'^exercise\("([a-z-]+)"\)', re.M)
+NUMBER = re.compile(r"(?<![\w.#])[-−]?\d+(?:\.\d+)?(?!\w)")
+TAG = re.compile(r"<[^>]*>")
+# (exercise, the text that shows the run): why it may stand before the question
+SHOWN_ON_PURPOSE = {
+    ("output-shape", "03_shapes.ipynb"): "the question gives V's shape, [4, 7, 5]: O takes B and T from the inputs "
+                                         "and d_v from V, which is what it asks the learner to see",
+    ("causal-rows", "08_trace.ipynb"): "the last query sees every key under a causal mask, so its row is the second "
+                                       "example's unmasked row, worked by hand in 08: the question asks whether the "
+                                       "learner sees that",
+}
+
+
+def _numbers(text: str) -> list[list[tuple[str, float]]]:
+    """The numbers of each line of ``text``, as printed and as values."""
+    return [[(m[0], float(m[0].replace("−", "-"))) for m in NUMBER.finditer(line)]
+            for line in TAG.sub(" ", text).splitlines()]
+
+
+def _shows(printed: list[tuple[str, float]], run: list[float]) -> str | None:
+    """The printed numbers that state ``run`` in order, or None."""
+    for start in range(len(printed) - len(run) + 1):
+        window = printed[start:start + len(run)]
+        if all(_states(text, value, x) for (text, value), x in zip(window, run)):
+            return " ".join(text for text, _ in window)
+    return None
+
+
+def _states(text: str, value: float, x: float) -> bool:
+    decimals = len(text.split(".")[1]) if "." in text else 0
+    if x != round(x) and decimals < 2:
+        return False  # "0.0" says nothing of 0.014166
+    return abs(value - x) <= (0.5 * 10 ** -decimals if decimals else 0) + 1e-12
+
+
+def _found(lines: list[list[tuple[str, float]]], expected) -> str | None:
+    """Where ``lines`` state the answer: all of it in a row, or one of its rows on one line."""
+    answer = np.asarray(expected, dtype=float)
+    if set(answer.ravel()) <= {0.0, 1.0}:
+        return None
+    whole = _shows([number for line in lines for number in line], answer.ravel().tolist())
+    rows = [] if answer.ndim != 2 or np.array_equal(answer, np.round(answer)) else answer.tolist()
+    rows = [row for row in rows if len(row) >= 2 and not set(row) <= {0.0, 1.0}]
+    return whole or next((shown for row in rows for line in lines if (shown := _shows(line, row))), None)
+
+
+def _reading(lang: str):
+    """(notebook name, cell index, cell) of an edition, in reading order."""
+    for path in CH27.notebooks(lang):
+        for index, cell in enumerate(load(path).cells):
+            yield path.name, index, cell
+
+
+def said_after_an_attempt(exercise, ev, lang: str) -> str:
+    """What an exercise tells a learner once attempted: its explanation, its hints and its options' feedback."""
+    facts = {**exercise.inputs(ev), **exercise.facts(exercise.expected(ev), ev)}
+    keys = [exercise.explain, *exercise.hints,
+            *(key for option in exercise.options.values() for key in (option.text, option.why) if key)]
+    return "\n".join(STRINGS.text_in(lang, key, **facts) for key in keys)
+
+
+def _folded(cell) -> bool:
+    return bool(cell.metadata.get("jupyter", {}).get("outputs_hidden"))
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_no_answer_stands_before_its_question(lang):
+    set_language(lang)
+    ev, seen, found = evidence(), [], []
+    for name, index, cell in _reading(lang):
+        asked = EXERCISE_CALL.search(cell.source) if cell.cell_type == "code" else None
+        if asked and EXERCISES[asked[1]].kind == "numbers":
+            for where, lines in seen:
+                shown = _found(lines, EXERCISES[asked[1]].expected(ev))
+                if shown and (asked[1], where[0]) not in SHOWN_ON_PURPOSE:
+                    found.append(f"{asked[1]} stands in {where[0]} {where[1]}: {shown}")
+        text = cell.source if cell.cell_type == "markdown" else outputs_text(cell)
+        seen.append(((name, f"cell {index}"), _numbers(text)))
+        if asked:
+            said = said_after_an_attempt(EXERCISES[asked[1]], ev, lang)
+            seen.append(((name, f"after {asked[1]} is attempted"), _numbers(said)))
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_the_output_that_answers_a_question_is_folded(lang):
+    """Below a question, until the next heading or question, an output that states its answer is collapsed:
+    the learner answers with the answer out of sight."""
+    ev, open_question, found = evidence(), None, []
+    for name, index, cell in _reading(lang):
+        asked = EXERCISE_CALL.search(cell.source) if cell.cell_type == "code" else None
+        if asked or index == 0 or (cell.cell_type == "markdown" and re.search(r"^#", cell.source, re.M)):
+            open_question = EXERCISES[asked[1]] if asked and EXERCISES[asked[1]].kind == "numbers" else None
+        elif open_question and cell.cell_type == "code" and not _folded(cell):
+            shown = _found(_numbers(outputs_text(cell)), open_question.expected(ev))
+            if shown:
+                found.append(f"{name} cell {index} shows the answer to {open_question.id}, unfolded: {shown}")
+    assert not found, "\n".join(found)
+
+
+# --- the Russian edition's own words ----------------------------------------------------------------------
+
+WORD = re.compile(r"[а-яё]{3,}")
+RUN = 5  # stems in a row that a sentence may not share with the source
+
+
+def stems(text: str) -> list[str]:
+    return [word[:5] for word in WORD.findall(text.lower().replace("ё", "е"))]
+
+
+def _source_runs() -> set[tuple[str, ...]]:
+    words = stems(SOURCE.read_text(encoding="utf-8"))
+    return {tuple(words[i:i + RUN]) for i in range(len(words) - RUN + 1)}
+
+
+def copied(text: str, source: set[tuple[str, ...]]) -> list[str]:
+    """The sentences of ``text`` that share a run of RUN stems with the source."""
+    sentences = re.split(r"(?<=[.!?:;])\s+|\n\s*\n|\s—\s", TAG.sub(" ", text))
+    return [" ".join(s.split()) for s in sentences
+            if any(tuple(stems(s)[i:i + RUN]) in source for i in range(len(stems(s)) - RUN + 1))]
+
+
+def test_the_source_is_the_books():
+    """The copy the tests read is the chapter's source; where the book's own copy is at hand, they agree."""
+    assert SOURCE.is_file(), "the source text the copy check reads is part of the project"
+    if SHARED_SOURCE.is_file():
+        assert SOURCE.read_bytes() == SHARED_SOURCE.read_bytes()
+
+
+@pytest.mark.parametrize("sentence", [
+    "Базовая рекуррентная модель энкодера–декодера может пропускать всё исходное предложение через один вектор "
+    "фиксированного размера и опираться на него на каждом шаге декодера.",
+    "Сначала прочитайте строку вероятностей вдоль позиций ключей, затем проследите, как она превращается во "
+    "взвешенные слагаемые значений.",
+    "Позиционная информация, несколько голов, выходная проекция, остаточные связи и кэширование появятся в "
+    "следующих главах.",
+])
+def test_the_check_finds_sentences_that_follow_the_source(sentence):
+    """Sentences the chapter once had, close copies of the source with their words inflected: each is found."""
+    assert copied(sentence, _source_runs()) == [sentence]
+
+
+def test_no_russian_sentence_follows_the_source():
+    source, found = _source_runs(), []
+    for name, index, cell in _reading("ru"):
+        text = cell.source if cell.cell_type == "markdown" else outputs_text(cell)
+        found += [f"{name} cell {index}: {sentence}" for sentence in copied(text, source)]
+    catalogue = STRINGS  # the chapter's strings, then the book's
+    while catalogue:
+        for key, value in catalogue.strings["ru"].items():
+            found += [f"the string {key}: {sentence}" for sentence in copied(value, source)]
+        catalogue = catalogue.parent
+    assert not found, f"{len(found)} sentences follow the source:\n" + "\n".join(found)
