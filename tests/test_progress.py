@@ -27,6 +27,10 @@ def rows():
     return {i: (count, right) for i, count, right in progress().rows}
 
 
+def ATTEMPT(correct, variant=0, hinted=False):
+    return {"variant": variant, "correct": correct, "hinted": hinted}
+
+
 def test_attempts_last_across_a_kernel_restart():
     check("scores", [[0, 6], [6, -4]])
     check("weights", [0.5, 0.5])
@@ -34,9 +38,9 @@ def test_attempts_last_across_a_kernel_restart():
     assert rows()["scores"] == (1, True) and rows()["weights"] == (1, False)
     assert attempted("weights") and reveal("weights").shown
     data = json.loads(store_file().read_text(encoding="utf-8"))
-    assert data == {"format": lasting.FORMAT, "version": 2,
-                    "chapters": {"ch27": {"scores": {"attempts": [True], "hints": 0},
-                                          "weights": {"attempts": [False], "hints": 0}}}}
+    assert data == {"format": lasting.FORMAT, "version": 3, "learner": {"id": "stored-notebooks", "name": ""},
+                    "chapters": {"ch27": {"scores": {"attempts": [ATTEMPT(True)], "hints": {}},
+                                          "weights": {"attempts": [ATTEMPT(False)], "hints": {}}}}}
 
 
 def test_another_kernel_sees_this_ones_attempts_and_the_reverse():
@@ -59,7 +63,7 @@ def test_unreadable_answers_are_not_recorded():
 def test_every_check_goes_through_record_attempt_and_other_ids_are_listed(monkeypatch):
     recorded = []
     door = EXERCISE_BOOK.record_attempt
-    monkeypatch.setattr(EXERCISE_BOOK, "record_attempt", lambda i, c: recorded.append((i, c)) or door(i, c))
+    monkeypatch.setattr(EXERCISE_BOOK, "record_attempt", lambda i, c, v=0: recorded.append((i, c)) or door(i, c, v))
     check("row-normalization", "a")
     check("row-normalization", "c")
     EXERCISE_BOOK.record_attempt("code-softmax", True)  # a code exercise checked elsewhere
@@ -90,9 +94,11 @@ def test_the_path_comes_from_the_environment_or_the_users_own_data_directory(mon
 @pytest.mark.parametrize("content", [b"{not json", b"", b"\xff\xfe garbage", json.dumps({"cells": []}).encode(),
                                      json.dumps({"format": lasting.FORMAT, "version": 1,
                                                  "chapters": {"ch27": {"scores": ["yes"]}}}).encode(),
+                                     json.dumps({"format": lasting.FORMAT, "version": 4, "chapters": {}}).encode(),
                                      json.dumps({"format": lasting.FORMAT, "version": 3, "chapters": {}}).encode(),
                                      b"[" * 100_000],
-                         ids=["corrupt", "empty", "binary", "foreign", "wrong-types", "other-version", "deep"])
+                         ids=["corrupt", "empty", "binary", "foreign", "wrong-types", "other-version", "no-learner",
+                              "deep"])
 def test_a_corrupt_or_foreign_file_is_kept_as_a_backup_and_a_fresh_store_starts(content):
     file = store_file()
     file.parent.mkdir(parents=True, exist_ok=True)
@@ -165,7 +171,7 @@ def test_two_kernels_writing_at_once_lose_no_attempt(tmp_path):
     assert start_a < end_b and start_b < end_a, "the two writers ran at the same time"
     chapters = json.loads(store_file().read_text())["chapters"]["ch27"]
     assert len(chapters["first-look"]["attempts"]) == len(chapters["scores"]["attempts"]) == count
-    assert chapters["scores"]["attempts"] == [i % 2 == 0 for i in range(count)], "in order"
+    assert [a["correct"] for a in chapters["scores"]["attempts"]] == [i % 2 == 0 for i in range(count)], "in order"
 
 
 V1_FILE = pathlib.Path(__file__).with_name("data") / "progress-v1.json"  # written by the store of version 1
@@ -179,6 +185,24 @@ def test_a_version_1_file_is_read_and_upgraded_in_place_nothing_lost():
     assert not list(file.parent.glob("progress.backup-*")), "an older store is not corrupt"
     check("weights", [0.014166, 0.985834])
     data = json.loads(file.read_text(encoding="utf-8"))
-    assert data["version"] == 2 and data["chapters"]["ch28"] == {"mask": {"attempts": [True], "hints": 0}}
-    assert data["chapters"]["ch27"]["weights"] == {"attempts": [False, True], "hints": 0}
-    assert data["chapters"]["ch27"]["scores"] == {"attempts": [False, True], "hints": 0}
+    assert data["version"] == 3 and data["chapters"]["ch28"] == {"mask": {"attempts": [ATTEMPT(True)], "hints": {}}}
+    assert data["chapters"]["ch27"]["weights"] == {"attempts": [ATTEMPT(False), ATTEMPT(True)], "hints": {}}
+    assert data["chapters"]["ch27"]["scores"] == {"attempts": [ATTEMPT(False), ATTEMPT(True)], "hints": {}}
+    assert data["learner"]["id"], "the upgrade gives the learner an id"
+
+
+V2_FILE = pathlib.Path(__file__).with_name("data") / "progress-v2.json"  # written by the store of version 2
+
+
+def test_a_version_2_file_is_upgraded_with_its_hints_and_the_first_attempt_counts_as_unhinted():
+    file = store_file()
+    file.parent.mkdir(parents=True, exist_ok=True)
+    file.write_bytes(V2_FILE.read_bytes())
+    assert rows()["scores"] == (2, True) and rows()["weights"] == (1, True)
+    check("output-shape", [4, 7, 5])
+    data = json.loads(file.read_text(encoding="utf-8"))
+    assert not list(file.parent.glob("progress.backup-*"))
+    assert data["chapters"]["ch27"]["scores"] == {"attempts": [ATTEMPT(False), ATTEMPT(True, hinted=True)],
+                                                  "hints": {"0": 1}}
+    assert data["chapters"]["ch27"]["weights"] == {"attempts": [ATTEMPT(True)], "hints": {}}
+    assert data["chapters"]["ch28"] == {"mask": {"attempts": [ATTEMPT(True)], "hints": {}}}

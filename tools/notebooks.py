@@ -6,7 +6,8 @@ No timing metadata and no widget state are stored, and widget model ids (random
 on every run, not guarded by nbval) are replaced by stable ones, so re-running an
 unchanged notebook changes no byte at all. Cell metadata (such as a collapsed
 output) is kept as it is. Kernels keep exercise progress in a fresh temporary
-store, so no one's own progress reaches a stored notebook.
+store of the tests' fixed learner, so no one's own progress reaches a stored notebook
+and the variants it shows are always the same.
 """
 
 from __future__ import annotations
@@ -22,12 +23,15 @@ from nbclient import NotebookClient
 
 from llm_from_scratch.book.chapters import NOTEBOOKS, chapters
 from llm_from_scratch.book.progress import ENV as PROGRESS_ENV
+from llm_from_scratch.book.progress import LEARNER_ENV
+
+from .pytest_plugin import LEARNER
 
 
 def execute(path: pathlib.Path) -> None:
     notebook = nbformat.read(path, as_version=4)
     with (tempfile.TemporaryDirectory(prefix="llm-from-scratch-progress-") as store,
-          mock.patch.dict(os.environ, {PROGRESS_ENV: os.path.join(store, "progress.json")})):
+          mock.patch.dict(os.environ, {PROGRESS_ENV: os.path.join(store, "progress.json"), LEARNER_ENV: LEARNER})):
         _run(notebook, path)
     nbformat.write(notebook, path)
 

@@ -4,8 +4,8 @@ from the root, or ``pytest --nbval ROOT`` from anywhere, has it).
 nbval masks what may differ between runs with the patterns in ``nbval_sanitize.cfg``
 beside this file, found from any working directory; a ``--nbval-sanitize-with``
 given on the command line takes its place. The session's kernels keep exercise
-progress in a fresh temporary store, never in the user's own: stored notebooks
-show no progress, and a test run adds none.
+progress in a fresh temporary store, never in the user's own, under one fixed learner
+id: stored notebooks show no progress and the same variants, and a test run adds none.
 
 When a notebook cell fails and the installed libraries are not the versions of the
 lock (``requirements/lock.txt`` under the rootdir), which made the stored outputs,
@@ -21,10 +21,12 @@ import tempfile
 from importlib import metadata
 
 from llm_from_scratch.book.progress import ENV as PROGRESS_ENV
+from llm_from_scratch.book.progress import LEARNER_ENV
 
 from .lock import LOCK, pins
 
 SANITIZE = pathlib.Path(__file__).with_name("nbval_sanitize.cfg")
+LEARNER = "stored-notebooks"  # the learner of every test and of the stored notebooks: their variants never change
 
 
 def pytest_configure(config) -> None:
@@ -32,6 +34,7 @@ def pytest_configure(config) -> None:
         config.option.nbval_sanitize_with = str(SANITIZE)
     config.progress_dir = tempfile.mkdtemp(prefix="llm-from-scratch-progress-")
     os.environ[PROGRESS_ENV] = os.path.join(config.progress_dir, "progress.json")
+    os.environ.setdefault(LEARNER_ENV, LEARNER)
 
 
 def pytest_unconfigure(config) -> None:

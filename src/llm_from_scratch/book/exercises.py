@@ -10,6 +10,11 @@ chapter lists its exercises in an ``ExerciseBook`` with its catalogue and its ev
 it returns ``Feedback`` and never raises for any answer. Every readable attempt is
 recorded in the lasting store (``book.progress``), so ``reveal`` (which opens the answer
 only after an attempt) and ``progress`` see attempts from every notebook and kernel.
+
+An exercise that ``varies`` has fresh instances: variant 0 is the one the notebooks show,
+and variant n ≥ 1 is made for the learner by the chapter's ``Variants`` (the same learner
+gets the same n-th variant again). ``check``, ``hint``, ``reveal`` and the form take the
+variant; ``mastery`` reads the skills the exercises serve (``book.mastery``).
 """
 
 from __future__ import annotations
@@ -18,13 +23,14 @@ import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from html import escape
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from .answers import AnswerFormatError, read_choice, read_numbers
 from .formatting import num, shape
-from .progress import StoreNotice, store
+from .mastery import Served, SkillMastery, mastery
+from .progress import Learner, StoreNotice, store
 from .text import Catalogue, language
 
 OPTIONS = ("a", "b", "c", "d")
@@ -88,11 +94,14 @@ class Exercise:
     options: Mapping[str, Option] = field(default_factory=dict)  # a choice: letter -> option
     hints: tuple[str, ...] = ()  # hints in steps, smaller and smaller: which stage, then its formula; a numbers
     #                              exercise adds its answer's first number, a code exercise its first row
+    skills: tuple[str, ...] = ()  # the skills it serves (each its name's catalogue key, "skill.…")
+    varies: str = ""  # the family of variants it draws from ("" = one instance); exercises of one family share them
 
 
 def choice_exercise(exercise_id: str, *, title: str, prompt: str, explain: str, correct: str,
-                    options: Mapping[str, Option], hints: tuple[str, ...], facts: Callable[[Any], Fields] = _no_fields,
-                    inputs: Callable[[Any], Fields] = _no_fields) -> Exercise:
+                    options: Mapping[str, Option], hints: tuple[str, ...], skills: tuple[str, ...],
+                    facts: Callable[[Any], Fields] = _no_fields, inputs: Callable[[Any], Fields] = _no_fields
+                    ) -> Exercise:
     """A choice among OPTIONS; the message of each letter is its option's ``why``, with ``facts`` filled in."""
     if tuple(options) != OPTIONS:
         raise ValueError(f"{exercise_id}: a choice needs the options {OPTIONS}, got {tuple(options)}")
@@ -103,7 +112,8 @@ def choice_exercise(exercise_id: str, *, title: str, prompt: str, explain: str, 
 
     return Exercise(exercise_id, "choice", title, explain, lambda ev: correct, judge,
                     lambda expected, ev: {**facts(ev), "answer": expected}, prompt=prompt, inputs=inputs,
-                    read=lambda answer, form: read_choice(answer, OPTIONS), options=options, hints=hints)
+                    read=lambda answer, form: read_choice(answer, OPTIONS), options=options, hints=hints,
+                    skills=skills)
 
 
 @dataclass(frozen=True)
@@ -162,77 +172,131 @@ def _shown_width(words: str) -> int:
     return sum(not unicodedata.combining(char) for char in words)
 
 
+def _aligned(rows: list[tuple[str, str]]) -> list[str]:
+    """Names padded to one width, then what is said of each."""
+    width = max((_shown_width(name) for name, _ in rows), default=0)
+    return [f"{name}{' ' * (width - _shown_width(name))}  {said}" for name, said in rows]
+
+
 @dataclass(frozen=True)
 class Progress:
     rows: tuple[tuple[str, int, bool], ...]  # id, attempts, right at least once
     words: dict[str, str]
     notes: tuple[str, ...] = ()  # about the store: a backup made, or progress kept in memory only
     titles: dict[str, str] = field(default_factory=dict)  # what the learner reads instead of an id
+    skills: tuple[SkillMastery, ...] = ()
+    skill_rows: tuple[tuple[str, str], ...] = ()  # each skill's name and what is said of it
 
     def __repr__(self) -> str:
-        names = {i: self.titles.get(i, i) for i, _, _ in self.rows}
-        width = max(map(_shown_width, names.values()))
-        lines = [self.words["header"]]
-        for exercise_id, count, correct in self.rows:
-            state = self.words["right"] if correct else (self.words["tried"] if count else self.words["open"])
-            name = names[exercise_id]
-            lines.append(f"{name}{' ' * (width - _shown_width(name))}  {state} ({self.words['attempts']}: {count})")
+        w = self.words
+        exercises = [(self.titles.get(i, i), f"{w['right'] if correct else (w['tried'] if count else w['open'])} "
+                                             f"({w['attempts']}: {count})") for i, count, correct in self.rows]
+        lines = [w["header"], *_aligned(exercises)]
+        if self.skill_rows:
+            lines += ["", w["skills_header"], *_aligned(list(self.skill_rows))]
         return "\n".join([*lines, *self.notes])
+
+
+class Variants(Protocol):
+    """A chapter's fresh instances: the evidence of a family's variant n ≥ 1 for a learner, and its inputs."""
+
+    def evidence(self, family: str, learner: str, n: int) -> Any: ...
+
+    def inputs(self, family: str, ev: Any) -> dict[str, object]: ...
 
 
 class ExerciseBook:
     """A chapter's exercises, their strings and its evidence; attempts last in the store, under ``chapter``."""
 
     def __init__(self, chapter: str, exercises: tuple[Exercise, ...], strings: Catalogue,
-                 evidence: Callable[[], Any]) -> None:
+                 evidence: Callable[[], Any], variants: Variants | None = None) -> None:
         self.chapter = chapter
         self.exercises = {e.id: e for e in exercises}
         self.strings = strings
         self.evidence = evidence
+        self.variants = variants
 
     def __getitem__(self, exercise_id: str) -> Exercise:
         if exercise_id not in self.exercises:
-            raise KeyError(f"unknown exercise {exercise_id!r}; known: {', '.join(self.exercises)}")
+            raise KeyError(self.strings.text("exercise.unknown", id=exercise_id, known=", ".join(self.exercises)))
         return self.exercises[exercise_id]
+
+    # variants
+    def _evidence(self, exercise: Exercise, variant: int) -> Any:
+        """The evidence of ``variant`` of ``exercise`` (0: the chapter's own)."""
+        if isinstance(variant, bool) or not isinstance(variant, (int, np.integer)) or variant < 0:
+            raise ValueError(self.strings.text("variant.invalid", variant=repr(variant)))
+        if variant == 0:
+            return self.evidence()
+        if not exercise.varies or self.variants is None:
+            raise ValueError(self.strings.text("variant.none", title=self.title(exercise.id)))
+        return self.variants.evidence(exercise.varies, self.learner().id, int(variant))
+
+    def variant(self, exercise_id: str, n: int) -> dict[str, object]:
+        """The inputs of variant ``n`` of an exercise (for a head: "query", "key", "value", arrays [1, T, d])."""
+        exercise = self[exercise_id]
+        ev = self._evidence(exercise, n)
+        if not exercise.varies:
+            raise ValueError(self.strings.text("variant.none", title=self.title(exercise_id)))
+        return self.variants.inputs(exercise.varies, ev)
+
+    def next_variant(self, exercise_id: str) -> int:
+        """The first variant of the exercise's family that none of its exercises has been tried on yet (n ≥ 1)."""
+        family = self[exercise_id].varies
+        records = store().records(self.chapter)
+        tried = [a["variant"] for e in self.exercises.values() if family and e.varies == family
+                 for a in records.get(e.id, {}).get("attempts", [])]
+        return max(tried, default=0) + 1
+
+    def learner(self) -> Learner:
+        return store().learner()
+
+    def set_name(self, name: str) -> Learner:
+        """Add a display name beside the learner's id (what a teacher's table shows)."""
+        return store().name(name)
 
     # what a form shows
     def title(self, exercise_id: str) -> str:
         return self.strings.text(self[exercise_id].title)
 
-    def prompt(self, exercise_id: str) -> str:
+    def prompt(self, exercise_id: str, variant: int = 0) -> str:
         exercise = self[exercise_id]
-        return self.strings.text(exercise.prompt, **exercise.inputs(self.evidence()))
+        if not exercise.prompt:
+            return ""
+        return self.strings.text(exercise.prompt, **exercise.inputs(self._evidence(exercise, variant)))
 
-    def form(self, exercise_id: str) -> str:
+    def form(self, exercise_id: str, variant: int = 0) -> str:
         exercise = self[exercise_id]
-        return self.strings.text(exercise.form) if exercise.form else ""
+        if not exercise.form:
+            return ""
+        return self.strings.text(exercise.form, **exercise.inputs(self._evidence(exercise, variant)))
 
     def options(self, exercise_id: str) -> tuple[tuple[str, str], ...]:
         return tuple((letter, self.strings.text(option.text)) for letter, option in self[exercise_id].options.items())
 
     # checking
-    def check(self, exercise_id: str, answer: object) -> Feedback:
-        """Judge ``answer``; a missing or unreadable answer gets a message, never an exception."""
+    def check(self, exercise_id: str, answer: object, variant: int = 0) -> Feedback:
+        """Judge ``answer`` on ``variant``; a missing or unreadable answer gets a message, never an exception."""
         exercise = self[exercise_id]
+        ev = self._evidence(exercise, variant)
         read = None
         try:
-            read = exercise.read(answer, self.form(exercise_id))
-            ev = self.evidence()
+            read = exercise.read(answer, self.form(exercise_id, variant))
             judgement = exercise.judge(read, exercise.expected(ev), ev)
         except AnswerFormatError as error:
             said = f"{self._read_as(read)} {error}" if isinstance(read, np.ndarray) else str(error)
             return Feedback(exercise_id, False, said, readable=False, verdict_word=self.strings.text("feedback.wrong"))
-        note = self.record_attempt(exercise_id, judgement.correct)
+        note = self.record_attempt(exercise_id, judgement.correct, variant)
         return Feedback(exercise_id, judgement.correct, self.strings.text(judgement.key, **judgement.fields),
                         judgement.misconception,
                         verdict_word=self.strings.text("feedback.correct" if judgement.correct else "feedback.wrong"),
                         note=note)
 
-    def check_code(self, exercise_id: str, function: object) -> Feedback:
+    def check_code(self, exercise_id: str, function: object, variant: int = 0) -> Feedback:
         """Judge the learner's function for a code exercise (``check`` with a function as the answer)."""
         if self[exercise_id].kind != "code":
-            raise KeyError(f"{exercise_id!r} is not a code exercise: answer it with check({exercise_id!r}, answer)")
-        return self.check(exercise_id, function)
+            raise KeyError(self.strings.text("exercise.not_code", id=exercise_id))
+        return self.check(exercise_id, function, variant)
 
     def _read_as(self, read: np.ndarray) -> str:
         """What was read of an answer whose form is wrong: its numbers and its shape."""
@@ -240,34 +304,37 @@ class ExerciseBook:
                                   formatter={"float_kind": lambda x: f"{x:g}"})
         return self.strings.text("answer.read_as", numbers=numbers, shape=shape(read.shape))
 
-    def record_attempt(self, exercise_id: str, correct: bool) -> str:
+    def record_attempt(self, exercise_id: str, correct: bool, variant: int = 0) -> str:
         """Record one readable attempt in the lasting store; returns what the learner must now be told about it."""
         lasting = store()
-        lasting.record(self.chapter, exercise_id, bool(correct))
+        lasting.record(self.chapter, exercise_id, bool(correct), int(variant))
         return " ".join(self._say(notice) for notice in lasting.take_notices())
 
     def _say(self, notice: StoreNotice) -> str:
         return self.strings.text(notice.key, **notice.fields)
 
-    def attempted(self, exercise_id: str) -> bool:
-        return bool(store().attempts(self.chapter).get(exercise_id))
+    def attempted(self, exercise_id: str, variant: int | None = None) -> bool:
+        """Whether the exercise was tried: on any variant, or on ``variant``."""
+        tried = store().records(self.chapter).get(exercise_id, {}).get("attempts", [])
+        return any(variant is None or a["variant"] == variant for a in tried)
 
-    def reveal(self, exercise_id: str) -> Solution:
-        """The expected answer, computed now, with its explanation; only after an attempt."""
+    def reveal(self, exercise_id: str, variant: int = 0) -> Solution:
+        """The expected answer, computed now, with its explanation; only after an attempt on that variant."""
         exercise = self[exercise_id]
-        if not self.attempted(exercise_id):
+        ev = self._evidence(exercise, variant)
+        if not self.attempted(exercise_id, variant):
             return Solution(exercise_id, False, self.strings.text("reveal.locked"))
-        ev = self.evidence()
         facts = exercise.facts(exercise.expected(ev), ev)
         return Solution(exercise_id, True, self.strings.text("reveal.answer", answer=facts["answer"])
                         + " " + self.strings.text(exercise.explain, **facts))
 
-    def hint(self, exercise_id: str) -> Hint:
-        """The next, smaller step towards the answer, after an attempt; each hint is recorded (it is no attempt)."""
+    def hint(self, exercise_id: str, variant: int = 0) -> Hint:
+        """The next, smaller step towards the answer, after an attempt on that variant; each hint is recorded
+        (it is no attempt, and an attempt after it no longer counts for mastery)."""
         exercise = self[exercise_id]
-        if not self.attempted(exercise_id):
+        ev = self._evidence(exercise, variant)
+        if not self.attempted(exercise_id, variant):
             return Hint(exercise_id, 0, 0, self.strings.text("hint.locked"))
-        ev = self.evidence()
         expected = exercise.expected(ev)
         facts = exercise.facts(expected, ev)
         steps = [(key, facts) for key in exercise.hints]
@@ -276,26 +343,39 @@ class ExerciseBook:
         elif exercise.kind == "code":
             steps.append(("hint.first_row", {"first": facts["first"]}))
         lasting = store()
-        step = min(lasting.hints(self.chapter).get(exercise_id, 0), len(steps) - 1)
-        lasting.record_hint(self.chapter, exercise_id)
+        step = min(lasting.hints(self.chapter, exercise_id, variant), len(steps) - 1)
+        lasting.record_hint(self.chapter, exercise_id, variant)
         key, fields = steps[step]
         message = self.strings.text("hint.step", step=step + 1, steps=len(steps), hint=self.strings.text(key, **fields))
         return Hint(exercise_id, step + 1, len(steps), message)
 
+    def served(self) -> tuple[Served, ...]:
+        return tuple(Served(e.id, e.skills, bool(e.varies), e.kind == "code") for e in self.exercises.values())
+
+    def mastery(self) -> dict[str, SkillMastery]:
+        """Each skill of the chapter: its attempts, first-attempt successes without hints, hints, and mastered."""
+        return mastery(self.served(), store().records(self.chapter))
+
     def progress(self) -> Progress:
-        """Which exercises were checked anywhere, and which were answered right."""
+        """Which exercises were checked anywhere, which were answered right, and which skills are mastered."""
         lasting = store()
         attempts = lasting.attempts(self.chapter)
+        skills = tuple(self.mastery().values())
         notices = lasting.take_notices()
         if lasting.memory_notice and lasting.memory_notice not in notices:
             notices.append(lasting.memory_notice)
         words = {"header": self.strings.text("progress.header"), "right": self.strings.text("progress.right"),
                  "tried": self.strings.text("progress.tried"), "open": self.strings.text("progress.open"),
-                 "attempts": self.strings.text("progress.attempts")}
+                 "attempts": self.strings.text("progress.attempts"),
+                 "skills_header": self.strings.text("progress.skills_header")}
+        skill_rows = tuple((self.strings.text(m.skill), self.strings.text(
+            "progress.skill_row",
+            state=self.strings.text("progress.mastered" if m.mastered else "progress.not_mastered"),
+            first_right=m.first_right, required=m.required, attempts=m.attempts, hints=m.hints)) for m in skills)
         ids = [*self.exercises, *(i for i in attempts if i not in self.exercises)]
         return Progress(tuple((i, len(attempts.get(i, [])), any(attempts.get(i, []))) for i in ids), words,
                         tuple(self._say(notice) for notice in notices),
-                        {i: self.title(i) for i in ids if i in self.exercises})
+                        {i: self.title(i) for i in ids if i in self.exercises}, skills, skill_rows)
 
     def reset_progress(self) -> Progress:
         """Start the chapter over: forget every recorded attempt at its exercises, in every kernel."""

@@ -70,7 +70,7 @@ def _backward_case(name: str, run: HeadRun) -> Case:
 
 def _runs(ev: LearnerEvidence) -> list[tuple[str, HeadRun]]:
     """Every case's name and the engine's forward and backward on it, in the order they are tried."""
-    rng = np.random.default_rng(SEED)
+    rng = np.random.default_rng(SEED if ev.instance.case_seed is None else ev.instance.case_seed)
 
     def drawn(batch, tokens, key_width, value_width):
         q, k = rng.normal(size=(2, batch, tokens, key_width))
@@ -90,7 +90,8 @@ def _runs(ev: LearnerEvidence) -> list[tuple[str, HeadRun]]:
 # --- judging -------------------------------------------------------------------------------
 
 def _code_exercise(exercise_id: str, *, title: str, explain: str, answer: str, expected_shapes: str,
-                   hints: tuple[str, ...], case_of: Callable[[str, HeadRun], Case], probe: Callable,
+                   hints: tuple[str, ...], skills: tuple[str, ...], case_of: Callable[[str, HeadRun], Case],
+                   probe: Callable,
                    arguments: tuple[str, ...], outputs: tuple[str, ...], solution: tuple[Callable, ...]) -> Exercise:
     """A code exercise: the cases say whether the learner's function is right; where it is not, ``probe``
     reads the stage that is wrong from the function's own outputs on inputs made to expose it."""
@@ -120,7 +121,7 @@ def _code_exercise(exercise_id: str, *, title: str, explain: str, answer: str, e
                 "first": vector(first)}
 
     return Exercise(exercise_id, "code", title, explain, lambda ev: solution[-1], judge, facts,
-                    read=lambda fn, form: fn, hints=hints)
+                    read=lambda fn, form: fn, hints=hints, skills=skills, varies="code")
 
 
 def _details(finding: Finding, arguments: tuple[str, ...], outputs: tuple[str, ...],
@@ -143,12 +144,13 @@ def _details(finding: Finding, arguments: tuple[str, ...], outputs: tuple[str, .
 WRITE_HEAD = _code_exercise(
     "write-head", title="ex.write-head.title", explain="ex.write-head.explain", answer="ex.write-head.answer",
     expected_shapes="ex.write-head.expected", hints=("ex.write-head.hint_stage", "ex.write-head.hint_formula"),
-    case_of=_head_case, probe=diagnose_head, arguments=("q", "k", "v"),
+    skills=("skill.row-softmax", "skill.mixing"), case_of=_head_case, probe=diagnose_head, arguments=("q", "k", "v"),
     outputs=("O",), solution=(softmax, attention_weights, closed_form_head))
 WRITE_BACKWARD = _code_exercise(
     "write-backward", title="ex.write-backward.title", explain="ex.write-backward.explain",
     answer="ex.write-backward.answer", expected_shapes="ex.write-backward.expected",
-    hints=("ex.write-backward.hint_stage", "ex.write-backward.hint_formula"), case_of=_backward_case,
+    hints=("ex.write-backward.hint_stage", "ex.write-backward.hint_formula"), skills=("skill.gradients",),
+    case_of=_backward_case,
     probe=diagnose_backward, arguments=("q", "k", "v", "upstream"), outputs=("dq", "dk", "dv"),
     solution=(closed_form_backward,))
 CODE_EXERCISES = (WRITE_HEAD, WRITE_BACKWARD)
@@ -163,7 +165,8 @@ def _bug_facts(ev: LearnerEvidence) -> dict[str, str]:
 
 BUG_HUNT = choice_exercise("bug-hunt", hints=("ex.bug-hunt.hint_stage", "ex.bug-hunt.hint_formula"),
                            title="ex.bug-hunt.title", prompt="ex.bug-hunt.prompt",
-                           explain="ex.bug-hunt.explain", correct="c", facts=_bug_facts, options={
+                           explain="ex.bug-hunt.explain", correct="c", facts=_bug_facts, skills=("skill.row-softmax",),
+                           options={
                                "a": Option("ex.bug-hunt.a", "ex.bug-hunt.why_a", "shape-reveals-axis"),
                                "b": Option("ex.bug-hunt.b", "ex.bug-hunt.why_b", "negative-weights"),
                                "c": Option("ex.bug-hunt.c", "ex.bug-hunt.right"),

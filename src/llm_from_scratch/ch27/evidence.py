@@ -3,7 +3,8 @@
 Only the inputs are written here (the source's Q, K, V, the second example's and
 the edge cases' inputs); every score, weight, output, gradient and verdict is computed.
 ``evidence()`` is the kernel's one ``LearnerEvidence``: each fact is computed the first
-time something asks for it, and kept.
+time something asks for it, and kept. A variant's evidence is a ``LearnerEvidence`` of an
+``Instance``: the inputs that variant draws in place of the chapter's (``ch27.variants``).
 """
 
 from __future__ import annotations
@@ -210,11 +211,6 @@ def hand_inputs() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return tuple(np.array([m], dtype=np.float64) for m in (HAND_QUERY, HAND_KEY, HAND_VALUE))
 
 
-def hand_example() -> HeadRun:
-    """The second example, small enough to compute with a pencil (and e)."""
-    return run_head(*hand_inputs())
-
-
 def exponentials(scores) -> np.ndarray:
     """e to the power of each score, through the engine's exp: the numerators of a softmax by hand."""
     return F.exp(Tensor(scores)).data
@@ -280,24 +276,24 @@ class HeadSplit:
     scale: float
 
 
-def head_split() -> HeadSplit:
-    """d_model cut into HEADS slices, as multi-head attention does; the engine's head on one slice
+def head_split(model_width: int, heads: int) -> HeadSplit:
+    """d_model cut into ``heads`` slices, as multi-head attention does; the engine's head on one slice
     reports its d_k and scale."""
-    x = np.zeros((1, 2, MODEL_WIDTH))
-    per_head = x.reshape(1, 2, HEADS, MODEL_WIDTH // HEADS).transpose(0, 2, 1, 3).reshape(HEADS, 2, -1)
+    x = np.zeros((1, 2, model_width))
+    per_head = x.reshape(1, 2, heads, model_width // heads).transpose(0, 2, 1, 3).reshape(heads, 2, -1)
     head = scaled_dot_product_self_attention(per_head, per_head, per_head)
-    return HeadSplit(MODEL_WIDTH, HEADS, head.key_width, head.scale)
+    return HeadSplit(model_width, heads, head.key_width, head.scale)
 
 
-def single_token() -> HeadRun:
-    """One token: its only weight is 1, its output is its value, Q and K get no gradient."""
-    return run_head([[[1.0, -1.0]]], [[[2.0, 0.5]]], [[SINGLE_TOKEN_VALUE]])
+def single_token_inputs() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One token's q, k and v as [1, 1, 2] arrays."""
+    return tuple(np.array([[row]]) for row in ((1.0, -1.0), (2.0, 0.5), SINGLE_TOKEN_VALUE))
 
 
-def identical_keys() -> HeadRun:
-    """Two equal key rows give equal scores, so every weight row is uniform."""
+def identical_keys_inputs() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The worked example's Q and V with two equal key rows."""
     q, _, v = worked_inputs()
-    return run_head(q, [[[1.0, 2.0], [1.0, 2.0]]], v)
+    return q, np.array([[[1.0, 2.0], [1.0, 2.0]]]), v
 
 
 @dataclass(frozen=True)
@@ -441,8 +437,24 @@ def history() -> HistoryEvidence:
     return HistoryEvidence(attention_pairs(decoder, encoder), attention_pairs(hidden, hidden))
 
 
+@dataclass(frozen=True)
+class Instance:
+    """The inputs a variant draws in place of the chapter's (None: the chapter's own), and its number."""
+
+    variant: int = 0
+    hand: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # the second example's Q, K, V: [1, T, d]
+    shapes: tuple[tuple[int, ...], ...] | None = None  # the shapes of Q, K and V in the shape question
+    split: tuple[int, int] | None = None  # d_model and the number of heads
+    single: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # one token's q, k, v: [1, 1, d]
+    identical: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # Q, K with equal rows, V: [1, T, d]
+    case_seed: int | None = None  # the code exercises' hidden random cases
+
+
 class LearnerEvidence:
-    """All of the chapter's evidence, each fact computed the first time it is asked for."""
+    """All of the chapter's evidence (or a variant's), each fact computed the first time it is asked for."""
+
+    def __init__(self, instance: Instance | None = None) -> None:
+        self.instance = instance or Instance()
 
     @cached_property
     def worked(self) -> HeadRun:
@@ -463,12 +475,13 @@ class LearnerEvidence:
 
     @cached_property
     def output_shape(self) -> ShapeCase:
-        """The shape rule's question: Q, K [4, 7, 3] and V [4, 7, 5]."""
-        return shape_case(*OUTPUT_SHAPE_INPUTS)
+        """The shape rule's question: Q, K [4, 7, 3] and V [4, 7, 5] (or a variant's shapes)."""
+        return shape_case(*(self.instance.shapes or OUTPUT_SHAPE_INPUTS))
 
     @cached_property
     def hand(self) -> HeadRun:
-        return hand_example()
+        """The second example, small enough to compute with a pencil (and e)."""
+        return run_head(*(self.instance.hand or hand_inputs()))
 
     @cached_property
     def hand_causal(self) -> np.ndarray:
@@ -498,15 +511,17 @@ class LearnerEvidence:
 
     @cached_property
     def head_split(self) -> HeadSplit:
-        return head_split()
+        return head_split(*(self.instance.split or (MODEL_WIDTH, HEADS)))
 
     @cached_property
     def single_token(self) -> HeadRun:
-        return single_token()
+        """One token: its only weight is 1, its output is its value, Q and K get no gradient."""
+        return run_head(*(self.instance.single or single_token_inputs()))
 
     @cached_property
     def identical_keys(self) -> HeadRun:
-        return identical_keys()
+        """Equal key rows give equal scores, so every weight row is uniform."""
+        return run_head(*(self.instance.identical or identical_keys_inputs()))
 
     @cached_property
     def permutation(self) -> PermutationEvidence:

@@ -50,6 +50,7 @@ from .mistakes import (
     Asked,
 )
 from .strings import STRINGS, text
+from .variants import VARIANTS
 
 HAND_TOLERANCE = 0.01  # a hand computation to two decimals, with e ≈ 2.72, lands this close
 
@@ -57,6 +58,18 @@ HAND_TOLERANCE = 0.01  # a hand computation to two decimals, with e ≈ 2.72, la
 def _mixture_tolerance(ev: LearnerEvidence) -> float:
     """A·V by hand: the answer's own rounding plus weights each up to HAND_TOLERANCE off, times the values."""
     return HAND_TOLERANCE * (1 + float(np.abs(ev.hand.value[0]).sum(axis=0).max()))
+
+
+def _size(expected: np.ndarray) -> str:
+    """A matrix's size as the prompts write it: 3×3."""
+    return "×".join(str(n) for n in np.shape(expected))
+
+
+def _layout(rows: int, columns: int) -> str:
+    """How to write a rows × columns answer: [[a, b], [c, d]]; one row: [a, b]."""
+    letters = iter("abcdefghijklmnopqrstuvwxyz")
+    written = ["[" + ", ".join(next(letters) for _ in range(columns)) + "]" for _ in range(rows)]
+    return written[0] if rows == 1 else "[" + ", ".join(written) + "]"
 
 
 def _exact(expected: np.ndarray) -> str:
@@ -146,7 +159,7 @@ def _identical_keys(a, expected, ev):
     if found:
         return found
     if a.shape != expected.shape:
-        raise AnswerFormatError(text("ex.identical-keys.form_hint"))
+        raise AnswerFormatError(text("ex.identical-keys.form_hint", **_identical_inputs(ev)))
     if np.any(np.abs(a.sum(axis=-1) - 1) > NUMERIC_TOLERANCE):
         return _row_sum_mistake(np.atleast_2d(a)[0], 4)
     return wrong("identical-keys-unequal", "mis.identical-keys-unequal")
@@ -160,7 +173,7 @@ def _review_judge(mistakes, hint_key: str, wrong_key: str, labels_of, tolerance:
         if found:
             return found
         if a.shape != expected.shape:
-            raise AnswerFormatError(text(hint_key))
+            raise AnswerFormatError(text(hint_key, size=_size(expected)))
         if rows_sum_to_one and _row_sums_off(a, tolerance):
             return _row_sum_mistake(a, 2)
         return partial(wrong_key, a, expected, labels_of(expected), tolerance)
@@ -212,7 +225,9 @@ def _hand_weights_facts(expected, ev):
     scaled = ev.hand.head.scaled_scores.data[0]
     exps = exponentials(scaled[0])
     return {"answer": matrix(expected, 3), "scaled": matrix(scaled, 0), "exps": vector(exps, 3),
-            "total": num(exps.sum(), 3), "first": vector(expected[0], 3)}
+            "total": num(exps.sum(), 3), "first": vector(expected[0], 3),
+            "root": num(np.sqrt(ev.hand.head.key_width), 0),
+            "largest": num(expected.max(), 3)}
 
 
 def _hand_output_facts(expected, ev):
@@ -264,7 +279,7 @@ def _score_gradient_facts(expected, ev):
 
 
 def _causal_facts(expected, ev):
-    return {"answer": matrix(expected, 3), "row1": vector(expected[1], 3), "row2": vector(expected[2], 3)}
+    return {"answer": matrix(expected, 3), "row1": vector(expected[1], 3), "last": vector(expected[-1], 3)}
 
 
 def _head_width_facts(expected, ev):
@@ -293,31 +308,58 @@ def _permutation_facts(ev: LearnerEvidence) -> dict[str, str]:
 
 def _hand_inputs(ev: LearnerEvidence) -> dict[str, str]:
     hand = ev.hand
+    tokens, value_width = hand.value.shape[1:]
     return {"hand_query": matrix(hand.query[0], 0), "hand_key": matrix(hand.key[0], 0),
-            "hand_value": matrix(hand.value[0], 0), "key_width": str(hand.head.key_width)}
+            "hand_value": matrix(hand.value[0], 0), "key_width": str(hand.head.key_width),
+            "root": num(np.sqrt(hand.head.key_width), 0), "size": f"{tokens}×{tokens}",
+            "layout": _layout(tokens, tokens), "value_size": f"{tokens}×{value_width}",
+            "value_layout": _layout(tokens, value_width)}
+
+
+def _causal_inputs(ev: LearnerEvidence) -> dict[str, str]:
+    """The hand example's sizes, and which example it is: the second (variant 0) or one given here."""
+    fields = _hand_inputs(ev)
+    example = (text("ex.causal-rows.second") if ev.instance.variant == 0 else
+               text("ex.causal-rows.given", **fields))
+    return {**fields, "tokens": str(ev.hand.query.shape[1]), "example": example}
+
+
+def _identical_inputs(ev: LearnerEvidence) -> dict[str, str]:
+    tokens = ev.identical_keys.key.shape[1]
+    return {"key_rows": matrix(ev.identical_keys.key[0], 0), "tokens": str(tokens), "size": f"{tokens}×{tokens}",
+            "layout": _layout(1, tokens)}
+
+
+def _shape_inputs(ev: LearnerEvidence) -> dict[str, str]:
+    case = ev.output_shape
+    return {"query_shape": "×".join(map(str, case.query_shape)), "value_shape": "×".join(map(str, case.value_shape))}
 
 
 EXERCISES: dict[str, Exercise] = {e.id: e for e in (
-    Exercise("first-look", "numbers", hints=("ex.first-look.hint_stage", "ex.first-look.hint_formula"),
+    Exercise("first-look", "numbers", skills=("skill.dot-products",),
+             hints=("ex.first-look.hint_stage", "ex.first-look.hint_formula"),
              title="ex.first-look.title", prompt="ex.first-look.prompt",
              form="ex.first-look.form", explain="ex.first-look.explain",
              expected=lambda ev: ev.worked.weights[0].argmax(axis=1).astype(float), judge=_first_look,
              facts=lambda expected, ev: {**_worked_facts(ev), "answer": vector(expected, 0)}),
-    Exercise("scores", "numbers", hints=("ex.scores.hint_stage", "ex.scores.hint_formula"),
+    Exercise("scores", "numbers", skills=("skill.dot-products",),
+             hints=("ex.scores.hint_stage", "ex.scores.hint_formula"),
              title="ex.scores.title", prompt="ex.scores.prompt", form="ex.scores.form",
              explain="ex.scores.explain", expected=lambda ev: ev.worked.head.raw_scores.data[0],
              judge=head_judge(lambda ev: Asked(ev.worked, ev.hand, "raw"),
                               lambda e: AnswerFormatError(text("ex.scores.form_hint", shape=shape(e.shape))),
                               "ex.scores.wrong", "q"),
              facts=lambda expected, ev: {**_worked_facts(ev), "answer": matrix(expected, 0)}),
-    Exercise("weights", "numbers", hints=("ex.weights.hint_stage", "ex.weights.hint_formula"),
+    Exercise("weights", "numbers", skills=("skill.row-softmax",),
+             hints=("ex.weights.hint_stage", "ex.weights.hint_formula"),
              title="ex.weights.title", prompt="ex.weights.prompt", form="ex.weights.form",
              explain="ex.weights.explain", expected=lambda ev: ev.worked.weights[0, 0],
              judge=head_judge(lambda ev: Asked(ev.worked, ev.hand, "weights", (0,)),
                               lambda e: AnswerFormatError(text("ex.weights.form_hint", count=e.size)),
                               "ex.weights.wrong", "q", rows_sum_to_one=True),
              facts=lambda expected, ev: {**_worked_facts(ev), "answer": vector(expected)}),
-    choice_exercise("row-normalization", hints=("ex.row-normalization.hint_stage", "ex.row-normalization.hint_formula"),
+    choice_exercise("row-normalization", skills=("skill.row-softmax",),
+                    hints=("ex.row-normalization.hint_stage", "ex.row-normalization.hint_formula"),
                     title="ex.row-normalization.title", prompt="ex.row-normalization.prompt",
                     explain="ex.row-normalization.explain", correct="c", facts=_worked_facts, options={
                         "a": Option("ex.row-normalization.a", "ex.row-normalization.why_a", "columns-normalized"),
@@ -325,61 +367,71 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                         "c": Option("ex.row-normalization.c", "ex.row-normalization.right"),
                         "d": Option("ex.row-normalization.d", "ex.row-normalization.why_d", "scale-normalizes")}),
     BUG_HUNT,
-    Exercise("output-shape", "numbers", hints=("ex.output-shape.hint_stage", "ex.output-shape.hint_formula"),
-             title="ex.output-shape.title", prompt="ex.output-shape.prompt",
+    Exercise("output-shape", "numbers", skills=("skill.shapes",), varies="shape",
+             hints=("ex.output-shape.hint_stage", "ex.output-shape.hint_formula"),
+             title="ex.output-shape.title", prompt="ex.output-shape.prompt", inputs=_shape_inputs,
              form="ex.output-shape.form", explain="ex.output-shape.explain",
              expected=lambda ev: np.array(ev.output_shape.output_shape, dtype=float), judge=_output_shape,
              facts=_shape_facts),
-    choice_exercise("why-root-dk", hints=("ex.why-root-dk.hint_stage", "ex.why-root-dk.hint_formula"),
+    choice_exercise("why-root-dk", skills=("skill.scaling",),
+                    hints=("ex.why-root-dk.hint_stage", "ex.why-root-dk.hint_formula"),
                     title="ex.why-root-dk.title", prompt="ex.why-root-dk.prompt",
                     explain="ex.why-root-dk.explain", correct="d", facts=_divisor_facts, options={
                         "a": Option("ex.why-root-dk.a", "ex.why-root-dk.why_a", "scale-invariant"),
                         "b": Option("ex.why-root-dk.b", "ex.why-root-dk.why_b", "width-sharpens"),
                         "c": Option("ex.why-root-dk.c", "ex.why-root-dk.why_c", "cosine-normalization"),
                         "d": Option("ex.why-root-dk.d", "ex.why-root-dk.right")}),
-    choice_exercise("recurrent-vs-self", hints=("ex.recurrent-vs-self.hint_stage", "ex.recurrent-vs-self.hint_formula"),
+    choice_exercise("recurrent-vs-self", skills=("skill.history",),
+                    hints=("ex.recurrent-vs-self.hint_stage", "ex.recurrent-vs-self.hint_formula"),
                     title="ex.recurrent-vs-self.title", prompt="ex.recurrent-vs-self.prompt",
                     explain="ex.recurrent-vs-self.explain", correct="b", facts=_history_facts, options={
                         "a": Option("ex.recurrent-vs-self.a", "ex.recurrent-vs-self.why_a", "constant-work"),
                         "b": Option("ex.recurrent-vs-self.b", "ex.recurrent-vs-self.right"),
                         "c": Option("ex.recurrent-vs-self.c", "ex.recurrent-vs-self.why_c", "parallel-generation"),
                         "d": Option("ex.recurrent-vs-self.d", "ex.recurrent-vs-self.why_d", "anachronism")}),
-    Exercise("identical-keys", "numbers", hints=("ex.identical-keys.hint_stage", "ex.identical-keys.hint_formula"),
-             title="ex.identical-keys.title", prompt="ex.identical-keys.prompt",
+    Exercise("identical-keys", "numbers", skills=("skill.row-softmax", "skill.properties"), varies="identical",
+             hints=("ex.identical-keys.hint_stage", "ex.identical-keys.hint_formula"),
+             title="ex.identical-keys.title", prompt="ex.identical-keys.prompt", inputs=_identical_inputs,
              form="ex.identical-keys.form", explain="ex.identical-keys.explain",
              expected=lambda ev: ev.identical_keys.weights[0], judge=_identical_keys,
              facts=lambda expected, ev: {"answer": vector(expected[0], 1), "weights": vector(expected[0])}),
-    Exercise("single-token", "numbers", hints=("ex.single-token.hint_stage", "ex.single-token.hint_formula"),
+    Exercise("single-token", "numbers", skills=("skill.mixing", "skill.properties"), varies="single",
+             hints=("ex.single-token.hint_stage", "ex.single-token.hint_formula"),
              title="ex.single-token.title", prompt="ex.single-token.prompt",
              inputs=lambda ev: {"value": vector(ev.single_token.value[0, 0], 0)}, form="ex.single-token.form",
              read=_read_flat, explain="ex.single-token.explain",
              expected=lambda ev: np.concatenate([ev.single_token.weights.ravel(), ev.single_token.output.ravel()]),
              judge=_single_token, facts=_single_facts),
-    choice_exercise("permutation", hints=("ex.permutation.hint_stage", "ex.permutation.hint_formula"),
+    choice_exercise("permutation", skills=("skill.properties",),
+                    hints=("ex.permutation.hint_stage", "ex.permutation.hint_formula"),
                     title="ex.permutation.title", prompt="ex.permutation.prompt",
                     explain="ex.permutation.explain", correct="d", facts=_permutation_facts, options={
                         "a": Option("ex.permutation.a", "ex.permutation.why_a", "permutation-unchanged"),
                         "b": Option("ex.permutation.b", "ex.permutation.why_b", "head-knows-order"),
                         "c": Option("ex.permutation.c", "ex.permutation.why_c", "permutation-columns-only"),
                         "d": Option("ex.permutation.d", "ex.permutation.right")}),
-    Exercise("value-gradient", "numbers", hints=("ex.value-gradient.hint_stage", "ex.value-gradient.hint_formula"),
+    Exercise("value-gradient", "numbers", skills=("skill.gradients",),
+             hints=("ex.value-gradient.hint_stage", "ex.value-gradient.hint_formula"),
              title="ex.value-gradient.title", prompt="ex.value-gradient.prompt", form="ex.value-gradient.form",
              explain="ex.value-gradient.explain", expected=lambda ev: ev.worked_steps.grad_value,
              judge=_review_judge(VALUE_GRADIENT_MISTAKES, "ex.value-gradient.form_hint", "ex.value-gradient.wrong",
                                  lambda e: labels("v", len(e)), tolerance=0.0, rows_sum_to_one=False),
              facts=_gradient_facts),
-    Exercise("weight-gradient", "numbers", hints=("ex.weight-gradient.hint_stage", "ex.weight-gradient.hint_formula"),
+    Exercise("weight-gradient", "numbers", skills=("skill.gradients",),
+             hints=("ex.weight-gradient.hint_stage", "ex.weight-gradient.hint_formula"),
              title="ex.weight-gradient.title", prompt="ex.weight-gradient.prompt", form="ex.weight-gradient.form",
              explain="ex.weight-gradient.explain", expected=lambda ev: ev.worked_steps.grad_weights,
              judge=_review_judge(WEIGHT_GRADIENT_MISTAKES, "ex.weight-gradient.form_hint",
                                  "ex.weight-gradient.wrong", lambda e: labels("q", len(e)), tolerance=0.0,
                                  rows_sum_to_one=False),
              facts=_gradient_facts),
-    Exercise("score-gradient", "numbers", hints=("ex.score-gradient.hint_stage", "ex.score-gradient.hint_formula"),
+    Exercise("score-gradient", "numbers", skills=("skill.gradients",),
+             hints=("ex.score-gradient.hint_stage", "ex.score-gradient.hint_formula"),
              title="ex.score-gradient.title", prompt="ex.score-gradient.prompt", form="ex.score-gradient.form",
              explain="ex.score-gradient.explain", expected=lambda ev: ev.worked_steps.grad_scores,
              judge=_score_gradient, facts=_score_gradient_facts),
     choice_exercise("small-query-gradients",
+                    skills=("skill.gradients",),
                     hints=("ex.small-query-gradients.hint_stage", "ex.small-query-gradients.hint_formula"),
                     title="ex.small-query-gradients.title",
                     prompt="ex.small-query-gradients.prompt", explain="ex.small-query-gradients.explain",
@@ -391,41 +443,47 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                         "c": Option("ex.small-query-gradients.c", "ex.small-query-gradients.right"),
                         "d": Option("ex.small-query-gradients.d", "ex.small-query-gradients.why_d",
                                     "blames-upstream")}),
-    Exercise("scores-by-hand", "numbers", hints=("ex.scores-by-hand.hint_stage", "ex.scores-by-hand.hint_formula"),
+    Exercise("scores-by-hand", "numbers", skills=("skill.dot-products",), varies="hand",
+             hints=("ex.scores-by-hand.hint_stage", "ex.scores-by-hand.hint_formula"),
              title="ex.scores-by-hand.title", prompt="ex.scores-by-hand.prompt",
              inputs=_hand_inputs, form="ex.scores-by-hand.form", explain="ex.scores-by-hand.explain",
              expected=lambda ev: ev.hand.head.raw_scores.data[0], facts=_hand_scores_facts,
              judge=head_judge(lambda ev: Asked(ev.hand, ev.worked, "raw"),
-                              lambda e: AnswerFormatError(text("ex.scores-by-hand.form_hint")),
+                              lambda e: AnswerFormatError(text("ex.scores-by-hand.form_hint", size=_size(e))),
                               "ex.scores-by-hand.wrong", "q")),
-    Exercise("weights-by-hand", "numbers", hints=("ex.weights-by-hand.hint_stage", "ex.weights-by-hand.hint_formula"),
+    Exercise("weights-by-hand", "numbers", skills=("skill.scaling", "skill.row-softmax"), varies="hand",
+             hints=("ex.weights-by-hand.hint_stage", "ex.weights-by-hand.hint_formula"),
              title="ex.weights-by-hand.title", prompt="ex.weights-by-hand.prompt",
              inputs=_hand_inputs, form="ex.weights-by-hand.form", explain="ex.weights-by-hand.explain",
              expected=lambda ev: ev.hand.weights[0], facts=_hand_weights_facts,
              judge=head_judge(lambda ev: Asked(ev.hand, ev.worked, "weights"),
-                              lambda e: AnswerFormatError(text("ex.weights-by-hand.form_hint")),
+                              lambda e: AnswerFormatError(text("ex.weights-by-hand.form_hint", size=_size(e))),
                               "ex.weights-by-hand.wrong", "q", lambda ev: HAND_TOLERANCE, rows_sum_to_one=True)),
-    Exercise("output-by-hand", "numbers", hints=("ex.output-by-hand.hint_stage", "ex.output-by-hand.hint_formula"),
+    Exercise("output-by-hand", "numbers", skills=("skill.mixing",), varies="hand",
+             hints=("ex.output-by-hand.hint_stage", "ex.output-by-hand.hint_formula"),
              title="ex.output-by-hand.title", prompt="ex.output-by-hand.prompt",
              inputs=_hand_inputs, form="ex.output-by-hand.form", explain="ex.output-by-hand.explain",
              expected=lambda ev: ev.hand.output[0], facts=_hand_output_facts,
              judge=head_judge(lambda ev: Asked(ev.hand, ev.worked, "output"),
-                              lambda e: AnswerFormatError(text("ex.output-by-hand.form_hint")),
+                              lambda e: AnswerFormatError(text("ex.output-by-hand.form_hint", size=_size(e))),
                               "ex.output-by-hand.wrong", "o", _mixture_tolerance)),
-    choice_exercise("future-access", hints=("ex.future-access.hint_stage", "ex.future-access.hint_formula"),
+    choice_exercise("future-access", skills=("skill.causal-mask",),
+                    hints=("ex.future-access.hint_stage", "ex.future-access.hint_formula"),
                     title="ex.future-access.title", prompt="ex.future-access.prompt",
                     explain="ex.future-access.explain", correct="a", facts=_worked_facts, options={
                         "a": Option("ex.future-access.a", "ex.future-access.right"),
                         "b": Option("ex.future-access.b", "ex.future-access.why_b", "past-is-leak"),
                         "c": Option("ex.future-access.c", "ex.future-access.why_c", "self-is-leak"),
                         "d": Option("ex.future-access.d", "ex.future-access.why_d", "believes-causal")}),
-    Exercise("causal-rows", "numbers", hints=("ex.causal-rows.hint_stage", "ex.causal-rows.hint_formula"),
-             title="ex.causal-rows.title", prompt="ex.causal-rows.prompt",
+    Exercise("causal-rows", "numbers", skills=("skill.causal-mask",), varies="causal",
+             hints=("ex.causal-rows.hint_stage", "ex.causal-rows.hint_formula"),
+             title="ex.causal-rows.title", prompt="ex.causal-rows.prompt", inputs=_causal_inputs,
              form="ex.causal-rows.form", explain="ex.causal-rows.explain", expected=lambda ev: ev.hand_causal,
              judge=_review_judge(CAUSAL_MISTAKES, "ex.causal-rows.form_hint", "ex.causal-rows.wrong",
                                  lambda e: labels("q", len(e))), facts=_causal_facts),
     # the review (10_exercises): three return to what the chapter computed, in new circumstances; one is new
     Exercise("temperature-limits", "numbers",
+             skills=("skill.scaling", "skill.row-softmax"),
              hints=("ex.temperature-limits.hint_stage", "ex.temperature-limits.hint_formula"),
              title="ex.temperature-limits.title",
              prompt="ex.temperature-limits.prompt",
@@ -435,7 +493,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
              judge=_review_judge(TEMPERATURE_MISTAKES, "ex.temperature-limits.form_hint",
                                  "ex.temperature-limits.wrong", lambda e: ("τ → 0", "τ → ∞")),
              facts=_temperature_facts),
-    choice_exercise("row-shift", hints=("ex.row-shift.hint_stage", "ex.row-shift.hint_formula"),
+    choice_exercise("row-shift", skills=("skill.row-softmax", "skill.properties"),
+                    hints=("ex.row-shift.hint_stage", "ex.row-shift.hint_formula"),
                     title="ex.row-shift.title", prompt="ex.row-shift.prompt",
                     inputs=lambda ev: {"shift": num(ev.row_shift.shift, 0)},
                     explain="ex.row-shift.explain", correct="c", facts=_row_shift_facts, options={
@@ -443,7 +502,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                         "b": Option("ex.row-shift.b", "ex.row-shift.why_b", "shift-scales-weights"),
                         "c": Option("ex.row-shift.c", "ex.row-shift.right"),
                         "d": Option("ex.row-shift.d", "ex.row-shift.why_d", "shift-flattens")}),
-    choice_exercise("one-hot-gradient", hints=("ex.one-hot-gradient.hint_stage", "ex.one-hot-gradient.hint_formula"),
+    choice_exercise("one-hot-gradient", skills=("skill.gradients",),
+                    hints=("ex.one-hot-gradient.hint_stage", "ex.one-hot-gradient.hint_formula"),
                     title="ex.one-hot-gradient.title", prompt="ex.one-hot-gradient.prompt",
                     inputs=lambda ev: {"factor": num(SATURATING_FACTOR, 0)},
                     explain="ex.one-hot-gradient.explain", correct="d", facts=_saturated_facts, options={
@@ -452,7 +512,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                                     "argmax-not-differentiable"),
                         "c": Option("ex.one-hot-gradient.c", "ex.one-hot-gradient.why_c", "scale-kills-gradient"),
                         "d": Option("ex.one-hot-gradient.d", "ex.one-hot-gradient.right")}),
-    Exercise("head-width", "numbers", hints=("ex.head-width.hint_stage", "ex.head-width.hint_formula"),
+    Exercise("head-width", "numbers", skills=("skill.scaling",), varies="split",
+             hints=("ex.head-width.hint_stage", "ex.head-width.hint_formula"),
              title="ex.head-width.title", prompt="ex.head-width.prompt",
              inputs=lambda ev: {"model_width": str(ev.head_split.model_width), "heads": str(ev.head_split.heads)},
              form="ex.head-width.form", explain="ex.head-width.explain",
@@ -463,7 +524,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
 )}
 REVIEW = ("temperature-limits", "row-shift", "one-hot-gradient", "head-width")
 
-EXERCISE_BOOK = ExerciseBook("ch27", (*EXERCISES.values(), *CODE_EXERCISES), STRINGS, evidence)
+EXERCISE_BOOK = ExerciseBook("ch27", (*EXERCISES.values(), *CODE_EXERCISES), STRINGS, evidence, VARIANTS)
 check = EXERCISE_BOOK.check
 check_code = EXERCISE_BOOK.check_code
 reveal = EXERCISE_BOOK.reveal
@@ -471,3 +532,8 @@ hint = EXERCISE_BOOK.hint
 progress = EXERCISE_BOOK.progress
 attempted = EXERCISE_BOOK.attempted
 reset_progress = EXERCISE_BOOK.reset_progress
+variant = EXERCISE_BOOK.variant
+next_variant = EXERCISE_BOOK.next_variant
+mastery = EXERCISE_BOOK.mastery
+learner = EXERCISE_BOOK.learner
+set_name = EXERCISE_BOOK.set_name

@@ -86,13 +86,12 @@ def variant(run: HeadRun, *, divisor: float | None = None, after: bool = False, 
     raw = {"QKᵀ": q @ k.T, "KQᵀ": k @ q.T}[scores]
     root = math.sqrt(q.shape[1]) if divisor is None else divisor
     scaled = raw if after else raw / root
-    with np.errstate(over="ignore", invalid="ignore"):
+    with np.errstate(over="ignore", invalid="ignore"):  # a mistake may divide by a row sum of 0: nan, not a warning
         weights = weigh(scaled, axis=axis) if weigh is softmax else weigh(scaled)
-    if after:
-        weights = weights / root
-    mixed = {"value": v, "key": k}[mix]
-    return {"raw": raw, "scaled": scaled, "weights": weights, "output": (weights.T if transpose_weights else weights)
-            @ mixed}
+        if after:
+            weights = weights / root
+        output = (weights.T if transpose_weights else weights) @ {"value": v, "key": k}[mix]
+    return {"raw": raw, "scaled": scaled, "weights": weights, "output": output}
 
 
 def _operation(**step) -> callable:
@@ -168,9 +167,15 @@ SINGLE_TOKEN_MISTAKES = (
     Mistake("scale-on-values", "mis.scale-on-values",
             lambda ev: np.concatenate([[1.0], ev.single_token.output.ravel() * ev.worked.head.scale])),
 )
+def _first_key_only(ev) -> tuple[np.ndarray, np.ndarray]:
+    """All the weight on the first of the equal keys: one row, or the whole matrix."""
+    tokens = ev.identical_keys.weights.shape[-1]
+    first = np.eye(tokens)[0]
+    return first, np.tile(first, (tokens, 1))
+
+
 IDENTICAL_KEYS_MISTAKES = (
-    Mistake("equal-keys-go-to-first", "mis.equal-keys-go-to-first",
-            lambda ev: (np.eye(2)[0], np.tile(np.eye(2)[0], (2, 1)))),
+    Mistake("equal-keys-go-to-first", "mis.equal-keys-go-to-first", _first_key_only),
 )
 TEMPERATURE_MISTAKES = (
     Mistake("temperature-swapped", "mis.temperature-swapped",

@@ -267,29 +267,29 @@ STRINGS: dict[str, str] = {
     "ex.weights.form_hint": "A row of {count} weights is needed.",
     "ex.weights.wrong": "Divide q_0's row of scores by √d_k, exponentiate, and divide each by their sum.",
     "ex.weights.explain": "S_0 = {scaled_row}; softmax of that row gives {answer}, summing to {row_sum}.",
-    "ex.scores-by-hand.prompt": "The second example is computed by hand. Q = {hand_query}, K = {hand_key}, d_k = "
-        "{key_width}. Compute QKᵀ: all nine dot products q_i · k_j. Answer with a 3×3 matrix [[S_00, S_01, S_02], "
-        "[S_10, S_11, S_12], [S_20, S_21, S_22]].",
-    "ex.scores-by-hand.form": "a 3×3 matrix as [[a, b, c], [d, e, f], [g, h, i]]",
-    "ex.scores-by-hand.form_hint": "A 3×3 matrix is needed: a row per query, a column per key.",
-    "ex.scores-by-hand.wrong": "Entry (i, j) is the dot product of row q_i with row k_j: multiply the four pairs "
-        "of coordinates and add them up.",
+    "ex.scores-by-hand.prompt": "An example to compute by hand: Q = {hand_query}, K = {hand_key}, d_k = {key_width}. "
+        "Compute QKᵀ: the dot product q_i · k_j for every pair of a query and a key. Answer with a {size} matrix: a "
+        "row per query, a column per key.",
+    "ex.scores-by-hand.form": "a {size} matrix as {layout}",
+    "ex.scores-by-hand.form_hint": "A {size} matrix is needed: a row per query, a column per key.",
+    "ex.scores-by-hand.wrong": "Entry (i, j) is the dot product of row q_i with row k_j: multiply the coordinates in "
+        "pairs and add the products.",
     "ex.scores-by-hand.explain": "QKᵀ = {answer}. Entry (i, j) is q_i · k_j, for example {example}. The matrix "
         "is not symmetric: KQᵀ is its transpose, and a different answer.",
-    "ex.weights-by-hand.prompt": "Now the second example's weights: A = softmax(QKᵀ/√d_k) along rows, d_k = "
-        "{key_width}. The only constant you need is e ≈ 2.718. Answer with a 3×3 matrix, a row per query; two "
-        "decimals are enough (±0.01 is accepted).",
-    "ex.weights-by-hand.form": "a 3×3 weight matrix as [[a, b, c], [d, e, f], [g, h, i]]",
-    "ex.weights-by-hand.form_hint": "A 3×3 weight matrix is needed: a row per query, a column per key.",
+    "ex.weights-by-hand.prompt": "Now this example's weights (Q = {hand_query}, K = {hand_key}): A = "
+        "softmax(QKᵀ/√d_k) along rows, d_k = {key_width}. The only constant you need is e ≈ 2.718. Answer with a "
+        "{size} matrix, a row per query; two decimals are enough (±0.01 is accepted).",
+    "ex.weights-by-hand.form": "a {size} weight matrix as {layout}",
+    "ex.weights-by-hand.form_hint": "A {size} weight matrix is needed: a row per query, a column per key.",
     "ex.weights-by-hand.wrong": "Divide each score by √d_k, exponentiate, and divide each exponential of a row by "
         "their sum.",
-    "ex.weights-by-hand.explain": "S = QKᵀ/2 = {scaled}. The exponentials of row q_0 are {exps}, summing to "
-        "{total}, so A_0 = {first}. All of A is {answer}: no weight is above 0.9 or below 0.1 — the values "
-        "really are mixed.",
-    "ex.output-by-hand.prompt": "And the second example's output: O = AV with V = {hand_value}. Use your weights "
-        "from the previous exercise. Answer with a 3×2 matrix, a row per query; two decimals are enough.",
-    "ex.output-by-hand.form": "a 3×2 matrix as [[a, b], [c, d], [e, f]]",
-    "ex.output-by-hand.form_hint": "A 3×2 matrix is needed: a row per query, a column per value feature.",
+    "ex.weights-by-hand.explain": "S = QKᵀ/{root} = {scaled}. The exponentials of row q_0 are {exps}, summing to "
+        "{total}, so A_0 = {first}. All of A is {answer}: the largest weight is {largest}, no more than 0.9 — the "
+        "values really are mixed.",
+    "ex.output-by-hand.prompt": "And this example's output: O = AV with V = {hand_value}. Use your weights from the "
+        "previous exercise. Answer with a {value_size} matrix, a row per query; two decimals are enough.",
+    "ex.output-by-hand.form": "a {value_size} matrix as {value_layout}",
+    "ex.output-by-hand.form_hint": "A {size} matrix is needed: a row per query, a column per value feature.",
     "ex.output-by-hand.wrong": "Row o_i is the sum of the value rows v_j weighted by row A_i,: — o_i = "
         "Σ_j A_ij v_j.",
     "ex.output-by-hand.explain": "o_0 = {terms} = {first}; the other rows likewise. O = {answer}.",
@@ -312,7 +312,7 @@ STRINGS: dict[str, str] = {
     "ex.row-normalization.explain": "Row i is query q_i and column j is key k_j; softmax normalizes each row on its "
         "own, and nothing ties the columns. Row sums: {row_sums}; column sums: {column_sums}, together "
         "{column_total}, as many as there are queries.",
-    "ex.output-shape.prompt": "What shape is the output O when Q, K ∈ ℝ^(4×7×3) and V ∈ ℝ^(4×7×5)?",
+    "ex.output-shape.prompt": "What shape is the output O when Q, K ∈ ℝ^({query_shape}) and V ∈ ℝ^({value_shape})?",
     "ex.output-shape.form": "three whole numbers [B, T, width]",
     "ex.output-shape.form_hint": "A shape of three whole numbers is needed: [batch, tokens, width].",
     "ex.output-shape.wrong": "The output keeps the batch and query axes and takes its last axis from the values.",
@@ -386,9 +386,10 @@ STRINGS: dict[str, str] = {
     "ex.permutation.explain": "After permuting {order}, the output matched the permuted original output with a "
         "difference {difference}. The head knows nothing of the order of positions, so information about order, like "
         "the mask, has to be added separately.",
-    "ex.identical-keys.prompt": "Two key rows are identical. What will the weights in any query's row be?",
-    "ex.identical-keys.form": "a row of two weights as [a, b]",
-    "ex.identical-keys.form_hint": "A row of two weights (or the whole 2×2 matrix) is needed.",
+    "ex.identical-keys.prompt": "All key rows are identical: K = {key_rows}. What will the weights in any query's row "
+        "be?",
+    "ex.identical-keys.form": "a row of weights as {layout}",
+    "ex.identical-keys.form_hint": "A row of {tokens} weights (or the whole {size} matrix) is needed.",
     "ex.identical-keys.explain": "Both scores in the row are equal, and softmax gives the uniform row {weights}.",
     "ex.future-access.prompt": "A decoder is trained to predict the next token. Which kind of access to other "
         "positions would give the head the answer in advance?",
@@ -455,16 +456,18 @@ STRINGS: dict[str, str] = {
     "ex.one-hot-gradient.explain": "With Q × {factor} the weights are A = {weights}, Q̄ = {grad_q}, and V̄ = "
         "{grad_v}. A saturated softmax passes almost no gradient to the scores — one reason to divide the scores "
         "by √d_k.",
-    "ex.causal-rows.prompt": "Chapter 28 brings a causal mask: with T = 3, query q_i sees only the keys j ≤ i (the "
-        "others' scores become −∞ before softmax). What does the second example's weight matrix A become under "
-        "this mask? Answer with a 3×3 matrix; two decimals are enough.",
-    "ex.causal-rows.form": "a 3×3 weight matrix as [[a, b, c], [d, e, f], [g, h, i]]",
-    "ex.causal-rows.form_hint": "A 3×3 weight matrix is needed: a row per query, a column per key; hidden keys "
-        "get weight 0.",
+    "ex.causal-rows.prompt": "Chapter 28 brings a causal mask: with T = {tokens}, query q_i sees only the keys j ≤ i "
+        "(the others' scores become −∞ before softmax). What does the weight matrix A of {example} become under this "
+        "mask? Answer with a {size} matrix; two decimals are enough.",
+    "ex.causal-rows.second": "the second example",
+    "ex.causal-rows.given": "the example with Q = {hand_query}, K = {hand_key}, d_k = {key_width}",
+    "ex.causal-rows.form": "a {size} weight matrix as {layout}",
+    "ex.causal-rows.form_hint": "A {size} weight matrix is needed: a row per query, a column per key; hidden keys get "
+        "weight 0.",
     "ex.causal-rows.wrong": "In each row keep the keys j ≤ i, take softmax over them alone, and give the hidden "
         "keys weight 0.",
     "ex.causal-rows.explain": "Row q_0 sees only k_0, so its weight is 1. Row q_1 takes the softmax over k_0 and k_1 "
-        "only: {row1}. Row q_2 sees every key, as without a mask: {row2}. A = {answer}.",
+        "only: {row1}. The last row sees every key, as without a mask: {last}. A = {answer}.",
     "ex.head-width.prompt": "A model of width d_model = {model_width} splits attention over h = {heads} heads. "
         "What is one head's width d_k, and its scale 1/√d_k? Answer with [d_k, scale].",
     "ex.head-width.form": "two numbers [d_k, scale]",
@@ -589,11 +592,11 @@ STRINGS: dict[str, str] = {
         "coordinates of q_i and k_j.",
     "ex.weights.hint_stage": "This is row q_0 of the scaled scores S = QKᵀ/√d_k, then a softmax along it.",
     "ex.weights.hint_formula": "A_0j = e^(S_0j) / Σ_r e^(S_0r), where S_0j = q_0 · k_j / √d_k.",
-    "ex.scores-by-hand.hint_stage": "This is the stage before scaling: the matrix QKᵀ, three query rows by three key "
-        "columns.",
+    "ex.scores-by-hand.hint_stage": "This is the stage before scaling: the matrix QKᵀ, a row for every query and a "
+        "column for every key.",
     "ex.scores-by-hand.hint_formula": "Entry (i, j) is q_i · k_j: multiply the coordinates of q_i and k_j in pairs "
-        "and add the four products.",
-    "ex.weights-by-hand.hint_stage": "First the scaled scores S = QKᵀ/√d_k (here divide by 2), then a softmax of "
+        "and add the products.",
+    "ex.weights-by-hand.hint_stage": "First the scaled scores S = QKᵀ/√d_k (here divide by {root}), then a softmax of "
         "every row.",
     "ex.weights-by-hand.hint_formula": "In a row take e^(S_ij), their sum, and divide each exponential by the sum; e "
         "≈ 2.72, 1/e ≈ 0.37.",
@@ -620,7 +623,7 @@ STRINGS: dict[str, str] = {
         "permuted.",
     "ex.permutation.hint_formula": "Each score depends only on its pair (q_i, k_j): rows permuted together give the "
         "same pairs in new places.",
-    "ex.identical-keys.hint_stage": "Look at a query's scores with two identical keys.",
+    "ex.identical-keys.hint_stage": "Look at one query's scores with identical keys.",
     "ex.identical-keys.hint_formula": "Identical keys give equal scores, and the softmax of equal numbers gives equal "
         "weights.",
     "ex.bug-hunt.hint_stage": "Look at the axis along which buggy_head takes the maximum and the sum.",
@@ -744,6 +747,15 @@ STRINGS: dict[str, str] = {
         "softmax: for two keys J = a_0 a_1 [[1, −1], [−1, 1]], and in the example a_0·a_1 = {products}. So S̄ = "
         "{grad_scores}, although Ā = {grad_weights}. This is the saturation of 27.4: the more of a row's weight sits "
         "on one key, the less gradient reaches the scores, and through them Q and K.",
+    "skill.dot-products": "dot products QKᵀ",
+    "skill.scaling": "the scale 1/√d_k",
+    "skill.row-softmax": "softmax along rows",
+    "skill.mixing": "mixing values",
+    "skill.shapes": "shapes",
+    "skill.properties": "the head's properties",
+    "skill.gradients": "gradients",
+    "skill.history": "attention's history",
+    "skill.causal-mask": "the causal mask (chapter 28)",
     "ex.first-look.title": "which value each query gives more weight to",
     "ex.scores.title": "the scores QKᵀ",
     "ex.weights.title": "the first query's weights",

@@ -1,0 +1,216 @@
+"""Fresh instances of chapter 27's computed exercises, generated for each learner and each family.
+
+A family is what several exercises share: ``hand`` (the second example's three steps),
+``causal``, ``shape``, ``split`` (the head width), ``single``, ``identical`` and ``code``
+(the learner's head and backward). Variant n ≥ 1 of a family, for a learner, is the n-th
+draw of a random stream seeded by the learner's id and the family that meets the family's
+constraints; the first DISTINCT differ from each other and from variant 0, the notebooks' own.
+So the same learner gets the same n-th variant again and two learners get different ones.
+
+What a hand computes is kept to what the chapter gives it: small integer entries, T of 2
+to 4, d_k of 1, 4 or 9 (√d_k is whole), scaled scores of −1, 0 or 1 only (their exponentials
+are e, 1 and 1/e, with e ≈ 2.718), so no weight exceeds 0.9; QKᵀ is never symmetric, and
+the commonest mistakes give weights far from the right ones and from each other. The engine
+computes every answer.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import hashlib
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..engine.closed_form import softmax
+from .evidence import (
+    HEADS,
+    MODEL_WIDTH,
+    OUTPUT_SHAPE_INPUTS,
+    Instance,
+    LearnerEvidence,
+    hand_inputs,
+    identical_keys_inputs,
+    single_token_inputs,
+)
+
+HAND_TOKENS = (2, 3, 4)
+HAND_KEY_WIDTHS = (1, 4, 9)
+VALUE_ENTRIES = (-2, -1, 0, 1, 2)
+SHAPE_SIZES = range(2, 10)
+HEAD_COUNTS = (2, 4, 6, 8, 12, 16)
+HEAD_KEY_WIDTHS = (16, 32, 48, 64, 96, 128)
+SINGLE_ENTRIES = range(-9, 10)
+IDENTICAL_TOKENS = (2, 3, 4)
+DISTINCT = 20  # the first variants of a family are all unlike (later ones may repeat one of them)
+MISTAKES_APART = 0.05  # how far apart the weights of the named mistakes are: well beyond a hand's ±0.01
+MAX_DRAWS = 10_000  # a family that cannot meet its constraints in this many draws is a bug, not bad luck
+
+
+def _batch(*rows) -> tuple[np.ndarray, ...]:
+    return tuple(np.array([r], dtype=np.float64) for r in rows)
+
+
+@functools.cache
+def _small_vectors(width: int) -> np.ndarray:
+    """Every vector of ``width`` entries −1, 0 or 1."""
+    return np.array(list(itertools.product((-1, 0, 1), repeat=width)), dtype=np.float64)
+
+
+def _queries_for(keys: np.ndarray, rng: np.random.Generator) -> np.ndarray | None:
+    """A query for each key row's set: entries −1, 0 or 1, every score q·k_j equal to −√d, 0 or √d, and each
+    query's row of scores not all equal (None when no such query exists for these keys)."""
+    width = keys.shape[1]
+    root = round(np.sqrt(width))
+    candidates = _small_vectors(width)
+    scores = candidates @ keys.T
+    fits = np.all(np.isin(scores, (-root, 0, root)), axis=1) & (np.ptp(scores, axis=1) > 0)
+    if not fits.any():
+        return None
+    chosen = rng.choice(np.flatnonzero(fits), size=len(keys))
+    return candidates[chosen]
+
+
+def _hand_draw(rng: np.random.Generator) -> Instance | None:
+    tokens, width = int(rng.choice(HAND_TOKENS)), int(rng.choice(HAND_KEY_WIDTHS))
+    keys = rng.choice((-1.0, 0.0, 1.0), size=(tokens, width), p=(0.25, 0.5, 0.25))
+    if not keys.any(axis=1).all():
+        return None
+    queries = _queries_for(keys, rng)
+    if queries is None:
+        return None
+    values = rng.choice(VALUE_ENTRIES, size=(tokens, 2)).astype(np.float64)
+    if len(np.unique(values, axis=0)) < tokens:
+        return None
+    return Instance(hand=_batch(queries, keys, values))
+
+
+def _hand_fits(instance: Instance) -> bool:
+    """QKᵀ not symmetric, no weight above 0.9, and the weights that the commonest mistakes give (KQᵀ, the scale
+    missing, the columns normalized, uniform rows) each far from the right ones and from each other."""
+    query, key, _ = (x[0] for x in instance.hand)
+    raw = query @ key.T
+    root = np.sqrt(query.shape[1])
+    weights = softmax(raw / root)
+    answers = [weights, softmax(raw.T / root), softmax(raw / root, axis=0), np.full_like(weights, 1 / len(raw))]
+    if root > 1:
+        answers.append(softmax(raw))
+    apart = all(np.abs(a - b).max() > MISTAKES_APART for a, b in itertools.combinations(answers, 2))
+    return not np.array_equal(raw, raw.T) and bool(weights.max() <= 0.9) and apart
+
+
+def _shape_draw(rng: np.random.Generator) -> Instance | None:
+    batch, tokens, key_width, value_width = (int(x) for x in rng.choice(SHAPE_SIZES, size=4))
+    if len({batch, tokens, key_width, value_width}) < 4:  # every axis of a wrong shape tells which it is
+        return None
+    return Instance(shapes=((batch, tokens, key_width), (batch, tokens, key_width), (batch, tokens, value_width)))
+
+
+def _split_draw(rng: np.random.Generator) -> Instance | None:
+    heads, key_width = int(rng.choice(HEAD_COUNTS)), int(rng.choice(HEAD_KEY_WIDTHS))
+    return Instance(split=(heads * key_width, heads))
+
+
+def _single_draw(rng: np.random.Generator) -> Instance | None:
+    query, key, value = rng.choice(SINGLE_ENTRIES, size=(3, 2))
+    if not (query.any() and key.any() and value.all()):
+        return None
+    return Instance(single=_batch([query], [key], [value]))
+
+
+def _identical_draw(rng: np.random.Generator) -> Instance | None:
+    tokens = int(rng.choice(IDENTICAL_TOKENS))
+    query = rng.choice(VALUE_ENTRIES, size=(tokens, 2))
+    key = np.tile(rng.choice(VALUE_ENTRIES, size=2), (tokens, 1))
+    value = rng.choice(VALUE_ENTRIES, size=(tokens, 2))
+    return Instance(identical=_batch(query, key, value)) if key.any() and query.any() else None
+
+
+def _code_draw(rng: np.random.Generator) -> Instance | None:
+    hand = _hand_draw(rng)
+    return None if hand is None else Instance(hand=hand.hand, case_seed=int(rng.integers(2**31)))
+
+
+def _hand_default() -> Instance:
+    return Instance(hand=hand_inputs())
+
+
+@dataclass(frozen=True)
+class Family:
+    draw: Callable[[np.random.Generator], Instance | None]  # one candidate, or None when it cannot be one
+    key: Callable[[Instance], bytes]  # what makes two variants alike
+    default: Callable[[], Instance]  # variant 0, the notebooks' own
+    fits: Callable[[Instance], bool] = lambda instance: True
+
+
+def _arrays(*arrays) -> bytes:
+    return b"|".join(np.asarray(a, dtype=np.float64).tobytes() + str(np.shape(a)).encode() for a in arrays)
+
+
+FAMILIES = {
+    "hand": Family(_hand_draw, lambda i: _arrays(*i.hand), _hand_default, _hand_fits),
+    "causal": Family(_hand_draw, lambda i: _arrays(*i.hand), _hand_default, _hand_fits),
+    "code": Family(_code_draw, lambda i: _arrays(*i.hand), _hand_default, _hand_fits),
+    "shape": Family(_shape_draw, lambda i: str(i.shapes).encode(), lambda: Instance(shapes=OUTPUT_SHAPE_INPUTS)),
+    "split": Family(_split_draw, lambda i: str(i.split).encode(), lambda: Instance(split=(MODEL_WIDTH, HEADS))),
+    "single": Family(_single_draw, lambda i: _arrays(*i.single), lambda: Instance(single=single_token_inputs())),
+    "identical": Family(_identical_draw, lambda i: _arrays(*i.identical),
+                        lambda: Instance(identical=identical_keys_inputs())),
+}
+
+
+def _seed(learner: str, family: str) -> int:
+    return int.from_bytes(hashlib.sha256(f"{learner}\n{family}".encode()).digest()[:8], "little")
+
+
+class ChapterVariants:
+    """Each learner's variants of each family, drawn once per kernel and kept."""
+
+    def __init__(self) -> None:
+        self._drawn: dict[tuple[str, str], tuple[np.random.Generator, list[Instance], set[bytes]]] = {}
+
+    def instance(self, family: str, learner: str, n: int) -> Instance:
+        """Variant ``n`` ≥ 1 of ``family`` for ``learner``."""
+        kind = FAMILIES[family]
+        if (learner, family) not in self._drawn:
+            self._drawn[learner, family] = (np.random.default_rng(_seed(learner, family)), [],
+                                            {kind.key(kind.default())})
+        rng, found, seen = self._drawn[learner, family]
+        for _ in range(MAX_DRAWS):
+            if len(found) >= n:
+                break
+            candidate = kind.draw(rng)
+            if candidate is None or not kind.fits(candidate):
+                continue
+            if len(found) < DISTINCT:
+                if kind.key(candidate) in seen:
+                    continue
+                seen.add(kind.key(candidate))
+            found.append(candidate)
+        else:
+            raise RuntimeError(f"the family {family!r} found only {len(found)} variants in {MAX_DRAWS} draws")
+        return dataclasses.replace(found[n - 1], variant=n)
+
+    def evidence(self, family: str, learner: str, n: int) -> LearnerEvidence:
+        return LearnerEvidence(self.instance(family, learner, n))
+
+    def inputs(self, family: str, ev: LearnerEvidence) -> dict[str, object]:
+        """What a variant gives the learner to work on."""
+        if family in ("hand", "causal", "code"):
+            run = ev.hand
+        elif family == "single":
+            run = ev.single_token
+        elif family == "identical":
+            run = ev.identical_keys
+        elif family == "shape":
+            case = ev.output_shape
+            return {"query_shape": case.query_shape, "key_shape": case.key_shape, "value_shape": case.value_shape}
+        else:
+            return {"model_width": ev.head_split.model_width, "heads": ev.head_split.heads}
+        return {"query": run.query.copy(), "key": run.key.copy(), "value": run.value.copy()}
+
+
+VARIANTS = ChapterVariants()

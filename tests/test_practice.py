@@ -1,0 +1,273 @@
+"""Practice until mastered: fresh variants a hand can compute, skills and their mastery, a teacher's table."""
+
+import csv
+import io
+import json
+import math
+import os
+import pathlib
+
+import numpy as np
+import pytest
+
+from llm_from_scratch.book import progress as lasting
+from llm_from_scratch.book.mastery import Served, mastery
+from llm_from_scratch.book.text import set_language
+from llm_from_scratch.ch27.exercises import (
+    EXERCISE_BOOK,
+    check,
+    check_code,
+    hint,
+    learner,
+    next_variant,
+    progress,
+    reveal,
+    set_name,
+    variant,
+)
+from llm_from_scratch.ch27.exercises import mastery as chapter_mastery
+from llm_from_scratch.ch27.variants import DISTINCT
+from llm_from_scratch.engine.closed_form import closed_form_backward, closed_form_head
+
+COUNT = 200
+HAND = ("scores-by-hand", "weights-by-hand", "output-by-hand", "causal-rows")
+
+
+def softmax(x, axis=-1):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def hand_variants(exercise_id):
+    return [variant(exercise_id, n) for n in range(1, COUNT + 1)]
+
+
+# --- variants a hand can compute -------------------------------------------------------------
+
+@pytest.mark.parametrize("exercise_id", HAND + ("write-head", "write-backward"))
+def test_hand_variants_obey_the_constraints(exercise_id):
+    for given in hand_variants(exercise_id):
+        q, k, v = (given[name][0] for name in ("query", "key", "value"))
+        tokens, width = q.shape
+        assert given["query"].shape == (1, tokens, width) and 2 <= tokens <= 4 and width in (1, 4, 9)
+        assert all(np.array_equal(x, np.round(x)) and np.abs(x).max() <= 2 for x in (q, k, v)), "small integers"
+        scaled = q @ k.T / math.sqrt(width)
+        assert np.isin(scaled, (-1, 0, 1)).all(), "exponentials the chapter gives: e, 1, 1/e"
+        assert not np.array_equal(q @ k.T, (q @ k.T).T), "QKᵀ is never symmetric"
+        assert softmax(scaled).max() <= 0.9
+
+
+@pytest.mark.parametrize("exercise_id", [*HAND, "output-shape", "head-width", "single-token", "identical-keys",
+                                         "write-head"])
+def test_the_first_variants_are_all_unlike_each_other_and_the_notebooks_one(exercise_id):
+    shown = [repr(sorted((k, np.asarray(x).tolist()) for k, x in variant(exercise_id, n).items()))
+             for n in range(1, DISTINCT + 1)]
+    assert len(set(shown)) == DISTINCT
+    if EXERCISE_BOOK.prompt(exercise_id):  # a code exercise's task is the notebook's prose
+        assert EXERCISE_BOOK.prompt(exercise_id) not in {EXERCISE_BOOK.prompt(exercise_id, n) for n in range(1, 4)}
+
+
+def test_the_same_learner_gets_the_same_variant_again_and_two_learners_get_different_ones(monkeypatch, tmp_path):
+    first = variant("scores-by-hand", 3)
+    lasting._stores.clear()
+    assert all(np.array_equal(first[k], x) for k, x in variant("scores-by-hand", 3).items())
+    monkeypatch.setenv(lasting.ENV, str(tmp_path / "other.json"))
+    monkeypatch.setenv(lasting.LEARNER_ENV, "another-learner")
+    assert learner().id == "another-learner"
+    other = variant("scores-by-hand", 3)
+    assert not all(np.array_equal(first[k], other[k]) if first[k].shape == other[k].shape else False for k in first)
+
+
+def test_a_new_learner_gets_a_random_id_that_lasts(monkeypatch, tmp_path):
+    monkeypatch.delenv(lasting.LEARNER_ENV)
+    ids = []
+    for name in ("a.json", "b.json"):
+        monkeypatch.setenv(lasting.ENV, str(tmp_path / name))
+        ids.append(learner().id)
+        lasting._stores.clear()
+        assert learner().id == ids[-1], "the id is kept in the store"
+    assert ids[0] != ids[1] and all(len(i) == 12 for i in ids)
+    assert set_name("Маша").name == "Маша" and learner().id == ids[-1]
+
+
+@pytest.mark.parametrize("n", range(1, 41))
+def test_on_every_hand_variant_the_engine_and_plain_numpy_are_right_and_named_mistakes_are_named(n):
+    given = variant("scores-by-hand", n)
+    q, k, v = (given[name][0] for name in ("query", "key", "value"))
+    root = math.sqrt(q.shape[1])
+    raw = q @ k.T
+    weights = softmax(raw / root)
+    assert check("scores-by-hand", raw, variant=n).correct
+    assert check("weights-by-hand", weights.round(2), variant=n).correct
+    assert check("output-by-hand", (weights @ v).round(2), variant=n).correct
+    head = EXERCISE_BOOK._evidence(EXERCISE_BOOK["scores-by-hand"], n).hand
+    assert check("weights-by-hand", head.weights[0], variant=n).correct, "the engine's own answer"
+    assert check("scores-by-hand", raw.T, variant=n).misconception == "transposed-scores"
+    mistakes = {"transposed-scores": softmax(raw.T / root), "missing-scale": softmax(raw),
+                "columns-normalized": softmax(raw / root, axis=0)}
+    for name, answer in mistakes.items():
+        if np.abs(answer - weights).max() > 0.02:  # with d_k = 1 a missing scale is no mistake
+            assert check("weights-by-hand", answer.round(2), variant=n).misconception == name, name
+
+
+@pytest.mark.parametrize("n", range(1, 21))
+def test_the_other_families_are_right_on_a_plain_computation(n):
+    shapes = variant("output-shape", n)
+    assert check("output-shape", [*shapes["query_shape"][:2], shapes["value_shape"][2]], variant=n).correct
+    assert check("output-shape", shapes["query_shape"], variant=n).misconception == "dk-for-dv"
+    split = variant("head-width", n)
+    width = split["model_width"] // split["heads"]
+    assert check("head-width", [width, 1 / math.sqrt(width)], variant=n).correct
+    single = variant("single-token", n)
+    assert check("single-token", [1, *single["value"][0, 0]], variant=n).correct
+    equal = variant("identical-keys", n)
+    tokens = equal["key"].shape[1]
+    assert np.ptp(equal["key"][0], axis=0).max() == 0, "every key row is the same"
+    assert check("identical-keys", [1 / tokens] * tokens, variant=n).correct
+    causal = variant("causal-rows", n)
+    q, k = causal["query"][0], causal["key"][0]
+    scores = np.where(np.tril(np.ones((len(q), len(q)))) > 0, q @ k.T / math.sqrt(q.shape[1]), -np.inf)
+    assert check("causal-rows", softmax(scores).round(2), variant=n).correct
+
+
+@pytest.mark.parametrize("n", [1, 2])
+def test_a_code_variant_is_a_fresh_set_of_hidden_cases(n):
+    right = check_code("write-head", lambda q, k, v: closed_form_head(q, k, v), variant=n)
+    assert right.correct
+    backward = check_code("write-backward", lambda q, k, v, g: closed_form_backward(q, k, v, g), variant=n)
+    assert backward.correct
+    assert variant("write-head", n)["query"].shape[0] == 1
+
+
+def test_a_variant_prompt_shows_its_own_inputs_and_the_form_its_size():
+    given = variant("weights-by-hand", 1)
+    tokens = given["query"].shape[1]
+    assert f"{tokens}×{tokens}" in EXERCISE_BOOK.form("weights-by-hand", 1)
+    prompt = EXERCISE_BOOK.prompt("causal-rows", 1)
+    tokens = variant("causal-rows", 1)["query"].shape[1]
+    assert "второго примера" not in prompt and "Q = [[" in prompt and f"T = {tokens}" in prompt
+    assert "второго примера" in EXERCISE_BOOK.prompt("causal-rows")
+
+
+def wrong_scores(n):
+    tokens = variant("scores-by-hand", n)["query"].shape[1]
+    return np.zeros((tokens, tokens))
+
+
+def test_hints_and_reveal_follow_the_variant():
+    assert not reveal("scores-by-hand", 1).shown and not hint("scores-by-hand", 1).step
+    assert not check("scores-by-hand", wrong_scores(1), variant=1).correct
+    assert reveal("scores-by-hand", 1).shown and not reveal("scores-by-hand", 2).shown
+    assert hint("scores-by-hand", 1).step == 1 and hint("scores-by-hand", 2).step == 0
+
+
+def test_an_exercise_without_variants_says_so_in_the_learners_language(english):
+    with pytest.raises(ValueError, match="has one variant"):
+        check("permutation", "d", variant=1)
+    set_language("ru")
+    with pytest.raises(ValueError, match="один вариант"):
+        variant("scores", 1)
+    with pytest.raises(ValueError, match="целое число"):
+        check("scores-by-hand", wrong_scores(1), variant=-1)
+
+
+def test_the_next_variant_is_the_first_not_tried_in_the_family():
+    assert next_variant("weights-by-hand") == 1
+    check("scores-by-hand", wrong_scores(1), variant=1)
+    check("scores-by-hand", wrong_scores(3), variant=3)
+    assert next_variant("weights-by-hand") == 4 and next_variant("causal-rows") == 1
+
+
+# --- mastery ---------------------------------------------------------------------------------
+
+def record(*attempts, hints=None):
+    return {"attempts": [{"variant": n, "correct": c, "hinted": h} for n, c, h in attempts], "hints": hints or {}}
+
+
+SERVED = (Served("a", ("skill.x",), varied=True, code=False), Served("b", ("skill.x", "skill.y"), varied=False,
+                                                                     code=False),
+          Served("c", ("skill.z",), varied=False, code=True), Served("d", ("skill.w",), varied=True, code=False))
+
+
+@pytest.mark.parametrize("records, mastered", [
+    ({}, set()),
+    ({"a": record((0, True, False), (1, True, False))}, set()),  # variant 0 sits in the fold: it does not count
+    ({"a": record((1, True, False), (2, True, False))}, {"skill.x"}),  # two fresh variants of one question
+    ({"a": record((1, True, False)), "b": record((0, True, False))}, {"skill.x", "skill.y"}),  # two questions
+    ({"a": record((1, False, False), (1, True, False), (2, True, False))}, set()),  # only first attempts count
+    ({"a": record((1, True, True), (2, True, False))}, set()),  # after a hint it does not count
+    ({"b": record((0, True, False))}, {"skill.y"}),  # a skill served by one question alone
+    ({"c": record((1, True, False), (2, True, False))}, {"skill.z"}),  # a code exercise counts once, and is enough
+    ({"d": record((1, True, False))}, set()),  # a lone question with variants still needs two of them
+])
+def test_the_mastery_rule(records, mastered):
+    found = mastery(SERVED, records)
+    assert {s for s, m in found.items() if m.mastered} == mastered
+    assert found["skill.z"].required == 1 and found["skill.x"].required == 2 and found["skill.w"].required == 2
+
+
+def test_mastery_counts_attempts_successes_and_hints():
+    found = mastery(SERVED, {"a": record((1, False, False), (1, True, True), (2, True, False), hints={"1": 2})})
+    assert (found["skill.x"].attempts, found["skill.x"].first_right, found["skill.x"].hints) == (3, 1, 2)
+
+
+def test_every_exercise_serves_a_skill_and_every_skill_has_a_name_in_both_editions():
+    skills = chapter_mastery()
+    assert all(e.skills for e in EXERCISE_BOOK.exercises.values())
+    for language in ("ru", "en"):
+        assert all(EXERCISE_BOOK.strings.text_in(language, s) for s in skills)
+
+
+@pytest.mark.parametrize("language, words", [("ru", ("Навыки", "освоен", "с первой попытки 2 из 2")),
+                                             ("en", ("Skills", "mastered", "right at the first attempt 2 of 2"))])
+def test_progress_shows_the_skills_table_in_the_editions_language(language, words):
+    set_language(language)
+    for n in (1, 2):
+        given = variant("output-shape", n)
+        check("output-shape", [*given["query_shape"][:2], given["value_shape"][2]], variant=n)
+    shown = repr(progress())
+    assert all(w in shown for w in words)
+    assert chapter_mastery()["skill.shapes"].mastered
+
+
+def test_mastery_survives_a_kernel_restart_and_a_corrupt_store_loses_nothing():
+    for n in (1, 2):
+        given = variant("output-shape", n)
+        check("output-shape", [*given["query_shape"][:2], given["value_shape"][2]], variant=n)
+    lasting._stores.clear()
+    assert chapter_mastery()["skill.shapes"].mastered
+    file = pathlib.Path(os.environ[lasting.ENV])
+    kept = file.read_bytes()
+    file.write_text("{broken")
+    assert not chapter_mastery()["skill.shapes"].mastered
+    assert [p.read_text() for p in file.parent.glob("progress.backup-*")] == ["{broken"]
+    file.write_bytes(kept)
+    assert chapter_mastery()["skill.shapes"].mastered
+
+
+# --- a teacher's table -----------------------------------------------------------------------
+
+def test_the_export_merges_stores_into_one_csv_and_names_the_corrupt_one(tmp_path, monkeypatch, capsys):
+    for name, learner_id, right in (("jovyan-1", "id-one", True), ("jovyan-2", "id-two", False)):
+        home = tmp_path / name / "jovyan"  # every home has the same user name: the id tells learners apart
+        home.mkdir(parents=True)
+        monkeypatch.setenv(lasting.ENV, str(home / "progress.json"))
+        monkeypatch.setenv(lasting.LEARNER_ENV, learner_id)
+        lasting._stores.clear()
+        check("recurrent-vs-self", "b" if right else "a")
+    set_name("Ира")
+    corrupt = tmp_path / "jovyan-3" / "progress.json"
+    corrupt.parent.mkdir()
+    corrupt.write_bytes(b"{not json")
+    files = [str(tmp_path / n / "jovyan" / "progress.json") for n in ("jovyan-1", "jovyan-2")] + [str(corrupt)]
+    assert lasting.main(["export", *files, "--csv"]) == 0
+    out, err = capsys.readouterr()
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert str(corrupt) in err and "пропущен" in err
+    assert corrupt.read_bytes() == b"{not json", "nothing is lost"
+    history = {r["learner"]: r for r in rows if r["skill"] == "history"}
+    assert history["id-one"]["mastered"] == "1" and history["id-two"]["mastered"] == "0"
+    assert history["id-two"]["name"] == "Ира" and history["id-one"]["skill_name"] == "история внимания"
+    assert {r["learner"] for r in rows} == {"id-one", "id-two"}
+    assert list(rows[0]) == list(lasting.EXPORT_COLUMNS)
+    assert json.loads(pathlib.Path(files[0]).read_text())["learner"]["id"] == "id-one"
