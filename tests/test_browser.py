@@ -46,12 +46,14 @@ from support.browser import (
     notebook_state,
     open_and_run,
     require_browser,
+    run_cell,
     tab_to,
 )
 
 from llm_from_scratch.book.chapters import chapters
 from llm_from_scratch.book.formatting import vector
 from llm_from_scratch.ch27.evidence import run_head, worked_inputs
+from llm_from_scratch.ch27.exercises import EXERCISE_BOOK
 from llm_from_scratch.ch27.strings import text_in
 from llm_from_scratch.ch27.widgets import KEY_WIDTHS, ScaleExplorer
 
@@ -491,3 +493,40 @@ def keyboard_code(page, lang: str):
     solution = page.locator(".jp-Notebook .jp-Cell").nth(index + 1).locator(".jp-OutputArea [role='status']")
     solution.wait_for()
     assert text_in(lang, "ex.write-head.answer") in solution.inner_text()
+
+
+# --- practice by skill (last: it changes 10's review, which the checks above compare with the stored one) ---
+
+def test_a_fresh_example_answered_in_10s_review_counts_for_its_skill(notebook):
+    """10 opens with a fresh example per skill not mastered: the shape's, answered right, counts one more (both
+    editions share this module's progress, so the second edition takes the skill from 1 of 2 to mastered)."""
+    if notebook.chapter != "chapter27" or not notebook.name.startswith("10_"):
+        pytest.skip("the practice by skill is in 10")
+    page, lang = notebook.page, notebook.lang
+    run = cell_index(page, "review()")
+    review = page.locator(".jp-Cell").nth(run).locator(".jp-OutputArea")
+
+    def counted(k: int) -> str:
+        return text_in(lang, "review.skill", skill=text_in(lang, "skill.shapes"), first_right=k, required=2)
+
+    before = next(k for k in (0, 1) if counted(k) in review.inner_text())
+    title = text_in(lang, "widget.exercise.title", title=text_in(lang, "ex.output-shape.title"))
+    label = re.escape(text_in(lang, "widget.exercise.variant", n=0)).replace("0", r"(\d+)")
+    n = int(re.search(re.escape(title) + r"\s*" + label, review.inner_text()).group(1))
+    given = EXERCISE_BOOK.variant("output-shape", n)  # the kernel's learner is this session's: the same variant
+    assert "×".join(map(str, given["query_shape"])) in review.inner_text()
+    field = review.locator(f"input[placeholder='{text_in(lang, 'ex.output-shape.form')}']")
+    field.scroll_into_view_if_needed()
+    field.click()
+    field.type(f"{given['query_shape'][0]} {given['query_shape'][1]} {given['value_shape'][2]}", delay=30)
+    field.press("Enter")
+    review.locator("text=✔").wait_for()
+    screenshot(page, lang, notebook.name, "-practice")
+    run_cell(page, run)
+    if before == 0:
+        page.wait_for_function("([node, said]) => node.innerText.includes(said)",
+                               arg=[review.element_handle(), counted(1)])
+    else:  # mastered: the skill leaves the review
+        page.wait_for_function("([node, said]) => !node.innerText.includes(said) && node.innerText.length > 0",
+                               arg=[review.element_handle(), counted(1)])
+        assert text_in(lang, "skill.shapes") not in review.inner_text()

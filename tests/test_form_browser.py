@@ -1,19 +1,23 @@
 """Exercise forms in a real JupyterLab in Chromium: options that wrap stay apart, and the keyboard works.
 
-A throwaway notebook shows the chapter's longest choice form and a text form in a
-1400×900 window with the file browser open; Playwright then answers them with the
-keyboard only. Needs Debian's Chromium at /usr/bin/chromium; nothing is downloaded.
+A throwaway notebook shows the chapter's longest choice form, a text form and the progress
+summary in a 1400×900 window with the file browser open; Playwright then answers the forms
+with the keyboard only, asks the shape question for a new example, answers it and sees the
+skill's count rise in the summary. Needs Debian's Chromium at /usr/bin/chromium; nothing is
+downloaded.
 """
 
 from __future__ import annotations
 
 import json
 import pathlib
+import re
 
 import pytest
-from support.browser import close_notebook, jupyterlab, lab_page, open_and_run, require_browser
+from support.browser import close_notebook, jupyterlab, lab_page, open_and_run, require_browser, run_cell
 
 from llm_from_scratch.book.widgets import CHOICE_CLASS
+from llm_from_scratch.ch27.exercises import EXERCISE_BOOK
 from llm_from_scratch.ch27.strings import text_in
 
 ARTIFACTS = pathlib.Path(__file__).resolve().parents[1] / "artifacts"
@@ -37,7 +41,7 @@ def page(tmp_path_factory):
     (served / "forms.ipynb").write_text(notebook(
         'from llm_from_scratch.book.text import set_language\nset_language("ru")',
         "from llm_from_scratch.ch27.widgets import exercise\n\nexercise(\"recurrent-vs-self\")",
-        'exercise("output-shape")'))
+        'exercise("output-shape")', "from llm_from_scratch.ch27.exercises import progress\n\nprogress()"))
     with jupyterlab(served, home) as server, lab_page(*server, viewport={"width": 1400, "height": 900}) as page:
         page.evaluate("() => window.jupyterapp.shell.activateById('filebrowser')")
         open_and_run(page, "forms.ipynb")
@@ -90,7 +94,7 @@ def test_tab_reaches_the_answer_a_letter_chooses_and_enter_checks(page):
     listbox.locator("option").nth(3).click()  # a click on an option writes its letter
     page.wait_for_function("(e) => e.value === 'd'", arg=box.element_handle())
     feedback_of(form).wait_for(state="detached")  # the feedback went with the answer it was about
-    assert page.locator(".jp-Notebook .jp-Cell").count() == 3, "no key reached the notebook's own commands"
+    assert page.locator(".jp-Notebook .jp-Cell").count() == 4, "no key reached the notebook's own commands"
 
 
 def test_enter_in_the_answer_box_checks_and_a_new_answer_clears_the_old_feedback(page):
@@ -107,3 +111,27 @@ def test_enter_in_the_answer_box_checks_and_a_new_answer_clears_the_old_feedback
     field.press("Enter")
     form.locator("text=✘").wait_for()
     page.screenshot(path=str(ARTIFACTS / "ru-forms-text.png"))
+
+
+def test_a_new_example_is_judged_on_its_own_inputs_and_counts_for_the_skill(page):
+    placeholder = text_in("ru", "ex.output-shape.form")
+    form = page.locator(".jp-OutputArea-output", has=page.locator(f"input[placeholder='{placeholder}']"))
+    summary = page.locator(".jp-Cell").nth(3).locator(".jp-OutputArea-output")
+    skill = text_in("ru", "skill.shapes")
+    assert re.search(skill + r"\s+не освоен: засчитано 0 из 2", summary.inner_text())
+    form.get_by_role("button", name=text_in("ru", "widget.exercise.new_example")).click()
+    label = form.get_by_text(re.compile(r"Новый пример \d+"))
+    label.wait_for()  # the kernel answers the click: the new task appears above the box
+    n = int(re.search(r"Новый пример (\d+)", label.inner_text()).group(1))
+    given = EXERCISE_BOOK.variant("output-shape", n)  # the kernel's learner is this session's: the same variant
+    shapes = "×".join(map(str, given["query_shape"]))
+    assert shapes in form.inner_text(), "the new example's inputs stand above the box"
+    field = form.locator("input[type='text']")
+    field.click()
+    field.type(f"{given['query_shape'][0]}×{given['query_shape'][1]}×{given['value_shape'][2]}", delay=30)
+    field.press("Enter")
+    form.locator("text=✔").wait_for()
+    form.screenshot(path=str(ARTIFACTS / "ru-forms-new-example.png"))
+    run_cell(page, 3)
+    page.wait_for_function("(node) => /засчитано 1 из 2/.test(node.innerText)", arg=summary.element_handle())
+    assert re.search(skill + r"\s+не освоен: засчитано 1 из 2", summary.inner_text())

@@ -6,6 +6,7 @@ import json
 import math
 import os
 import pathlib
+import re
 
 import numpy as np
 import pytest
@@ -90,7 +91,7 @@ def test_a_new_learner_gets_a_random_id_that_lasts(monkeypatch, tmp_path):
     assert set_name("Маша").name == "Маша" and learner().id == ids[-1]
 
 
-@pytest.mark.parametrize("n", range(1, 41))
+@pytest.mark.parametrize("n", range(1, COUNT + 1))
 def test_on_every_hand_variant_the_engine_and_plain_numpy_are_right_and_named_mistakes_are_named(n):
     given = variant("scores-by-hand", n)
     q, k, v = (given[name][0] for name in ("query", "key", "value"))
@@ -110,7 +111,7 @@ def test_on_every_hand_variant_the_engine_and_plain_numpy_are_right_and_named_mi
             assert check("weights-by-hand", answer.round(2), variant=n).misconception == name, name
 
 
-@pytest.mark.parametrize("n", range(1, 21))
+@pytest.mark.parametrize("n", range(1, COUNT + 1))
 def test_the_other_families_are_right_on_a_plain_computation(n):
     shapes = variant("output-shape", n)
     assert check("output-shape", [*shapes["query_shape"][:2], shapes["value_shape"][2]], variant=n).correct
@@ -126,8 +127,15 @@ def test_the_other_families_are_right_on_a_plain_computation(n):
     assert check("identical-keys", [1 / tokens] * tokens, variant=n).correct
     causal = variant("causal-rows", n)
     q, k = causal["query"][0], causal["key"][0]
-    scores = np.where(np.tril(np.ones((len(q), len(q)))) > 0, q @ k.T / math.sqrt(q.shape[1]), -np.inf)
+    visible = np.tril(np.ones((len(q), len(q)))) > 0
+    scores = np.where(visible, q @ k.T / math.sqrt(q.shape[1]), -np.inf)
     assert check("causal-rows", softmax(scores).round(2), variant=n).correct
+    unscaled = softmax(np.where(visible, q @ k.T, -np.inf))
+    if np.abs(unscaled - softmax(scores)).max() > 0.02:
+        assert check("causal-rows", unscaled.round(2), variant=n).misconception == "missing-scale"
+    assert check("head-width", [width, round(1 / math.sqrt(width), 2)], variant=n).correct, "two decimals"
+    printed = re.search(r"\[[^\]]*\]", reveal("identical-keys", n).message).group(0)
+    assert check("identical-keys", printed, variant=n).correct, f"the answer the reveal prints, {printed}, is right"
 
 
 @pytest.mark.parametrize("n", [1, 2])
@@ -161,6 +169,20 @@ def test_hints_and_reveal_follow_the_variant():
     assert hint("scores-by-hand", 1).step == 1 and hint("scores-by-hand", 2).step == 0
 
 
+VARIED = [i for i, e in EXERCISE_BOOK.exercises.items() if e.varies]
+
+
+@pytest.mark.parametrize("exercise_id", VARIED)
+def test_every_hint_and_answer_of_a_variant_can_be_told(exercise_id):
+    """Hints and explanations name rows and columns: on 2×2 and 4×4 variants too."""
+    for n in range(1, 31):
+        EXERCISE_BOOK.record_attempt(exercise_id, False, n)
+        assert reveal(exercise_id, n).shown
+        steps = hint(exercise_id, n).steps
+        assert all(hint(exercise_id, n).message for _ in range(steps))
+        assert EXERCISE_BOOK.prompt(exercise_id, n) or EXERCISE_BOOK.exercises[exercise_id].kind == "code"
+
+
 def test_an_exercise_without_variants_says_so_in_the_learners_language(english):
     with pytest.raises(ValueError, match="has one variant"):
         check("permutation", "d", variant=1)
@@ -175,7 +197,8 @@ def test_the_next_variant_is_the_first_not_tried_in_the_family():
     assert next_variant("weights-by-hand") == 1
     check("scores-by-hand", wrong_scores(1), variant=1)
     check("scores-by-hand", wrong_scores(3), variant=3)
-    assert next_variant("weights-by-hand") == 4 and next_variant("causal-rows") == 1
+    assert next_variant("weights-by-hand") == 3, "the next step of the example just computed"
+    assert next_variant("scores-by-hand") == 4 and next_variant("causal-rows") == 1
 
 
 # --- mastery ---------------------------------------------------------------------------------
@@ -218,8 +241,8 @@ def test_every_exercise_serves_a_skill_and_every_skill_has_a_name_in_both_editio
         assert all(EXERCISE_BOOK.strings.text_in(language, s) for s in skills)
 
 
-@pytest.mark.parametrize("language, words", [("ru", ("Навыки", "освоен", "с первой попытки 2 из 2")),
-                                             ("en", ("Skills", "mastered", "right at the first attempt 2 of 2"))])
+@pytest.mark.parametrize("language, words", [("ru", ("Навыки", "освоен", "засчитано 2 из 2")),
+                                             ("en", ("Skills", "mastered", "2 of 2 counted"))])
 def test_progress_shows_the_skills_table_in_the_editions_language(language, words):
     set_language(language)
     for n in (1, 2):

@@ -248,3 +248,68 @@ def test_the_output_heatmap_names_its_columns_value_features_not_key_positions()
     output, weights = head_figure(run, "output").svg, head_figure(run, "weights").svg
     assert text("figure.axis.value_features") in output and text("figure.axis.key_columns") not in output
     assert text("figure.axis.key_columns") in weights
+
+
+# --- practice: a fresh example in the form, and 10's review from mastery --------------------
+
+def right_shape(n):
+    given = EXERCISE_BOOK.variant("output-shape", n)
+    return f"{given['query_shape'][0]} {given['query_shape'][1]} {given['value_shape'][2]}"
+
+
+def test_new_example_puts_the_next_variant_above_the_box_and_judges_on_it():
+    form = ExerciseForm(EXERCISE_BOOK, "output-shape")
+    form.answer.value = "4 7 5"
+    form.check_button.click()
+    assert form.new_example() == 1 and form.answer.value == "" and form.feedback.value == ""
+    shapes = EXERCISE_BOOK.variant("output-shape", 1)["query_shape"]
+    assert "×".join(map(str, shapes)) in form.given.value and "Новый пример 1" in form.given.value
+    assert form.reveal_button.disabled and form.hint_button.disabled, "nothing was tried on this example yet"
+    form.answer.value = "4 7 5"  # variant 0's answer is no longer right
+    form.check_button.click()
+    assert "✘" in form.feedback.value and not form.reveal_button.disabled
+    form.answer.value = right_shape(1)
+    form.check_button.click()
+    assert "✔" in form.feedback.value and EXERCISE_BOOK.attempted("output-shape", 1)
+    assert form.new_example() == 2
+    assert ExerciseForm(EXERCISE_BOOK, "permutation").new_button is None, "a question without variants has none"
+
+
+def review_text(monkeypatch):
+    """What review() displays, its HTML parts joined."""
+    from llm_from_scratch.book import widgets as book_widgets
+    from llm_from_scratch.ch27 import widgets
+
+    shown = []
+    for module in (widgets, book_widgets):
+        monkeypatch.setattr(module, "display", shown.append)
+    widgets.review()
+    return " ".join(part.data for part in shown if hasattr(part, "data"))
+
+
+def test_the_review_offers_exactly_the_skills_not_mastered(tmp_path, monkeypatch):
+    import json
+
+    from llm_from_scratch.book import progress as lasting
+
+    def counted(n):
+        return {"variant": n, "correct": True, "hinted": False}
+
+    prepared = {"format": lasting.FORMAT, "version": 3, "learner": {"id": "stored-notebooks", "name": ""},
+                "chapters": {"ch27": {"output-shape": {"attempts": [counted(1), counted(2)], "hints": {}},
+                                      "recurrent-vs-self": {"attempts": [counted(0)], "hints": {}}}}}
+    store = tmp_path / "progress.json"
+    store.write_text(json.dumps(prepared))
+    monkeypatch.setenv(lasting.ENV, str(store))
+    shown = review_text(monkeypatch)
+    names = {m.skill: text(m.skill) for m in EXERCISE_BOOK.mastery().values()}
+    offered = {skill for skill, name in names.items() if f"«{name}»" in shown}
+    assert offered == set(names) - {"skill.shapes", "skill.history"}
+    assert "Новый пример 1" in shown and "форма выхода" not in shown
+
+
+def test_a_learner_who_mastered_everything_is_told_so(monkeypatch):
+    everything = {m.skill: m for m in EXERCISE_BOOK.mastery().values()}
+    monkeypatch.setattr(EXERCISE_BOOK, "mastery",
+                        lambda: {s: type(m)(**{**m.__dict__, "mastered": True}) for s, m in everything.items()})
+    assert text("review.all_mastered") in review_text(monkeypatch)

@@ -251,6 +251,12 @@ def cell_index(page, needle: str) -> int:
     return index
 
 
+def run_cell(page, index: int) -> None:
+    """Run cell ``index`` of the open notebook again, as Shift+Enter on it would."""
+    page.evaluate("""(i) => { const notebook = window.jupyterapp.shell.currentWidget.content;
+        notebook.activeCellIndex = i; window.jupyterapp.commands.execute('notebook:run-cell'); }""", index)
+
+
 def go_to_cell_by_keys(page, index: int) -> None:
     """From the top of the notebook in command mode (as a reader who opened it), ArrowDown to cell ``index``."""
     page.evaluate("""() => { const nb = window.jupyterapp.shell.currentWidget.content;

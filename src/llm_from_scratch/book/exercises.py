@@ -241,12 +241,14 @@ class ExerciseBook:
         return self.variants.inputs(exercise.varies, ev)
 
     def next_variant(self, exercise_id: str) -> int:
-        """The first variant of the exercise's family that none of its exercises has been tried on yet (n ≥ 1)."""
+        """The variant (n ≥ 1) to practise on next: the family's newest one while this exercise has not been tried
+        on it (so the second example's three steps follow one example), else a variant no exercise has seen."""
         family = self[exercise_id].varies
         records = store().records(self.chapter)
         tried = [a["variant"] for e in self.exercises.values() if family and e.varies == family
                  for a in records.get(e.id, {}).get("attempts", [])]
-        return max(tried, default=0) + 1
+        newest = max(tried, default=0)
+        return newest if newest and not self.attempted(exercise_id, newest) else newest + 1
 
     def learner(self) -> Learner:
         return store().learner()

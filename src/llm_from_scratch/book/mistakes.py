@@ -23,7 +23,7 @@ import numpy as np
 
 from .exercises import Judgement, right, wrong
 
-ROUNDING = 0.005  # an answer rounded to two decimals lands this close
+ROUNDING = 0.005 + 1e-12  # an answer rounded to two decimals lands this close (0.125 → 0.13: 0.005 and a float's hair)
 EXACT = 5e-4  # an answer typed from the printed decimals lands this close: no note of the exact value
 
 

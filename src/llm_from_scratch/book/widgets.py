@@ -225,7 +225,9 @@ class Explorer:
 
 
 class ExerciseForm:
-    """An answer box (Enter checks), a check button, feedback, and hint and reveal buttons enabled after an attempt.
+    """An answer box (Enter checks), a check button, feedback, and hint and reveal buttons enabled after an attempt;
+    an exercise with variants adds «Новый пример», which puts the next variant's inputs above the box and judges the
+    next answers on it.
 
     A choice adds the list of its options: a click there writes the option's letter in
     the box, and a letter typed in the box selects the option. The keyboard never
@@ -235,9 +237,10 @@ class ExerciseForm:
     checks. Feedback always belongs to the answer on screen: changing it clears it.
     """
 
-    def __init__(self, book: ExerciseBook, exercise_id: str) -> None:
+    def __init__(self, book: ExerciseBook, exercise_id: str, variant: int = 0) -> None:
         self.book = book
         self.exercise = book[exercise_id]
+        self.variant = variant
         options = book.options(exercise_id)
         self.choices = None
         if options:
@@ -252,13 +255,16 @@ class ExerciseForm:
                                  description=text("widget.exercise.choose"), style=LABEL_STYLE,
                                  layout=w.Layout(width="16em"))
         else:
-            self.answer = w.Text(placeholder=book.form(exercise_id), description=text("widget.exercise.answer"),
-                                 style=LABEL_STYLE, layout=w.Layout(width="36em"))
+            self.answer = w.Text(placeholder=book.form(exercise_id, variant),
+                                 description=text("widget.exercise.answer"), style=LABEL_STYLE,
+                                 layout=w.Layout(width="36em"))
         self.answer.on_msg(self._on_answer_message)
         self.check_button = w.Button(description=text("widget.exercise.check"))
-        self.hint_button = w.Button(description=text("widget.exercise.hint"), disabled=not book.attempted(exercise_id))
-        self.reveal_button = w.Button(description=text("widget.exercise.reveal"),
-                                      disabled=not book.attempted(exercise_id))
+        self.hint_button = w.Button(description=text("widget.exercise.hint"))
+        self.reveal_button = w.Button(description=text("widget.exercise.reveal"))
+        self.new_button = w.Button(description=text("widget.exercise.new_example")) if self.exercise.varies else None
+        self.given = w.HTML()  # a fresh variant's task (the static part above shows the form's first one)
+        self._unlock()
         self.feedback = w.HTML()
         self.hint_text = w.HTML()
         self.solution = w.HTML()
@@ -266,6 +272,12 @@ class ExerciseForm:
         self.check_button.on_click(lambda _: self.submit())
         self.hint_button.on_click(lambda _: self.show_hint())
         self.reveal_button.on_click(lambda _: self.show_solution())
+        if self.new_button:
+            self.new_button.on_click(lambda _: self.new_example())
+
+    def _unlock(self) -> None:
+        self.reveal_button.disabled = self.hint_button.disabled = not self.book.attempted(self.exercise.id,
+                                                                                          self.variant)
 
     def _on_answer_message(self, _widget, content, _buffers) -> None:
         """The box sends {"event": "submit"} when Enter is pressed.
@@ -292,37 +304,50 @@ class ExerciseForm:
                 self.choices.value = None
 
     def submit(self):
-        feedback = self.book.check(self.exercise.id, self.answer.value)
+        feedback = self.book.check(self.exercise.id, self.answer.value, self.variant)
         self.feedback.value = lang_div(feedback._repr_html_())
-        attempted = self.book.attempted(self.exercise.id)
-        self.reveal_button.disabled = self.hint_button.disabled = not attempted
+        self._unlock()
         return feedback
 
     def show_hint(self):
-        given = self.book.hint(self.exercise.id)
+        given = self.book.hint(self.exercise.id, self.variant)
         self.hint_text.value = lang_div(given._repr_html_())
         return given
 
     def show_solution(self):
-        solution = self.book.reveal(self.exercise.id)
+        solution = self.book.reveal(self.exercise.id, self.variant)
         self.solution.value = lang_div(solution._repr_html_())
         return solution
+
+    def new_example(self) -> int:
+        """Move to the next variant: its task above the box, an empty box, and no feedback of the last one."""
+        self.variant = max(self.book.next_variant(self.exercise.id), self.variant + 1)
+        self.given.value = lang_div(f"<p><strong>{escape(text('widget.exercise.variant', n=self.variant))}</strong> "
+                                    f"{escape(self.book.prompt(self.exercise.id, self.variant))}</p>")
+        self.answer.placeholder = self.book.form(self.exercise.id, self.variant)
+        self.answer.value = ""
+        self.feedback.value = self.hint_text.value = self.solution.value = ""
+        self._unlock()
+        return self.variant
 
     def static_html(self) -> str:
         exercise_id = self.exercise.id
         options = "".join(f"<li><strong>{k})</strong> {escape(v)}</li>" for k, v in self.book.options(exercise_id))
         form = (f'<ul style="list-style:none">{options}</ul>' if options else
-                f"<p><em>{escape(text('widget.exercise.form'))}: {escape(self.book.form(exercise_id))}</em></p>")
+                f"<p><em>{escape(text('widget.exercise.form'))}: "
+                f"{escape(self.book.form(exercise_id, self.variant))}</em></p>")
+        which = f" {text('widget.exercise.variant', n=self.variant)}" if self.variant else ""
         return (f'<div lang="{language()}" style="border:2px solid #000;padding:6px 10px">'
-                f"<p><strong>{escape(text('widget.exercise.title', title=self.book.title(exercise_id)))}</strong> "
-                f"{escape(self.book.prompt(exercise_id))}</p>{form}</div>")
+                f"<p><strong>{escape(text('widget.exercise.title', title=self.book.title(exercise_id)) + which)}"
+                f"</strong> {escape(self.book.prompt(exercise_id, self.variant))}</p>{form}</div>")
 
     def show(self) -> None:
         display(HTML(self.static_html()))
-        buttons = [self.check_button, self.hint_button, self.reveal_button]
+        buttons = [self.check_button, self.hint_button, self.reveal_button, *([self.new_button] if self.new_button
+                                                                              else [])]
         if self.choices is None:
             form = [self.answer, w.HBox(buttons)]
         else:
             form = [w.HTML(CHOICE_CSS, layout=w.Layout(display="none")), self.choices, w.HBox([self.answer, *buttons])]
         description = text("widget.exercise.repr", title=self.book.title(self.exercise.id))
-        display(LiveWidget([*form, self.feedback, self.hint_text, self.solution], description))
+        display(LiveWidget([self.given, *form, self.feedback, self.hint_text, self.solution], description))

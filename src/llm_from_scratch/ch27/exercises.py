@@ -216,9 +216,10 @@ def _single_facts(expected, ev):
 
 
 def _hand_scores_facts(expected, ev):
-    q, k = ev.hand.query[0, 2], ev.hand.key[0, 1]
-    return {"answer": matrix(expected, 0), "example": f"q_2 · k_1 = {vector(q, 0)} · {vector(k, 0)} = "
-                                                      f"{num(expected[2, 1], 0)}"}
+    i, j = len(expected) - 1, 1  # the last query with the second key: q_2 · k_1 in the second example
+    q, k = ev.hand.query[0, i], ev.hand.key[0, j]
+    return {"answer": matrix(expected, 0), "example": f"q_{i} · k_{j} = {vector(q, 0)} · {vector(k, 0)} = "
+                                                      f"{num(expected[i, j], 0)}"}
 
 
 def _hand_weights_facts(expected, ev):
@@ -279,7 +280,8 @@ def _score_gradient_facts(expected, ev):
 
 
 def _causal_facts(expected, ev):
-    return {"answer": matrix(expected, 3), "row1": vector(expected[1], 3), "last": vector(expected[-1], 3)}
+    rows = "; ".join(f"q_{i}: {vector(row, 3)}" for i, row in enumerate(expected))
+    return {"answer": matrix(expected, 3), "rows": rows}
 
 
 def _head_width_facts(expected, ev):
@@ -394,7 +396,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
              title="ex.identical-keys.title", prompt="ex.identical-keys.prompt", inputs=_identical_inputs,
              form="ex.identical-keys.form", explain="ex.identical-keys.explain",
              expected=lambda ev: ev.identical_keys.weights[0], judge=_identical_keys,
-             facts=lambda expected, ev: {"answer": vector(expected[0], 1), "weights": vector(expected[0])}),
+             facts=lambda expected, ev: {"answer": vector(expected[0], 3), "weights": vector(expected[0])}),
     Exercise("single-token", "numbers", skills=("skill.mixing", "skill.properties"), varies="single",
              hints=("ex.single-token.hint_stage", "ex.single-token.hint_formula"),
              title="ex.single-token.title", prompt="ex.single-token.prompt",

@@ -201,6 +201,8 @@ CAUSAL_MISTAKES = (
     Mistake("mask-hides-self", "mis.mask-hides-self", lambda ev: _causal(ev, np.tril(_mask(ev), -1))),
     Mistake("mask-not-renormalized", "mis.mask-not-renormalized", lambda ev: ev.hand.weights[0] * _mask(ev)),
     Mistake("mask-ignored", "mis.mask-ignored", lambda ev: ev.hand.weights[0]),
+    Mistake("missing-scale", "mis.missing-scale",
+            lambda ev: masked_softmax(ev.hand.head.raw_scores.data[0], _mask(ev))),
 )
 HEAD_WIDTH_MISTAKES = (
     Mistake("dk-is-dmodel", "mis.dk-is-dmodel", lambda ev: _width(ev.head_split.model_width, ev)),

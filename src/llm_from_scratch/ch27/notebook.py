@@ -2,7 +2,8 @@
 
 ``ev`` is the kernel's evidence (``evidence.evidence()``): each fact is computed when a cell
 first asks for it. ``show`` and ``show_folded`` display sections and figures; ``exercise``
-shows an exercise's form; ``check``, ``check_code``, ``hint`` and ``reveal`` answer in code.
+shows an exercise's form (on a variant, too) and ``review`` 10's practice; ``check``, ``check_code``,
+``hint``, ``reveal``, ``variant`` and ``mastery`` answer in code.
 """
 
 from inspect import getsource
@@ -14,10 +15,10 @@ from . import sections
 from .appendix import BlockSizeExplorer, cost_table, doubling_table, measure_heads, measurement_figure
 from .code_exercises import buggy_head
 from .evidence import evidence
-from .exercises import check, check_code, hint, progress, reveal
+from .exercises import check, check_code, hint, mastery, progress, reveal, variant
 from .figures import head_figure
 from .sections import render_trace
-from .widgets import HeadEditor, ScaleExplorer, WidthExplorer, exercise
+from .widgets import HeadEditor, ScaleExplorer, WidthExplorer, exercise, review
 
 ev = evidence()
 
@@ -29,5 +30,6 @@ def show_source(function) -> None:
 
 __all__ = ["BlockSizeExplorer", "HeadEditor", "ScaleExplorer", "SelfAttentionError", "WidthExplorer", "buggy_head",
            "check", "check_code", "cost_table", "doubling_table", "ev", "exercise", "head_figure", "hint",
-           "measure_heads", "measurement_figure", "progress", "render_trace", "reveal",
-           "scaled_dot_product_self_attention", "sections", "set_language", "show", "show_folded", "show_source"]
+           "mastery", "measure_heads", "measurement_figure", "progress", "render_trace", "reveal", "review",
+           "scaled_dot_product_self_attention", "sections", "set_language", "show", "show_folded", "show_source",
+           "variant"]

@@ -37,8 +37,8 @@ from .evidence import (
     single_token_inputs,
 )
 
-HAND_TOKENS = (2, 3, 4)
-HAND_KEY_WIDTHS = (1, 4, 9)
+HAND_TOKENS, HAND_TOKENS_P = (2, 3, 4), (0.35, 0.45, 0.2)  # how often each: a 4×4 by hand is long work
+HAND_KEY_WIDTHS, HAND_KEY_WIDTHS_P = (1, 4, 9), (0.3, 0.5, 0.2)
 VALUE_ENTRIES = (-2, -1, 0, 1, 2)
 SHAPE_SIZES = range(2, 10)
 HEAD_COUNTS = (2, 4, 6, 8, 12, 16)
@@ -75,7 +75,7 @@ def _queries_for(keys: np.ndarray, rng: np.random.Generator) -> np.ndarray | Non
 
 
 def _hand_draw(rng: np.random.Generator) -> Instance | None:
-    tokens, width = int(rng.choice(HAND_TOKENS)), int(rng.choice(HAND_KEY_WIDTHS))
+    tokens, width = int(rng.choice(HAND_TOKENS, p=HAND_TOKENS_P)), int(rng.choice(HAND_KEY_WIDTHS, p=HAND_KEY_WIDTHS_P))
     keys = rng.choice((-1.0, 0.0, 1.0), size=(tokens, width), p=(0.25, 0.5, 0.25))
     if not keys.any(axis=1).all():
         return None

@@ -263,6 +263,37 @@ def controls(moves: int) -> dict[str, tuple[w.DOMWidget, list, float]]:
 
 # --- exercises -------------------------------------------------------------------------
 
-def exercise(exercise_id: str) -> None:
-    """Show the exercise's prompt (static) and its answer form (live)."""
-    ExerciseForm(EXERCISE_BOOK, exercise_id).show()
+def exercise(exercise_id: str, variant: int = 0) -> None:
+    """Show the exercise's prompt (static) and its answer form (live), on ``variant``."""
+    ExerciseForm(EXERCISE_BOOK, exercise_id, variant).show()
+
+
+def practice_for(skills: list[str]) -> dict[str, str | None]:
+    """For each skill, an exercise with fresh variants that serves it (a numbers one, each offered once where it
+    can be), or None when it has none."""
+    offered: dict[str, str | None] = {}
+    for skill in skills:
+        serving = [e.id for e in EXERCISE_BOOK.exercises.values()
+                   if skill in e.skills and e.varies and e.kind == "numbers"]
+        fresh = [i for i in serving if i not in offered.values()]
+        offered[skill] = (fresh or serving or [None])[0]
+    return offered
+
+
+def review() -> None:
+    """10's practice, from the learner's mastery: each skill not yet mastered gets a fresh variant of an exercise
+    that serves it (or, with no variants, the questions to return to); a learner who mastered all is told so."""
+    waiting = [m for m in EXERCISE_BOOK.mastery().values() if not m.mastered]
+    if not waiting:
+        display(HTML(lang_div(f"<p><strong>{escape(text('review.all_mastered'))}</strong></p>")))
+        return
+    for m, (skill, exercise_id) in zip(waiting, practice_for([m.skill for m in waiting]).items()):
+        said = text("review.skill", skill=text(skill), first_right=m.first_right, required=m.required)
+        if exercise_id is None:
+            titles = ", ".join(text("review.title", title=EXERCISE_BOOK.title(e.id))
+                               for e in EXERCISE_BOOK.exercises.values() if skill in e.skills)
+            back = text("review.return_to", titles=titles)
+            display(HTML(lang_div(f"<p><strong>{escape(said)}</strong> {escape(back)}</p>")))
+        else:
+            display(HTML(lang_div(f"<p><strong>{escape(said)}</strong> {escape(text('review.fresh'))}</p>")))
+            exercise(exercise_id, EXERCISE_BOOK.next_variant(exercise_id))

@@ -25,13 +25,15 @@ STRINGS: dict[str, str] = {
     "widget.exercise.form": "Answer format",
     "widget.exercise.check": "Check",
     "widget.exercise.hint": "Hint",
+    "widget.exercise.new_example": "New example",
+    "widget.exercise.variant": "New example {n}.",
     "widget.exercise.reveal": "Show answer",
     "widget.exercise.repr": "Answer field of the exercise “{title}”: “Check”, “Hint”, “Show answer” (needs a "
         "running kernel)",
     "answer.missing": "Replace ... with your answer — {form}.",
     "answer.blank": "The answer is empty. Expected: {form}.",
     "answer.words": "The answer contains words or stray characters ({found}); only numbers are expected: {form}.",
-    "answer.ambiguous_comma": "«{typed}» can be read two ways — the commas as separators or as decimal commas: "
+    "answer.ambiguous_comma": "“{typed}” can be read two ways — the commas as separators or as decimal commas: "
         "{readings}. Write decimals with a point, or separate numbers with semicolons. Expected: {form}.",
     "answer.read_as": "Read: {numbers} (shape {shape}).",
     "answer.malformed": "Could not read that: check the brackets and commas (use a decimal point). Expected: {form}.",
@@ -73,16 +75,15 @@ STRINGS: dict[str, str] = {
     "export.skipped": "{path}: could not be read ({reason}) and was skipped; the file is unchanged.",
     "export.unknown_chapter": "{path}: chapter {chapter} is unknown to this installation and was skipped.",
     "progress.attempts": "attempts",
-    "progress.skills_header": "Skills (mastered: enough questions or fresh examples right at the first attempt, "
-        "without hints):",
-    "progress.skill_row": "{state}: right at the first attempt {first_right} of {required} (attempts: {attempts}, "
-        "hints: {hints})",
+    "progress.skills_header": "Skills (mastered once enough answers right at the first attempt without hints are "
+        "counted; for questions with fresh examples only the fresh examples count):",
+    "progress.skill_row": "{state}: {first_right} of {required} counted (attempts: {attempts}, hints: {hints})",
     "progress.mastered": "mastered",
     "progress.not_mastered": "not mastered",
     "exercise.unknown": "There is no exercise {id!r}; there are: {known}.",
     "exercise.not_code": "{id!r} is not a code exercise: answer it with check({id!r}, answer).",
-    "variant.invalid": "A variant's number is a whole number from 0: {variant} is not.",
-    "variant.none": "The exercise «{title}» has one variant, 0: it has no fresh examples.",
+    "variant.invalid": "A variant's number is a whole number, 0 or more: {variant} is not.",
+    "variant.none": "The exercise “{title}” has one variant, 0: it has no fresh examples.",
     "code.stub": "Replace the ... in the function's body with your code.",
     "code.not-callable": "A function is needed, but this is {returned}. Pass the function's name without "
         "parentheses: the function itself, not what it returns.",

@@ -25,6 +25,8 @@ STRINGS: dict[str, str] = {
     "widget.exercise.form": "Как записать ответ",
     "widget.exercise.check": "Проверить",
     "widget.exercise.hint": "Подсказка",
+    "widget.exercise.new_example": "Новый пример",
+    "widget.exercise.variant": "Новый пример {n}.",
     "widget.exercise.reveal": "Показать ответ",
     "widget.exercise.repr": "Поле ответа к упражнению «{title}»: «Проверить», «Подсказка», «Показать ответ» (нужно "
         "работающее ядро)",
@@ -75,15 +77,14 @@ STRINGS: dict[str, str] = {
     "export.skipped": "{path}: не прочитан ({reason}) и пропущен; файл не изменён.",
     "export.unknown_chapter": "{path}: глава {chapter} неизвестна этой установке и пропущена.",
     "progress.attempts": "попыток",
-    "progress.skills_header": "Навыки (освоен: нужное число вопросов или новых примеров решено с первой попытки "
-        "без подсказок):",
-    "progress.skill_row": "{state}: с первой попытки {first_right} из {required} (попыток: {attempts}, подсказок: "
-        "{hints})",
+    "progress.skills_header": "Навыки (освоен, когда засчитано нужное число ответов, верных с первой попытки без "
+        "подсказок; у вопросов с новыми примерами засчитываются только новые примеры):",
+    "progress.skill_row": "{state}: засчитано {first_right} из {required} (попыток: {attempts}, подсказок: {hints})",
     "progress.mastered": "освоен",
     "progress.not_mastered": "не освоен",
     "exercise.unknown": "Упражнения {id!r} нет; есть: {known}.",
     "exercise.not_code": "{id!r} — не упражнение на код: ответьте на него через check({id!r}, ответ).",
-    "variant.invalid": "Номер варианта — целое число от 0: {variant} не подходит.",
+    "variant.invalid": "Номер варианта — целое число, 0 или больше: {variant} не подходит.",
     "variant.none": "У упражнения «{title}» один вариант, 0: новых примеров у него нет.",
     "code.stub": "Замените ... в теле функции своим кодом.",
     "code.not-callable": "Нужна функция, а передано {returned}. Передайте имя функции без скобок: саму функцию, "

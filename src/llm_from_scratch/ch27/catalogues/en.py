@@ -133,8 +133,8 @@ STRINGS: dict[str, str] = {
     "widget.editor.V": "V — values",
     "widget.editor.reset": "Reset",
     "widget.editor.repr": "Widget: editable Q, K, V (needs a running kernel)",
-    "mis.rows-swapped": "The two queries' answers have swapped places: row i belongs to query q_i, so "
-        "check you did not take the neighbouring row's answer.",
+    "mis.rows-swapped": "The answer's rows are out of place: row i belongs to query q_i, so check you did not take "
+        "another row's answer.",
     "mis.scaled-too-early": "These are already the scaled scores S: you divided by √d_k. The question asks "
         "for the raw dot products QKᵀ before scaling.",
     "mis.features-for-positions": "The wrong axes were multiplied: QᵀK pairs feature columns, but positions must "
@@ -236,8 +236,8 @@ STRINGS: dict[str, str] = {
     "mis.mask-not-renormalized": "You zeroed the hidden weights of the finished A, and the rows no longer sum to "
         "1. The mask acts before softmax: the hidden keys' scores become −∞, and softmax normalizes the row over "
         "the keys that remain.",
-    "mis.mask-ignored": "Those are the unmasked weights: every row still sees all three keys. A causal mask hides "
-        "the keys j > i from q_i.",
+    "mis.mask-ignored": "Those are the unmasked weights: every row still sees all the keys. A causal mask hides the "
+        "keys j > i from q_i.",
     "mis.dk-is-dmodel": "That is the whole model's width. The heads share d_model: each has d_k = d_model / h, and "
         "the scale uses that width.",
     "mis.heads-multiply-width": "Heads do not multiply the width; they split d_model into h parts: d_k = "
@@ -283,11 +283,12 @@ STRINGS: dict[str, str] = {
     "ex.weights-by-hand.form_hint": "A {size} weight matrix is needed: a row per query, a column per key.",
     "ex.weights-by-hand.wrong": "Divide each score by √d_k, exponentiate, and divide each exponential of a row by "
         "their sum.",
-    "ex.weights-by-hand.explain": "S = QKᵀ/{root} = {scaled}. The exponentials of row q_0 are {exps}, summing to "
-        "{total}, so A_0 = {first}. All of A is {answer}: the largest weight is {largest}, no more than 0.9 — the "
-        "values really are mixed.",
-    "ex.output-by-hand.prompt": "And this example's output: O = AV with V = {hand_value}. Use your weights from the "
-        "previous exercise. Answer with a {value_size} matrix, a row per query; two decimals are enough.",
+    "ex.weights-by-hand.explain": "S = QKᵀ/√d_k = {scaled} (√d_k = {root}). The exponentials of row q_0 are {exps}, "
+        "summing to {total}, so A_0 = {first}. All of A is {answer}: the largest weight is {largest}, no more than "
+        "0.9 — the values really are mixed.",
+    "ex.output-by-hand.prompt": "And this example's output (Q = {hand_query}, K = {hand_key}, d_k = {key_width}): O = "
+        "AV with V = {hand_value}, A being its weights. Answer with a {value_size} matrix, a row per query; two "
+        "decimals are enough.",
     "ex.output-by-hand.form": "a {value_size} matrix as {value_layout}",
     "ex.output-by-hand.form_hint": "A {size} matrix is needed: a row per query, a column per value feature.",
     "ex.output-by-hand.wrong": "Row o_i is the sum of the value rows v_j weighted by row A_i,: — o_i = "
@@ -390,7 +391,7 @@ STRINGS: dict[str, str] = {
         "be?",
     "ex.identical-keys.form": "a row of weights as {layout}",
     "ex.identical-keys.form_hint": "A row of {tokens} weights (or the whole {size} matrix) is needed.",
-    "ex.identical-keys.explain": "Both scores in the row are equal, and softmax gives the uniform row {weights}.",
+    "ex.identical-keys.explain": "All scores in the row are equal, and softmax gives the uniform row {weights}.",
     "ex.future-access.prompt": "A decoder is trained to predict the next token. Which kind of access to other "
         "positions would give the head the answer in advance?",
     "ex.future-access.a": "The query at position i uses keys and values at positions j > i — later target tokens.",
@@ -457,8 +458,8 @@ STRINGS: dict[str, str] = {
         "{grad_v}. A saturated softmax passes almost no gradient to the scores — one reason to divide the scores "
         "by √d_k.",
     "ex.causal-rows.prompt": "Chapter 28 brings a causal mask: with T = {tokens}, query q_i sees only the keys j ≤ i "
-        "(the others' scores become −∞ before softmax). What does the weight matrix A of {example} become under this "
-        "mask? Answer with a {size} matrix; two decimals are enough.",
+        "(the others' scores become −∞ before softmax). Under this mask, what does the weight matrix A of {example} "
+        "become? Answer with a {size} matrix; two decimals are enough.",
     "ex.causal-rows.second": "the second example",
     "ex.causal-rows.given": "the example with Q = {hand_query}, K = {hand_key}, d_k = {key_width}",
     "ex.causal-rows.form": "a {size} weight matrix as {layout}",
@@ -466,8 +467,8 @@ STRINGS: dict[str, str] = {
         "weight 0.",
     "ex.causal-rows.wrong": "In each row keep the keys j ≤ i, take softmax over them alone, and give the hidden "
         "keys weight 0.",
-    "ex.causal-rows.explain": "Row q_0 sees only k_0, so its weight is 1. Row q_1 takes the softmax over k_0 and k_1 "
-        "only: {row1}. The last row sees every key, as without a mask: {last}. A = {answer}.",
+    "ex.causal-rows.explain": "Row q_i takes the softmax over the keys k_0 … k_i only and gives the hidden keys "
+        "weight 0: {rows}. The last row sees every key, as without a mask. A = {answer}.",
     "ex.head-width.prompt": "A model of width d_model = {model_width} splits attention over h = {heads} heads. "
         "What is one head's width d_k, and its scale 1/√d_k? Answer with [d_k, scale].",
     "ex.head-width.form": "two numbers [d_k, scale]",
@@ -596,7 +597,7 @@ STRINGS: dict[str, str] = {
         "column for every key.",
     "ex.scores-by-hand.hint_formula": "Entry (i, j) is q_i · k_j: multiply the coordinates of q_i and k_j in pairs "
         "and add the products.",
-    "ex.weights-by-hand.hint_stage": "First the scaled scores S = QKᵀ/√d_k (here divide by {root}), then a softmax of "
+    "ex.weights-by-hand.hint_stage": "First the scaled scores S = QKᵀ/√d_k (here √d_k = {root}), then a softmax of "
         "every row.",
     "ex.weights-by-hand.hint_formula": "In a row take e^(S_ij), their sum, and divide each exponential by the sum; e "
         "≈ 2.72, 1/e ≈ 0.37.",
@@ -623,7 +624,7 @@ STRINGS: dict[str, str] = {
         "permuted.",
     "ex.permutation.hint_formula": "Each score depends only on its pair (q_i, k_j): rows permuted together give the "
         "same pairs in new places.",
-    "ex.identical-keys.hint_stage": "Look at one query's scores with identical keys.",
+    "ex.identical-keys.hint_stage": "Look at one query's scores when all keys are identical.",
     "ex.identical-keys.hint_formula": "Identical keys give equal scores, and the softmax of equal numbers gives equal "
         "weights.",
     "ex.bug-hunt.hint_stage": "Look at the axis along which buggy_head takes the maximum and the sum.",
@@ -751,17 +752,24 @@ STRINGS: dict[str, str] = {
     "skill.scaling": "the scale 1/√d_k",
     "skill.row-softmax": "softmax along rows",
     "skill.mixing": "mixing values",
-    "skill.shapes": "shapes",
+    "skill.shapes": "array shapes",
     "skill.properties": "the head's properties",
     "skill.gradients": "gradients",
     "skill.history": "attention's history",
     "skill.causal-mask": "the causal mask (chapter 28)",
+    "review.all_mastered": "Every skill of the chapter is mastered. Below remain the questions that apply the chapter "
+        "in new circumstances.",
+    "review.skill": "Skill “{skill}”: {first_right} of {required} counted.",
+    "review.return_to": "This skill's questions have no fresh examples. If you have not answered them yet, do (an "
+        "answer right at the first attempt, without hints, counts): {titles}.",
+    "review.title": "“{title}”",
+    "review.fresh": "A fresh example to practise on:",
     "ex.first-look.title": "which value each query gives more weight to",
     "ex.scores.title": "the scores QKᵀ",
     "ex.weights.title": "the first query's weights",
-    "ex.scores-by-hand.title": "the second example's scores by hand",
-    "ex.weights-by-hand.title": "the second example's weights by hand",
-    "ex.output-by-hand.title": "the second example's output by hand",
+    "ex.scores-by-hand.title": "the scores QKᵀ by hand",
+    "ex.weights-by-hand.title": "the weights A by hand",
+    "ex.output-by-hand.title": "the output O by hand",
     "ex.row-normalization.title": "the column sums of A",
     "ex.output-shape.title": "the output's shape",
     "ex.why-root-dk.title": "why √d_k and not d_k",

@@ -134,8 +134,8 @@ STRINGS: dict[str, str] = {
     "widget.editor.V": "V — значения",
     "widget.editor.reset": "Сбросить",
     "widget.editor.repr": "Виджет: редактируемые Q, K, V (нужно работающее ядро)",
-    "mis.rows-swapped": "Ответы для двух запросов поменялись местами: строка i относится к запросу q_i — "
-        "проверьте, не взят ли ответ из соседней строки.",
+    "mis.rows-swapped": "Строки ответа стоят не на своих местах: строка i относится к запросу q_i — проверьте, не "
+        "взят ли ответ из другой строки.",
     "mis.scaled-too-early": "Это уже масштабированные оценки S: вы разделили на √d_k. Вопрос — о скалярных "
         "произведениях QKᵀ до масштабирования.",
     "mis.features-for-positions": "Перемножены не те оси: QᵀK сопоставляет столбцы признаков, а нужно сопоставить "
@@ -231,8 +231,8 @@ STRINGS: dict[str, str] = {
     "mis.mask-not-renormalized": "Вы обнулили скрытые веса в готовой A, и строки больше не дают 1. Маска "
         "действует до softmax: оценки скрытых ключей становятся −∞, и softmax нормирует строку по оставшимся "
         "ключам.",
-    "mis.mask-ignored": "Это веса без маски: каждая строка всё ещё видит все три ключа. Каузальная маска "
-        "скрывает от q_i ключи j > i.",
+    "mis.mask-ignored": "Это веса без маски: каждая строка всё ещё видит все ключи. Каузальная маска скрывает от q_i "
+        "ключи j > i.",
     "mis.dk-is-dmodel": "Это ширина всей модели. Головы делят d_model между собой: у каждой d_k = d_model / h, "
         "и масштаб считается по этой ширине.",
     "mis.heads-multiply-width": "Головы не умножают ширину, а делят d_model на h частей: d_k = d_model / h.",
@@ -275,11 +275,12 @@ STRINGS: dict[str, str] = {
     "ex.weights-by-hand.form_hint": "Нужна матрица весов {size}: строка на запрос, столбец на ключ.",
     "ex.weights-by-hand.wrong": "Разделите каждую оценку на √d_k, возьмите экспоненты и поделите каждую "
         "экспоненту строки на их сумму.",
-    "ex.weights-by-hand.explain": "S = QKᵀ/{root} = {scaled}. Экспоненты строки q_0: {exps}, их сумма {total}, "
-        "поэтому A_0 = {first}. Целиком A = {answer}: наибольший вес {largest}, не больше 0.9, — значения "
+    "ex.weights-by-hand.explain": "S = QKᵀ/√d_k = {scaled} (√d_k = {root}). Экспоненты строки q_0: {exps}, их сумма "
+        "{total}, поэтому A_0 = {first}. Целиком A = {answer}: наибольший вес — {largest}, не больше 0.9: значения "
         "действительно смешиваются.",
-    "ex.output-by-hand.prompt": "И выход этого примера: O = AV при V = {hand_value}. Возьмите свои веса из "
-        "предыдущего упражнения. Ответ — матрица {value_size}, строка на запрос; хватит двух знаков после запятой.",
+    "ex.output-by-hand.prompt": "И выход этого примера (Q = {hand_query}, K = {hand_key}, d_k = {key_width}): O = AV "
+        "при V = {hand_value}, где A — его веса. Ответ — матрица {value_size}, строка на запрос; хватит двух знаков "
+        "после запятой.",
     "ex.output-by-hand.form": "матрица {value_size} в виде {value_layout}",
     "ex.output-by-hand.form_hint": "Нужна матрица {size}: строка на запрос, столбец на признак значения.",
     "ex.output-by-hand.wrong": "Строка o_i — сумма строк значений v_j с весами из строки A_i,: — o_i = "
@@ -378,7 +379,7 @@ STRINGS: dict[str, str] = {
         "запроса?",
     "ex.identical-keys.form": "строка весов в виде {layout}",
     "ex.identical-keys.form_hint": "Нужна строка из {tokens} весов (или вся матрица {size}).",
-    "ex.identical-keys.explain": "Обе оценки строки равны, и softmax даёт равномерную строку {weights}.",
+    "ex.identical-keys.explain": "Все оценки строки равны, и softmax даёт равномерную строку {weights}.",
     "ex.future-access.prompt": "Декодер учат предсказывать следующий токен. Какой доступ головы к другим позициям "
         "выдал бы ему ответ заранее?",
     "ex.future-access.a": "Запрос позиции i учитывает ключи и значения позиций j > i — более поздние целевые токены.",
@@ -441,7 +442,7 @@ STRINGS: dict[str, str] = {
     "ex.one-hot-gradient.explain": "При Q × {factor} веса A = {weights}, Q̄ = {grad_q}, а V̄ = {grad_v}. "
         "Насыщенный softmax почти не пропускает градиент к оценкам — одна из причин делить оценки на √d_k.",
     "ex.causal-rows.prompt": "В главе 28 появится каузальная маска: при T = {tokens} запрос q_i видит только ключи j "
-        "≤ i (оценки остальных заменяют на −∞ до softmax). Какой станет матрица весов A {example} с такой маской? "
+        "≤ i (оценки остальных заменяют на −∞ до softmax). Какой станет с такой маской матрица весов A {example}? "
         "Ответ — матрица {size}; хватит двух знаков после запятой.",
     "ex.causal-rows.second": "второго примера",
     "ex.causal-rows.given": "примера с Q = {hand_query}, K = {hand_key}, d_k = {key_width}",
@@ -450,9 +451,9 @@ STRINGS: dict[str, str] = {
         "0.",
     "ex.causal-rows.wrong": "В каждой строке оставьте ключи j ≤ i, возьмите softmax только по ним, а скрытым "
         "ключам дайте вес 0.",
-    "ex.causal-rows.explain": "Строка q_0 видит только k_0, и её вес 1. В строке q_1 softmax берётся только по k_0 и "
-        "k_1: {row1}. Последняя строка видит все ключи, как без маски: {last}. A = {answer}.",
-    "ex.head-width.prompt": "Модель шириной d_model = {model_width} делит внимание на h = {heads} голов. Какова "
+    "ex.causal-rows.explain": "Строка q_i берёт softmax только по ключам k_0 … k_i, а скрытым ключам даёт вес 0: "
+        "{rows}. Последняя строка видит все ключи, как без маски. A = {answer}.",
+    "ex.head-width.prompt": "Модель шириной d_model = {model_width} делит внимание между h = {heads} головами. Какова "
         "ширина d_k одной головы и её масштаб 1/√d_k? Ответ — [d_k, масштаб].",
     "ex.head-width.form": "два числа [d_k, масштаб]",
     "ex.head-width.form_hint": "Нужны два числа: ширина головы d_k и масштаб 1/√d_k.",
@@ -578,7 +579,7 @@ STRINGS: dict[str, str] = {
         "каждый ключ.",
     "ex.scores-by-hand.hint_formula": "Элемент (i, j) — q_i · k_j: перемножьте координаты q_i и k_j попарно и сложите "
         "произведения.",
-    "ex.weights-by-hand.hint_stage": "Сначала масштабированные оценки S = QKᵀ/√d_k (здесь делят на {root}), затем "
+    "ex.weights-by-hand.hint_stage": "Сначала масштабированные оценки S = QKᵀ/√d_k (здесь √d_k = {root}), затем "
         "softmax каждой строки.",
     "ex.weights-by-hand.hint_formula": "В строке возьмите e^(S_ij), их сумму и разделите каждую экспоненту на сумму; "
         "e ≈ 2.72, 1/e ≈ 0.37.",
@@ -604,7 +605,7 @@ STRINGS: dict[str, str] = {
         "переставить позиции.",
     "ex.permutation.hint_formula": "Каждая оценка зависит только от пары (q_i, k_j): переставленные вместе строки "
         "дают те же пары на новых местах.",
-    "ex.identical-keys.hint_stage": "Посмотрите на оценки одного запроса с одинаковыми ключами.",
+    "ex.identical-keys.hint_stage": "Посмотрите на оценки одного запроса, когда все ключи одинаковы.",
     "ex.identical-keys.hint_formula": "Одинаковые ключи дают равные оценки, а softmax равных чисел — равные веса.",
     "ex.bug-hunt.hint_stage": "Посмотрите, по какой оси buggy_head берёт максимум и сумму.",
     "ex.bug-hunt.hint_formula": "axis=1 — ось запросов: в сумме 1 окажутся столбцы A. Сравните суммы строк и столбцов.",
@@ -721,18 +722,25 @@ STRINGS: dict[str, str] = {
     "skill.dot-products": "скалярные произведения QKᵀ",
     "skill.scaling": "масштаб 1/√d_k",
     "skill.row-softmax": "softmax по строкам",
-    "skill.mixing": "смесь значений",
-    "skill.shapes": "формы",
+    "skill.mixing": "смешивание значений",
+    "skill.shapes": "формы массивов",
     "skill.properties": "свойства головы",
     "skill.gradients": "градиенты",
     "skill.history": "история внимания",
     "skill.causal-mask": "каузальная маска (глава 28)",
+    "review.all_mastered": "Все навыки главы освоены. Ниже остаются вопросы, которые применяют главу в новых "
+        "обстоятельствах.",
+    "review.skill": "Навык «{skill}»: засчитано {first_right} из {required}.",
+    "review.return_to": "У вопросов этого навыка нет новых примеров. Если вы ещё не отвечали на них, ответьте "
+        "(засчитывается ответ, верный с первой попытки без подсказок): {titles}.",
+    "review.title": "«{title}»",
+    "review.fresh": "Новый пример для практики:",
     "ex.first-look.title": "какому значению запрос даст больший вес",
     "ex.scores.title": "оценки QKᵀ",
     "ex.weights.title": "строка весов первого запроса",
-    "ex.scores-by-hand.title": "оценки второго примера вручную",
-    "ex.weights-by-hand.title": "веса второго примера вручную",
-    "ex.output-by-hand.title": "выход второго примера вручную",
+    "ex.scores-by-hand.title": "оценки QKᵀ вручную",
+    "ex.weights-by-hand.title": "веса A вручную",
+    "ex.output-by-hand.title": "выход O вручную",
     "ex.row-normalization.title": "суммы столбцов A",
     "ex.output-shape.title": "форма выхода",
     "ex.why-root-dk.title": "почему √d_k, а не d_k",
