@@ -17,6 +17,7 @@ from .code_exercises import buggy_head
 from .evidence import evidence
 from .exercises import check, check_code, hint, mastery, progress, reveal, variant
 from .figures import head_figure
+from .plane import VectorPlane
 from .sections import render_trace
 from .widgets import HeadEditor, ScaleExplorer, WidthExplorer, exercise, review
 
@@ -28,7 +29,8 @@ def show_source(function) -> None:
     print(getsource(function))
 
 
-__all__ = ["BlockSizeExplorer", "HeadEditor", "ScaleExplorer", "SelfAttentionError", "WidthExplorer", "buggy_head",
+__all__ = ["BlockSizeExplorer", "HeadEditor", "ScaleExplorer", "SelfAttentionError", "VectorPlane", "WidthExplorer",
+           "buggy_head",
            "check", "check_code", "cost_table", "doubling_table", "ev", "exercise", "head_figure", "hint",
            "mastery", "measure_heads", "measurement_figure", "progress", "render_trace", "reveal", "review",
            "scaled_dot_product_self_attention", "sections", "set_language", "show", "show_folded", "show_source",

@@ -1,0 +1,394 @@
+"""The worked example as geometry: q and k as arrows in one plane, v in another, moved by hand.
+
+With d_k = d_v = 2 every query, key and value is an arrow. A score is the dot product q·k (the
+selected query's projection onto each key is drawn), a row of weights says which keys a query
+points towards, and an output lies on the segment between the two values, at the point its
+weights give (a mixture whose weights sum to 1). ``plane_svg`` draws one state; the static
+figure a notebook stores and the live ``VectorPlane`` both show its SVG, so they cannot
+disagree. Every number is the engine's, computed when a vector moves.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from html import escape
+
+import anywidget
+import numpy as np
+import traitlets
+from IPython.display import display
+
+from ..book.figures import Figure
+from ..book.formatting import num
+from ..book.text import language
+from ..book.widgets import FOCUS_RING, LiveWidget, snapshot
+from .evidence import HeadRun, run_head, worked_inputs
+from .strings import text
+
+NAMES = ("q0", "q1", "k0", "k1", "v0", "v1")
+LIMIT = 6.0  # the planes show −6 … 6 on each axis (room for q₀ twice as long); a tip never leaves them
+SIZE = 240  # pixels of one plane
+UNIT = SIZE / (2 * LIMIT)
+SUBSCRIPTS = str.maketrans("01", "₀₁")
+PLANES = {"qk": 10, "v": 510}  # the left edge of each plane in the figure
+WIDTH, HEIGHT = 760, 300
+
+
+def default_vectors() -> dict[str, tuple[float, float]]:
+    """The worked example's rows: q₀ = (0, 3), q₁ = (2, −1), k₀ = (3, 0), …"""
+    q, k, v = (x[0] for x in worked_inputs())
+    rows = {"q": q, "k": k, "v": v}
+    return {name: tuple(float(c) for c in rows[name[0]][int(name[1])]) for name in NAMES}
+
+
+@dataclass(frozen=True)
+class PlaneState:
+    vectors: dict[str, tuple[float, float]]
+    run: HeadRun
+
+    @property
+    def scores(self) -> np.ndarray:
+        return self.run.head.raw_scores.data[0]
+
+    @property
+    def scaled(self) -> np.ndarray:
+        return self.run.head.scaled_scores.data[0]
+
+    @property
+    def weights(self) -> np.ndarray:
+        return self.run.weights[0]
+
+    @property
+    def outputs(self) -> np.ndarray:
+        return self.run.output[0]
+
+
+def plane_state(vectors: dict[str, tuple[float, float]]) -> PlaneState:
+    """The engine's head on the vectors as they stand."""
+    q, k, v = ([[vectors[f"{role}{i}"] for i in (0, 1)]] for role in "qkv")
+    return PlaneState(dict(vectors), run_head(q, k, v))
+
+
+def name_of(vector: str) -> str:
+    return vector[0] + vector[1].translate(SUBSCRIPTS)
+
+
+def coordinates(point) -> str:
+    """(3, 0) when both are whole, else both to two decimals: (1.00, 2.96)."""
+    decimals = 0 if all(float(c).is_integer() for c in point) else 2
+    return f"({num(point[0], decimals)}, {num(point[1], decimals)})"
+
+
+def weights_said(state: PlaneState) -> str:
+    """Each query's row of weights, as the live region announces it."""
+    rows = "; ".join(f"{name_of(f'q{i}')}: {num(row[0], 2)}, {num(row[1], 2)}" for i, row in enumerate(state.weights))
+    return text("plane.weights", rows=rows)
+
+
+# --- drawing ---------------------------------------------------------------------------
+
+def _point(plane: str, x: float, y: float) -> tuple[float, float]:
+    """Pixels of the plane point (x, y)."""
+    left = PLANES[plane]
+    return left + SIZE / 2 + x * UNIT, 30 + SIZE / 2 - y * UNIT
+
+
+def _grid(plane: str) -> list[str]:
+    left, parts = PLANES[plane], []
+    for step in range(-int(LIMIT), int(LIMIT) + 1):
+        x0, y0 = _point(plane, step, -LIMIT)
+        x1, y1 = _point(plane, step, LIMIT)
+        shade = "#555" if step == 0 else "#ddd"
+        parts.append(f'<line x1="{x0:.1f}" y1="{y0:.1f}" x2="{x1:.1f}" y2="{y1:.1f}" stroke="{shade}"/>')
+        x0, y0 = _point(plane, -LIMIT, step)
+        x1, y1 = _point(plane, LIMIT, step)
+        parts.append(f'<line x1="{x0:.1f}" y1="{y0:.1f}" x2="{x1:.1f}" y2="{y1:.1f}" stroke="{shade}"/>')
+    parts.append(f'<rect x="{left}" y="30" width="{SIZE}" height="{SIZE}" fill="none" stroke="#000"/>')
+    return parts
+
+
+def _arrow(plane: str, vector: str, point, style: str) -> list[str]:
+    """An arrow from the origin to the tip, in its role's line style, with a tip one can take hold of."""
+    ox, oy = _point(plane, 0, 0)
+    tx, ty = _point(plane, *point)
+    line = f'x1="{ox:.1f}" y1="{oy:.1f}" x2="{tx:.1f}" y2="{ty:.1f}"'
+    drawn = {"solid": [f'<line {line} stroke="#000" stroke-width="2"/>'],
+             "dashed": [f'<line {line} stroke="#000" stroke-width="2" stroke-dasharray="7 4"/>'],
+             "double": [f'<line {line} stroke="#000" stroke-width="5"/>',
+                        f'<line {line} stroke="#fff" stroke-width="2"/>']}[style]
+    label = escape(text("plane.tip", name=name_of(vector), at=coordinates(point)))
+    return [*drawn,
+            f'<circle class="plane-tip" data-name="{vector}" data-plane="{plane}" data-x="{point[0]:g}" '
+            f'data-y="{point[1]:g}" cx="{tx:.1f}" cy="{ty:.1f}" r="7" fill="#fff" stroke="#000" stroke-width="2" '
+            f'tabindex="0" role="button" aria-roledescription="{escape(text("plane.movable"))}" '
+            f'aria-label="{label}"/>',
+            f'<text x="{tx + 11:.1f}" y="{ty - 9:.1f}" font-size="13" aria-hidden="true">{name_of(vector)}</text>']
+
+
+def _projections(state: PlaneState, query: str) -> list[str]:
+    """The selected query's projection onto each key: a dotted drop to the key's line, and the foot."""
+    q = np.array(state.vectors[query])
+    parts = []
+    for key in ("k0", "k1"):
+        k = np.array(state.vectors[key])
+        if not k.any():
+            continue
+        foot = (q @ k) / (k @ k) * k
+        qx, qy = _point("qk", *q)
+        fx, fy = _point("qk", *np.clip(foot, -LIMIT, LIMIT))
+        parts.append(f'<line x1="{qx:.1f}" y1="{qy:.1f}" x2="{fx:.1f}" y2="{fy:.1f}" stroke="#000" '
+                     f'stroke-width="1.5" stroke-dasharray="2 3"/>')
+        parts.append(f'<rect x="{fx - 3:.1f}" y="{fy - 3:.1f}" width="6" height="6" fill="#000"/>')
+    return parts
+
+
+def _numbers(state: PlaneState) -> list[str]:
+    """Scores, scaled scores and each row of weights as bars with their values."""
+    left, parts, y = 262, [], 44
+    parts.append(f'<text x="{left}" y="{y}" font-size="13" font-weight="bold">{escape(text("plane.scores"))}</text>')
+    for i in (0, 1):
+        q = name_of(f"q{i}")
+        y += 17
+        parts.append(f'<text x="{left}" y="{y}" font-size="12">{q}·k₀, {q}·k₁ = {num(state.scores[i, 0], 2)}, '
+                     f'{num(state.scores[i, 1], 2)}</text>')
+        y += 16
+        parts.append(f'<text x="{left + 12}" y="{y}" font-size="12">÷ √2 → {num(state.scaled[i, 0], 2)}, '
+                     f'{num(state.scaled[i, 1], 2)}</text>')
+    y += 26
+    parts.append(f'<text x="{left}" y="{y}" font-size="13" font-weight="bold">{escape(text("plane.bars"))}</text>')
+    for i in (0, 1):
+        for j in (0, 1):
+            y += 19
+            weight = state.weights[i, j]
+            parts.append(f'<text x="{left}" y="{y}" font-size="12">A{name_of(f"q{i}")[1]}{name_of(f"k{j}")[1]}'
+                         f'</text>')
+            parts.append(f'<rect x="{left + 34}" y="{y - 11}" width="120" height="12" fill="#fff" stroke="#777"/>')
+            parts.append(f'<rect x="{left + 34}" y="{y - 11}" width="{120 * weight:.1f}" height="12" fill="#333"/>')
+            parts.append(f'<text x="{left + 160}" y="{y}" font-size="12">{num(weight, 3)}</text>')
+        y += 6
+    return parts
+
+
+def _mixture(state: PlaneState) -> list[str]:
+    """The segment between the values and each output on it."""
+    (ax, ay), (bx, by) = (_point("v", *state.vectors[v]) for v in ("v0", "v1"))
+    parts = [f'<line x1="{ax:.1f}" y1="{ay:.1f}" x2="{bx:.1f}" y2="{by:.1f}" stroke="#777" stroke-width="1.5" '
+             f'stroke-dasharray="1 3"/>']
+    for i, output in enumerate(state.outputs):
+        x, y = _point("v", *np.clip(output, -LIMIT, LIMIT))
+        mark = (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="6" fill="#000"/>' if i == 0 else
+                f'<rect x="{x - 6:.1f}" y="{y - 6:.1f}" width="12" height="12" fill="#000"/>')
+        anchor, dx = ("end", -9) if output[0] > 0 else ("start", 9)  # the label stays inside the plane
+        parts += [mark, f'<text x="{x + dx:.1f}" y="{y + 18:.1f}" font-size="13" text-anchor="{anchor}">'
+                        f'{name_of(f"o{i}")} {coordinates(output)}</text>']
+    return parts
+
+
+def plane_svg(state: PlaneState, selected: str = "q0") -> str:
+    """One state of the two planes and the numbers between them, as SVG (the same for the static figure and
+    the live plane)."""
+    styles = {"q": "solid", "k": "dashed", "v": "double"}
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" '
+             f'height="{HEIGHT}" font-family="DejaVu Sans, sans-serif">',
+             f'<text x="{PLANES["qk"]}" y="20" font-size="13">{escape(text("plane.qk_title"))}</text>',
+             f'<text x="{PLANES["v"]}" y="20" font-size="13">{escape(text("plane.v_title"))}</text>',
+             f'<text x="{PLANES["qk"]}" y="{HEIGHT - 8}" font-size="12">'
+             f'{escape(text("plane.projections", name=name_of(selected)))}</text>',
+             *_grid("qk"), *_grid("v"), *_projections(state, selected), *_numbers(state)]
+    for vector in NAMES:
+        parts += _arrow("v" if vector[0] == "v" else "qk", vector, state.vectors[vector], styles[vector[0]])
+    parts += ['<g pointer-events="none">', *_mixture(state), "</g>"]  # above the tips, never in a drag's way
+    return "".join(parts) + "</svg>"
+
+
+def plane_description(state: PlaneState) -> str:
+    """The figure's text alternative: every vector, the scores and the weights."""
+    vectors = ", ".join(f"{name_of(n)} = {coordinates(state.vectors[n])}" for n in NAMES)
+    outputs = ", ".join(f"{name_of(f'o{i}')} = {coordinates(o)}" for i, o in enumerate(state.outputs))
+    return text("plane.alt", vectors=vectors, weights=weights_said(state), outputs=outputs)
+
+
+def plane_figure(state: PlaneState, selected: str = "q0") -> Figure:
+    """One state of the planes as the chapter's figures are: the SVG, and its text alternative beneath it
+    (what a reader without a kernel sees; nbval compares both by what they show)."""
+    return Figure(plane_svg(state, selected), text("plane.title"), plane_description(state))
+
+
+# --- the live plane ----------------------------------------------------------------------
+
+PLANE_CLASS = "llm-plane"
+PLANE_ESM = f"""
+const STEP = 0.5, FINE = 0.1, LIMIT = {LIMIT}, UNIT = {UNIT}, SIZE = {SIZE};
+const PLANES = {{qk: {PLANES["qk"]}, v: {PLANES["v"]}}};
+const ARROWS = {{ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1]}};
+const clamp = (x) => Math.max(-LIMIT, Math.min(LIMIT, x));
+const round = (x, step) => Math.round(x / step) * step;
+
+function render({{ model, el }}) {{
+  const root = document.createElement("div");
+  root.className = "{PLANE_CLASS}";
+  const figure = document.createElement("div");
+  figure.setAttribute("role", "group");
+  const live = document.createElement("p");
+  live.setAttribute("aria-live", "polite");
+  const reset = document.createElement("button");
+  reset.type = "button";
+  root.append(figure, live, reset);
+  el.append(root);
+  let focused = null, pending = false, next = null, dragging = null;
+
+  const send = (name, x, y) => {{
+    const move = {{ move: name, x: clamp(x), y: clamp(y) }};
+    const tip = figure.querySelector(`[data-name="${{name}}"]`);
+    if (!pending && tip && Number(tip.dataset.x) === move.x && Number(tip.dataset.y) === move.y) return;
+    if (pending) {{ next = move; return; }}  // only the latest position goes while a reply is awaited
+    pending = true;
+    model.send(move);
+  }};
+  model.on("msg:custom", (message) => {{  // the kernel has drawn a move: send the one that waited, if any
+    if (!message || !message.done) return;
+    pending = false;
+    if (next) {{ const move = next; next = null; send(move.move, move.x, move.y); }}
+  }});
+  const words = () => {{
+    root.lang = model.get("lang");
+    figure.setAttribute("aria-label", model.get("description"));
+    live.textContent = model.get("announce");
+    reset.textContent = model.get("reset_label");
+  }};
+  const draw = () => {{  // the figure is drawn once per state: the kernel sends its traits together
+    figure.innerHTML = model.get("svg");
+    if (focused) figure.querySelector(`[data-name="${{focused}}"]`)?.focus({{ preventScroll: true }});
+  }};
+  const where = (event, tip) => {{
+    const svg = figure.querySelector("svg");
+    const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(svg.getScreenCTM().inverse());
+    const left = PLANES[tip.dataset.plane];
+    let x = (point.x - left - SIZE / 2) / UNIT, y = (30 + SIZE / 2 - point.y) / UNIT;
+    return event.shiftKey ? [x, y] : [round(x, STEP), round(y, STEP)];
+  }};
+  figure.addEventListener("pointerdown", (event) => {{
+    const tip = event.target.closest(".plane-tip");
+    if (!tip) return;
+    dragging = tip.dataset.name;
+    focused = dragging;
+    tip.focus({{ preventScroll: true }});
+    figure.setPointerCapture(event.pointerId);
+    model.send({{ select: dragging }});
+    event.preventDefault();
+  }});
+  figure.addEventListener("pointermove", (event) => {{
+    if (!dragging) return;
+    const tip = figure.querySelector(`[data-name="${{dragging}}"]`);
+    const [x, y] = where(event, tip);
+    send(dragging, x, y);
+  }});
+  const stop = () => {{ dragging = null; }};
+  figure.addEventListener("pointerup", stop);
+  figure.addEventListener("pointercancel", stop);
+  figure.addEventListener("focusin", (event) => {{
+    const tip = event.target.closest(".plane-tip");
+    if (tip && tip.dataset.name !== focused) {{ focused = tip.dataset.name; model.send({{ select: focused }}); }}
+  }});
+  figure.addEventListener("keydown", (event) => {{
+    const tip = event.target.closest(".plane-tip");
+    if (!tip || event.key === "Tab") return;
+    event.stopPropagation();  // no key reaches the notebook's own commands
+    const arrow = ARROWS[event.key];
+    if (!arrow) return;
+    event.preventDefault();
+    const step = event.shiftKey ? FINE : STEP;
+    const x = round(Number(tip.dataset.x) + arrow[0] * step, FINE);
+    const y = round(Number(tip.dataset.y) + arrow[1] * step, FINE);
+    send(tip.dataset.name, x, y);
+  }});
+  reset.addEventListener("click", () => model.send({{ reset: true }}));
+  const names = ["announce", "lang", "description", "reset_label"];
+  for (const name of names) model.on(`change:${{name}}`, words);
+  model.on("change:svg", draw);
+  words();
+  draw();
+  return () => {{
+    for (const name of names) model.off(`change:${{name}}`, words);
+    model.off("change:svg", draw);
+  }};
+}}
+export default {{ render }};
+"""
+PLANE_CSS = (f".{PLANE_CLASS} svg{{max-width:100%;height:auto;touch-action:none}}"
+             f".{PLANE_CLASS} .plane-tip{{cursor:grab}}"
+             f".{PLANE_CLASS} .plane-tip:focus{{outline:none;stroke:#1a56db;stroke-width:4}}"
+             f".{PLANE_CLASS} button:focus-visible{{{FOCUS_RING}}}"
+             f".{PLANE_CLASS} p{{margin:4px 0;font-size:var(--jp-content-font-size1,14px)}}")
+
+
+class VectorPlane(anywidget.AnyWidget):
+    """The worked example's q, k and v as arrows to move: ``move("k1", x, y)`` moves a tip, ``weights`` is the
+    engine's weight matrix now, ``reset()`` returns to the worked example. The browser draws the SVG the kernel
+    sends; a drag sends only its latest position while a reply is pending."""
+
+    _esm = PLANE_ESM
+    _css = PLANE_CSS
+    svg = traitlets.Unicode("").tag(sync=True)
+    announce = traitlets.Unicode("").tag(sync=True)
+    description = traitlets.Unicode("").tag(sync=True)
+    reset_label = traitlets.Unicode("").tag(sync=True)
+    lang = traitlets.Unicode("").tag(sync=True)
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(lang=language(), reset_label=text("plane.reset"), **kwargs)
+        self.selected = "q0"
+        self.state = plane_state(default_vectors())
+        self._draw()
+        self.on_msg(self._on_message)
+
+    @property
+    def weights(self) -> np.ndarray:
+        return self.state.weights
+
+    def move(self, vector: str, x: float, y: float) -> PlaneState:
+        """Move a tip to (x, y), kept inside the planes; every number follows from the engine."""
+        if vector not in NAMES:
+            raise ValueError(text("plane.unknown", name=vector, names=", ".join(NAMES)))
+        if not (math.isfinite(x) and math.isfinite(y)):
+            raise ValueError(text("plane.not_finite", name=vector))
+        point = (min(max(float(x), -LIMIT), LIMIT), min(max(float(y), -LIMIT), LIMIT))
+        self.state = plane_state({**self.state.vectors, vector: point})
+        if vector[0] == "q":
+            self.selected = vector
+        self._draw()
+        return self.state
+
+    def reset(self) -> PlaneState:
+        self.state = plane_state(default_vectors())
+        self._draw()
+        return self.state
+
+    def show(self) -> None:
+        """The default state as a static image (for readers without a kernel), then the live plane."""
+        snapshot([plane_figure(self.state, self.selected)])
+        display(LiveWidget([self], text("plane.repr")))
+
+    def __repr__(self) -> str:
+        return text("plane.repr")
+
+    def _draw(self) -> None:
+        with self.hold_sync():  # one message to the browser, not one per trait
+            self.description = plane_description(self.state)
+            self.svg = plane_svg(self.state, self.selected)
+            self.announce = weights_said(self.state)
+
+    def _on_message(self, _widget, content, _buffers) -> None:
+        if not isinstance(content, dict):
+            return
+        if "move" in content:
+            try:
+                self.move(str(content["move"]), float(content["x"]), float(content["y"]))
+            finally:
+                self.send({"done": True})
+        elif content.get("select") in ("q0", "q1") and content["select"] != self.selected:
+            self.selected = content["select"]
+            self._draw()
+        elif content.get("reset"):
+            self.reset()
