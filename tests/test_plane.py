@@ -42,7 +42,7 @@ def test_a_tip_stays_inside_the_planes_and_a_wrong_move_is_told_in_the_learners_
     plane = VectorPlane()
     plane.move("v0", 100, -100)
     assert plane.state.vectors["v0"] == (LIMIT, -LIMIT)
-    with pytest.raises(ValueError, match="Вектора 'k2' на плоскости нет"):
+    with pytest.raises(ValueError, match="Вектора «k2» на плоскости нет"):
         plane.move("k2", 0, 0)
     with pytest.raises(ValueError, match="конечными"):
         plane.move("q0", float("nan"), 0)
@@ -55,16 +55,16 @@ def test_a_move_from_the_browser_is_drawn_and_answered(monkeypatch):
     plane._on_message(plane, {"move": "k1", "x": 3, "y": 0}, [])
     assert sent == [{"done": True}], "the browser may send the next position"
     assert plane.weights[0, 0] == pytest.approx(0.5) and "k₁ = (3, 0)" in plane.svg
-    assert "0.50, 0.50" in plane.announce
+    assert "0.500, 0.500" in plane.announce
     plane._on_message(plane, {"select": "q1"}, [])
-    assert "проекция q₁" in plane.svg
+    assert "перпендикуляр от q₁" in plane.svg
 
 
 def test_static_and_live_draw_the_same_svg_and_the_text_alternative_has_every_number():
     plane = VectorPlane()
     static = plane_figure(plane.state)
     assert static.svg == plane.svg == plane_svg(plane_state(default_vectors()))
-    for name in ("q₀ = (0, 3)", "k₁ = (-1, 2)", "v₀ = (3, -3)", "q₀: 0.01, 0.99", "o₀ = (1.03, 2.92)"):
+    for name in ("q₀ = (0, 3)", "k₁ = (-1, 2)", "v₀ = (3, -3)", "q₀: 0.014, 0.986", "o₀ = (1.03, 2.92)"):
         assert name in static.table, name
     assert static._repr_html_().startswith("<img alt=")
 

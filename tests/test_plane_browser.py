@@ -114,12 +114,13 @@ def test_a_query_moved_with_the_keyboard_gives_the_engines_weights(page):
     assert (after["cells"], after["active"]) == (before["cells"], before["active"]), "no key reached the notebook"
     live = page.locator(f".{PLANE_CLASS} [aria-live='polite']").inner_text()
     w = expected_weights(vectors)
-    assert f"q₀: {w[0, 0]:.2f}, {w[0, 1]:.2f}" in live, "the live region announces the new weights"
+    assert f"q₀: {w[0, 0]:.3f}, {w[0, 1]:.3f}" in live, "the live region announces the new weights"
 
 
 def test_a_key_dragged_with_the_mouse_snaps_to_the_grid_and_moves_the_weights(page):
     page.locator(f".{PLANE_CLASS} button").click()  # back to the worked example
     settled(page, "q0", 0, 3)
+    assert page.evaluate("() => document.activeElement.tagName") == "BUTTON", "the redrawn plane keeps no focus"
     vectors = dict(default_vectors())
     svg = page.locator(f".{PLANE_CLASS} svg").bounding_box()
     scale = svg["width"] / 760  # the figure's viewBox is 760 wide

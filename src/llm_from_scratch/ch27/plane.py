@@ -31,6 +31,7 @@ LIMIT = 6.0  # the planes show −6 … 6 on each axis (room for q₀ twice as l
 SIZE = 240  # pixels of one plane
 UNIT = SIZE / (2 * LIMIT)
 SUBSCRIPTS = str.maketrans("01", "₀₁")
+TARGET = 12  # pixels: the radius a pointer can take a tip by (24 across, WCAG 2.5.8), around a disc of 7
 PLANES = {"qk": 10, "v": 510}  # the left edge of each plane in the figure
 WIDTH, HEIGHT = 760, 300
 
@@ -82,7 +83,7 @@ def coordinates(point) -> str:
 
 def weights_said(state: PlaneState) -> str:
     """Each query's row of weights, as the live region announces it."""
-    rows = "; ".join(f"{name_of(f'q{i}')}: {num(row[0], 2)}, {num(row[1], 2)}" for i, row in enumerate(state.weights))
+    rows = "; ".join(f"{name_of(f'q{i}')}: {num(row[0], 3)}, {num(row[1], 3)}" for i, row in enumerate(state.weights))
     return text("plane.weights", rows=rows)
 
 
@@ -119,8 +120,9 @@ def _arrow(plane: str, vector: str, point, style: str) -> list[str]:
                         f'<line {line} stroke="#fff" stroke-width="2"/>']}[style]
     label = escape(text("plane.tip", name=name_of(vector), at=coordinates(point)))
     return [*drawn,
+            f'<circle cx="{tx:.1f}" cy="{ty:.1f}" r="7" fill="#fff" stroke="#000" stroke-width="2"/>',
             f'<circle class="plane-tip" data-name="{vector}" data-plane="{plane}" data-x="{point[0]:g}" '
-            f'data-y="{point[1]:g}" cx="{tx:.1f}" cy="{ty:.1f}" r="7" fill="#fff" stroke="#000" stroke-width="2" '
+            f'data-y="{point[1]:g}" cx="{tx:.1f}" cy="{ty:.1f}" r="{TARGET}" fill="transparent" '
             f'tabindex="0" role="button" aria-roledescription="{escape(text("plane.movable"))}" '
             f'aria-label="{label}"/>',
             f'<text x="{tx + 11:.1f}" y="{ty - 9:.1f}" font-size="13" aria-hidden="true">{name_of(vector)}</text>']
@@ -237,11 +239,13 @@ function render({{ model, el }}) {{
   root.append(figure, live, reset);
   el.append(root);
   let focused = null, pending = false, next = null, dragging = null;
+  const sent = {{}};  // the last position sent for each vector: a fast key adds its step to it, not to the drawn one
 
   const send = (name, x, y) => {{
     const move = {{ move: name, x: clamp(x), y: clamp(y) }};
     const tip = figure.querySelector(`[data-name="${{name}}"]`);
     if (!pending && tip && Number(tip.dataset.x) === move.x && Number(tip.dataset.y) === move.y) return;
+    sent[name] = [move.x, move.y];
     if (pending) {{ next = move; return; }}  // only the latest position goes while a reply is awaited
     pending = true;
     model.send(move);
@@ -258,8 +262,9 @@ function render({{ model, el }}) {{
     reset.textContent = model.get("reset_label");
   }};
   const draw = () => {{  // the figure is drawn once per state: the kernel sends its traits together
+    const inside = figure.contains(document.activeElement);  // never take the focus from elsewhere
     figure.innerHTML = model.get("svg");
-    if (focused) figure.querySelector(`[data-name="${{focused}}"]`)?.focus({{ preventScroll: true }});
+    if (focused && inside) figure.querySelector(`[data-name="${{focused}}"]`)?.focus({{ preventScroll: true }});
   }};
   const where = (event, tip) => {{
     const svg = figure.querySelector("svg");
@@ -299,8 +304,9 @@ function render({{ model, el }}) {{
     if (!arrow) return;
     event.preventDefault();
     const step = event.shiftKey ? FINE : STEP;
-    const x = round(Number(tip.dataset.x) + arrow[0] * step, FINE);
-    const y = round(Number(tip.dataset.y) + arrow[1] * step, FINE);
+    const [x0, y0] = pending && sent[tip.dataset.name] ? sent[tip.dataset.name]
+      : [Number(tip.dataset.x), Number(tip.dataset.y)];
+    const x = round(x0 + arrow[0] * step, FINE), y = round(y0 + arrow[1] * step, FINE);
     send(tip.dataset.name, x, y);
   }});
   reset.addEventListener("click", () => model.send({{ reset: true }}));
@@ -316,8 +322,8 @@ function render({{ model, el }}) {{
 }}
 export default {{ render }};
 """
-PLANE_CSS = (f".{PLANE_CLASS} svg{{max-width:100%;height:auto;touch-action:none}}"
-             f".{PLANE_CLASS} .plane-tip{{cursor:grab}}"
+PLANE_CSS = (f".{PLANE_CLASS} svg{{max-width:100%;height:auto}}"
+             f".{PLANE_CLASS} .plane-tip{{cursor:grab;touch-action:none}}"
              f".{PLANE_CLASS} .plane-tip:focus{{outline:none;stroke:#1a56db;stroke-width:4}}"
              f".{PLANE_CLASS} button:focus-visible{{{FOCUS_RING}}}"
              f".{PLANE_CLASS} p{{margin:4px 0;font-size:var(--jp-content-font-size1,14px)}}")

@@ -772,12 +772,13 @@ STRINGS: dict[str, str] = {
     "plane.movable": "movable vector: arrows step 0.5, Shift with an arrow 0.1",
     "plane.weights": "Weights — {rows}.",
     "plane.alt": "The plane of the worked example's vectors: {vectors}. {weights} Outputs: {outputs}.",
-    "plane.projections": "Dotted: {name}'s projection onto each key (select a query to change it)",
+    "plane.projections": "Dotted: the perpendicular from {name} to each key's direction; to pick the other query, Tab "
+        "to it or drag it",
     "plane.repr": "The vector plane: drag any vector's tip with the mouse, or reach it with Tab and move it with the "
         "arrows (needs a running kernel).",
     "plane.title": "The worked example's vectors in a plane: queries, keys, values and outputs",
     "plane.reset": "Back to the worked example",
-    "plane.unknown": "There is no vector {name!r} on the plane; there are: {names}.",
+    "plane.unknown": "There is no vector “{name}” on the plane; there are: {names}.",
     "plane.not_finite": "The coordinates of {name} must be finite numbers.",
     "ex.first-look.title": "which value each query gives more weight to",
     "ex.scores.title": "the scores QKᵀ",
