@@ -9,12 +9,11 @@ downloaded.
 
 from __future__ import annotations
 
-import json
 import pathlib
 import re
 
 import pytest
-from support.browser import close_notebook, jupyterlab, lab_page, open_and_run, require_browser, run_cell
+from support.browser import close_notebook, jupyterlab, lab_page, notebook, open_and_run, require_browser, run_cell
 
 from llm_from_scratch.book.widgets import CHOICE_CLASS
 from llm_from_scratch.ch27.exercises import EXERCISE_BOOK
@@ -23,14 +22,6 @@ from llm_from_scratch.ch27.strings import text_in
 ARTIFACTS = pathlib.Path(__file__).resolve().parents[1] / "artifacts"
 
 require_browser()
-
-
-def notebook(*sources: str) -> str:
-    cells = [{"cell_type": "code", "execution_count": None, "id": f"c{i}", "metadata": {}, "outputs": [],
-              "source": source} for i, source in enumerate(sources)]
-    return json.dumps({"cells": cells, "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3",
-                                                                     "language": "python"}},
-                       "nbformat": 4, "nbformat_minor": 5})
 
 
 @pytest.fixture(scope="module")

@@ -9,14 +9,21 @@ Needs Debian's Chromium at /usr/bin/chromium; nothing is downloaded.
 
 from __future__ import annotations
 
-import json
 import math
 import pathlib
 import statistics
 
 import numpy as np
 import pytest
-from support.browser import close_notebook, jupyterlab, lab_page, notebook_state, open_and_run, require_browser
+from support.browser import (
+    close_notebook,
+    jupyterlab,
+    lab_page,
+    notebook,
+    notebook_state,
+    open_and_run,
+    require_browser,
+)
 from support.oracle import softmax
 
 from llm_from_scratch.ch27.plane import PLANE_CLASS, SIZE, UNIT, default_vectors
@@ -26,14 +33,6 @@ BOUND_MS = 50
 MOVES = 20
 
 require_browser()
-
-
-def notebook(*sources: str) -> str:
-    cells = [{"cell_type": "code", "execution_count": None, "id": f"c{i}", "metadata": {}, "outputs": [],
-              "source": source} for i, source in enumerate(sources)]
-    return json.dumps({"cells": cells, "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3",
-                                                                     "language": "python"}},
-                       "nbformat": 4, "nbformat_minor": 5})
 
 
 @pytest.fixture(scope="module")

@@ -105,6 +105,15 @@ def lab_page(url: str, token: str, viewport: dict[str, int] | None = None):
             chromium.close()
 
 
+def notebook(*sources: str) -> str:
+    """A throwaway notebook of code cells, one per source, as JSON (for a test that serves its own)."""
+    cells = [{"cell_type": "code", "execution_count": None, "id": f"c{i}", "metadata": {}, "outputs": [],
+              "source": source} for i, source in enumerate(sources)]
+    return json.dumps({"cells": cells, "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3",
+                                                                     "language": "python"}},
+                       "nbformat": 4, "nbformat_minor": 5})
+
+
 def open_and_run(page, relative: str) -> None:
     """Open a notebook, restart its kernel, run all cells and wait until every cell has run."""
     page.set_default_timeout(60_000)
