@@ -24,13 +24,15 @@ check_python = $(PYTHON) -c 'import sys; v = "%d.%d" % sys.version_info[:2]; sys
 	$(or $(MAKECMDGOALS),test)")'
 
 # A venv ($(1)) made by a Python among $(3), with exactly the versions of a requirements file ($(2)), then
-# this package without dependencies; a venv made here tells git to ignore it.
+# this package without dependencies, and the settings its JupyterLab needs (written into the venv only: kernel
+# messages sent at once, no news prompt); a venv made here tells git to ignore it.
 define install
 	@test -x $(1)/bin/python || $(call check_python,$(3))
 	test -x $(1)/bin/python || { $(PYTHON) -m venv $(1) && echo '*' > $(1)/.gitignore; }
 	$(1)/bin/python -m pip install --quiet --upgrade pip
 	$(1)/bin/python -m pip install --quiet -r $(2)
 	$(1)/bin/python -m pip install --quiet --no-deps -e .
+	$(1)/bin/python -m llm_from_scratch.book.server
 	touch $@
 endef
 

@@ -20,6 +20,7 @@ from llm_from_scratch.book.answers import MAX_DEPTH
 from llm_from_scratch.book.exercises import OPTIONS, Feedback
 from llm_from_scratch.ch27.evidence import LearnerEvidence, hand_inputs, worked_inputs
 from llm_from_scratch.ch27.exercises import EXERCISE_BOOK, EXERCISES, REVIEW, attempted, check, progress, reveal
+from llm_from_scratch.ch27.plane import default_vectors
 
 # --- the second example, by hand --------------------------------------------------------
 
@@ -52,11 +53,22 @@ def test_the_second_example_is_worked_by_hand():
     assert rounded(A) == [[0.58, 0.21, 0.21], [0.16, 0.42, 0.42], [0.42, 0.16, 0.42]]
 
 
+def moved(**vectors) -> dict:
+    """The vector plane's six vectors: the worked example's, with some moved."""
+    return {**default_vectors(), **vectors}
+
+
 RIGHT = {
     "first-look": [[1, 0], (1, 0), np.array([1, 0]), "[1, 0]", "1 0", "(1; 0)"],
     "scores": [[[0, 6], [6, -4]], np.array([[0.0, 6.0], [6.0, -4.0]]), "[[0, 6], [6, −4]]", ((0, 6), (6, -4)),
                "[[0,6],[6,-4]]"],
     "weights": [[0.014166, 0.985834], [0.014, 0.986], "[0.0142, 0.9858]", "0,014 0,986", "[0,014; 0,986]"],
+    "plane-equal-prediction": ["c", "в"],
+    "plane-equal": [moved(k1=(-2, 0)), moved(k1=(3, 0)), moved(k1=(5.5, 0.004))],
+    "plane-strong-prediction": ["b"],
+    "plane-strong": [moved(q1=(-1, 2)), moved(q1=(-1, 0.5))],
+    "plane-long-prediction": ["c"],
+    "plane-long": [moved(q0=(0, 6)), moved(q0=(0.02, 5.98))],
     "row-normalization": ["c", "C", " c) ", "в"],
     "bug-hunt": ["c"],
     "output-shape": [[4, 7, 5], (4, 7, 5), np.array([4, 7, 5]), "[4, 7, 5]", "4, 7, 5", "4,7,5"],
@@ -86,6 +98,8 @@ RIGHT = {
 @pytest.mark.parametrize("exercise_id, answer",
                          [(i, a) for i, answers in RIGHT.items() for a in answers], ids=repr)
 def test_right_answers_in_every_form(exercise_id, answer):
+    if EXERCISE_BOOK[exercise_id].after:
+        check(EXERCISE_BOOK[exercise_id].after, "a")  # any prediction, even a wrong one, opens its move
     feedback = check(exercise_id, answer)
     assert feedback.correct, feedback.message
     assert feedback.message
@@ -168,6 +182,18 @@ MISCONCEPTIONS = [
     ("recurrent-vs-self", "a", "constant-work", "не постоянен"),
     ("recurrent-vs-self", "c", "parallel-generation", "авторегрессионной"),
     ("recurrent-vs-self", "d", "anachronism", "перенесённые в прошлое"),
+    # the vector plane's predictions and moves
+    ("plane-equal-prediction", "a", "equal-needs-identical", "не они одни"),
+    ("plane-equal-prediction", "b", "equal-length", "Длина ключа сама"),
+    ("plane-equal-prediction", "d", "perpendicular-zero-weight", "не вес 0"),
+    ("plane-equal", moved(k1=(0, 3)), "equal-length", "той же длины, что и k₀ (3)"),
+    ("plane-strong-prediction", "a", "aims-at-value", "значения в оценки не входят"),
+    ("plane-strong-prediction", "c", "length-irrelevant", "Длина влияет"),
+    ("plane-strong-prediction", "d", "keys-only", "зависит от обоих"),
+    ("plane-strong", moved(q1=(1, 3)), "aims-at-value", "значения в оценки не входят: k₁ получает 0.804"),
+    ("plane-long-prediction", "a", "length-cancels", "не сокращается"),
+    ("plane-long-prediction", "b", "weights-scale", "в сумме 1"),
+    ("plane-long-prediction", "d", "longer-divides-more", "ширины векторов"),
     # the second example
     ("scores-by-hand", S.T.tolist(), "transposed-scores", "KQᵀ"),
     ("scores-by-hand", (S / 2).tolist(), "scaled-too-early", "√d_k"),
@@ -196,6 +222,8 @@ MISCONCEPTIONS = [
 @pytest.mark.parametrize("exercise_id, answer, misconception, words", MISCONCEPTIONS,
                          ids=[f"{m[0]}-{m[2]}" for m in MISCONCEPTIONS])
 def test_each_misconception_is_named(exercise_id, answer, misconception, words):
+    if EXERCISE_BOOK[exercise_id].after:
+        check(EXERCISE_BOOK[exercise_id].after, "a")
     feedback = check(exercise_id, answer)
     assert not feedback.correct and feedback.readable
     assert feedback.misconception == misconception
@@ -463,7 +491,7 @@ def test_every_exercise_has_hints_in_both_editions(english):
         EXERCISE_BOOK.record_attempt(exercise_id, False)
         given = [hint(exercise_id) for _ in range(3)]
         assert len(exercise.hints) == 2 and given[0].message.startswith("Hint 1 of "), exercise_id
-        assert given[-1].step == given[-1].steps == (2 if exercise.kind == "choice" else 3), exercise_id
+        assert given[-1].step == given[-1].steps == (2 if exercise.kind in ("choice", "state") else 3), exercise_id
 
 
 def test_the_progress_summary_keeps_its_column_under_titles_with_a_bar():

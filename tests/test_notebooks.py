@@ -9,7 +9,7 @@ import sys
 
 import pytest
 from support import copy_configuration
-from support.notebooks import LANGUAGE_LINE, code_cells, language_of, load, outputs_text
+from support.notebooks import LANGUAGE_LINE, code_cells, exercises_asked, language_of, load, outputs_text
 
 from llm_from_scratch.book.chapters import chapters
 from llm_from_scratch.ch27.exercises import EXERCISES, REVIEW
@@ -21,7 +21,6 @@ CH27 = next(c for c in CHAPTERS if c.name == "chapter27")
 EXPECTED_ERRORS_TAG = "raises-exception"
 UNGUARDED = "nbval-ignore-output"
 TIMING_CALLS = ("measure_heads(", "BlockSizeExplorer(")  # the appendix's measurements: outputs that differ each run
-EXERCISE_CALL = re.compile(r'^exercise\("([a-z-]+)"\)', re.M)
 LEARNER_STUB = re.compile(r"^def my_\w+\(")  # a function the learner writes (issue 13), stored as a stub
 COLLAPSED_NOTE = {"ru": "свёрнут", "en": "collapsed"}  # the line before a collapsed output says so
 
@@ -90,10 +89,10 @@ def test_exercises_appear_in_order_and_again_in_the_exercises_notebook(lang):
     paths = CH27.notebooks(lang)
     final_path = next(p for p in paths if p.name.endswith("_exercises.ipynb"))
     calls = [found for path in paths if path != final_path
-             for cell in code_cells(load(path)) for found in EXERCISE_CALL.findall(cell.source)]
+             for cell in code_cells(load(path)) for found in exercises_asked(cell.source)]
     assert calls == [i for i in EXERCISES if i not in REVIEW]
     final = "\n".join(c.source for c in code_cells(load(final_path)))
-    assert EXERCISE_CALL.findall(final) == list(REVIEW), "the review asks new questions, not the old ones again"
+    assert exercises_asked(final) == list(REVIEW), "the review asks new questions, not the old ones again"
 
 
 def test_english_notebooks_speak_english():
@@ -110,9 +109,8 @@ def test_no_answer_is_stored_and_no_exercise_answers_itself():
     (whether an answer stands before its question is tests/test_reading_order.py's walk)."""
     for path in CH27.notebooks():
         for cell in code_cells(load(path)):
-            found = EXERCISE_CALL.search(cell.source)
-            if found:
-                assert found.group(1) not in re.findall(r'check\("([a-z-]+)"', cell.source)
+            for exercise_id in exercises_asked(cell.source):
+                assert exercise_id not in re.findall(r'check\("([a-z-]+)"', cell.source)
             for word in ("Ответ:", "Answer:"):
                 assert word not in outputs_text(cell), f"{path.name}: a revealed answer is stored"
 

@@ -54,10 +54,11 @@ def test_a_move_from_the_browser_is_drawn_and_answered(monkeypatch):
     monkeypatch.setattr(plane, "send", sent.append)
     plane._on_message(plane, {"move": "k1", "x": 3, "y": 0}, [])
     assert sent == [{"done": True}], "the browser may send the next position"
-    assert plane.weights[0, 0] == pytest.approx(0.5) and "k₁ = (3, 0)" in plane.svg
+    assert plane.weights[0, 0] == pytest.approx(0.5) and "k₁ = (3, 0)" in plane.description
+    assert plane.positions["k1"] == [3.0, 0.0], "the range inputs follow the move"
     assert "0.500, 0.500" in plane.announce
-    plane._on_message(plane, {"select": "q1"}, [])
-    assert "перпендикуляр от q₁" in plane.svg
+    plane._on_message(plane, {"select": "q0"}, [])
+    assert "пунктир от q₀" in plane.svg
 
 
 def test_static_and_live_draw_the_same_svg_and_the_text_alternative_has_every_number():
@@ -69,13 +70,132 @@ def test_static_and_live_draw_the_same_svg_and_the_text_alternative_has_every_nu
     assert static._repr_html_().startswith("<img alt=")
 
 
-def test_every_tip_is_reachable_and_named_with_its_coordinates():
+def test_the_tips_are_for_the_pointer_and_the_range_inputs_for_the_keyboard():
+    """The figure is one image (its tips take a pointer, not the focus); the keyboard and screen readers move the
+    vectors with native range inputs, x and y for each, described by the instructions."""
+    plane = VectorPlane()
+    tips = re.findall(r'<circle class="plane-tip"[^>]*>', plane.svg)
+    assert len(tips) == len(NAMES) and not any("tabindex" in t or "role=" in t for t in tips)
+    script = plane._esm
+    assert 'type: "range"' in script and "aria-describedby" in script and "aria-roledescription" not in script
+    assert set(plane.positions) == set(NAMES) and "стрелки двигают на 0.5" in plane.keys_label
+
+
+def labels_of(svg: str) -> list[tuple[float, float, str]]:
+    """Each label on a halo: where it stands and what it says."""
+    return [(float(x), float(y), words) for x, y, words in
+            re.findall(r'<text x="([\d.]+)" y="([\d.]+)"[^>]*paint-order="stroke">([^<]*)</text>', svg)]
+
+
+def test_every_label_stands_clear_of_the_tips_in_the_worked_example():
     svg = VectorPlane().svg
-    tips = re.findall(r'<circle class="plane-tip"[^>]*>', svg)
-    assert len(tips) == len(NAMES)
-    for tip in tips:
-        assert 'tabindex="0"' in tip and 'role="button"' in tip and re.search(r'aria-label="[qkv]. = \(', tip)
+    labels = labels_of(svg)
+    assert sorted(w.split()[0] for _, _, w in labels) == sorted(["q₀", "q₁", "k₀", "k₁", "v₀", "v₁", "o₀", "o₁"])
+    tips = [(float(x), float(y)) for x, y in re.findall(r'class="plane-tip"[^>]*cx="([\d.]+)" cy="([\d.]+)"', svg)]
+    for x, y, words in labels:  # a label's start is at least its offset from every tip
+        assert all(abs(x - tx) >= 9 or abs(y - 4 - ty) >= 9 for tx, ty in tips), words
+    assert len({(x, y) for x, y, _ in labels}) == len(labels)
+
+
+def test_the_outputs_show_inside_the_values_tips_they_almost_are():
+    """o₀ ≈ v₁ and o₁ ≈ v₀ in the worked example: each output's mark sits inside that value's ring (radius 7)."""
+    svg = VectorPlane().svg
+    tip = {n: (float(x), float(y)) for n, x, y in
+           re.findall(r'data-name="(v\d)"[^>]*cx="([\d.]+)" cy="([\d.]+)"', svg)}
+    disc = re.search(r'<circle cx="([\d.]+)" cy="([\d.]+)" r="4.5" fill="#000"/>', svg)
+    square = re.search(r'<rect x="([\d.]+)" y="([\d.]+)" width="8" height="8" fill="#000"/>', svg)
+    o0, o1 = (float(disc[1]), float(disc[2])), (float(square[1]) + 4, float(square[2]) + 4)
+    assert math.dist(o0, tip["v1"]) + 4.5 < 7 and math.dist(o1, tip["v0"]) + 4 < 7
+
+
+def test_a_foot_outside_the_plane_is_not_drawn_and_its_perpendicular_stops_at_the_edge():
+    vectors = {**default_vectors(), "q1": (6.0, 6.0), "k0": (0.866, 0.5)}  # the foot lies at about (7.1, 4.1)
+    svg = plane_svg(plane_state(vectors), "q1")
+    feet = re.findall(r'<rect x="[\d.]+" y="[\d.]+" width="6" height="6"', svg)
+    assert len(feet) == 1, "k₁'s foot only"
+    drops = re.findall(r'<line x1="([\d.]+)" y1="([\d.]+)" x2="([\d.]+)" y2="([\d.]+)" stroke="#000" '
+                       r'stroke-width="1.5" stroke-dasharray="2 3"/>', svg)
+    assert all(10 <= float(x) <= 250 and 30 <= float(y) <= 270 for d in drops for x, y in (d[:2], d[2:])), drops
 
 
 def test_the_figure_is_the_same_bytes_every_time():
     assert plane_svg(plane_state(default_vectors()), "q1") == plane_svg(plane_state(default_vectors()), "q1")
+
+
+# --- the challenges ------------------------------------------------------------------------
+
+def moved(**vectors) -> dict:
+    return {**default_vectors(), **vectors}
+
+
+JUDGED = [  # (challenge, the plane's vectors, right, what the message says)
+    ("plane-equal", moved(k1=(-2, 0)), True, "0.500 и 0.500"),
+    ("plane-equal", moved(k1=(4.5, 0.1)), False, "оценки q₀·k₀ = 0.00 и q₀·k₁ = 0.30 не равны"),
+    ("plane-equal", moved(k1=(0, 3)), False, "той же длины"),
+    ("plane-equal", moved(), False, "k₁ ещё на месте, (-1, 2)"),
+    ("plane-equal", moved(k1=(-2, 0), q1=(0, 0)), False, "сдвинуты ещё q₁"),
+    ("plane-strong", moved(q1=(-1, 2)), True, "вес k₁ — 0.997"),
+    ("plane-strong", moved(q1=(-0.5, 0.5)), False, "0.893, а нужно не меньше 0.9"),
+    ("plane-strong", moved(q1=(1, 3)), False, "значения в оценки не входят"),
+    ("plane-strong", moved(q1=(-1, 2), k1=(0, 0)), False, "сдвинуты ещё k₁"),
+    ("plane-long", moved(q0=(0, 6)), True, "[0.0002,0.9998] вместо [0.014,0.986]"),
+    ("plane-long", moved(q0=(0, 4.5)), False, "длиннее его в 1.5 раза"),
+    ("plane-long", moved(q0=(1, 6)), False, "повернулся"),
+    ("plane-long", moved(q0=(0, -6)), False, "повернулся"),
+    ("plane-long", moved(q0=(0, 6), v0=(0, 0)), False, "сдвинуты ещё v₀"),
+]
+
+
+@pytest.mark.parametrize("challenge, vectors, right, words", JUDGED, ids=lambda x: x if isinstance(x, str) else None)
+def test_each_challenge_accepts_what_meets_it_and_names_what_is_missing(challenge, vectors, right, words):
+    from llm_from_scratch.ch27.exercises import check
+
+    check(f"{challenge}-prediction", "a")
+    feedback = check(challenge, vectors)
+    assert feedback.correct is right and words in feedback.message, feedback.message
+
+
+def test_a_move_is_judged_only_after_its_prediction_and_from_the_plane_itself():
+    from llm_from_scratch.ch27.exercises import attempted, check, reveal
+
+    plane = VectorPlane()
+    plane.move("k1", 2, 0)
+    first = check("plane-equal", plane)
+    assert not first.correct and "Сначала предскажите" in first.message and not attempted("plane-equal")
+    assert check("plane-equal-prediction", "c").correct
+    assert check("plane-equal", plane).correct and attempted("plane-equal")
+    assert "прямой через k₀ = (3, 0), перпендикулярной q₀ = (0, 3)" in reveal("plane-equal").message
+    unread = check("plane-equal", [[1, 2]])
+    assert not unread.readable and "плоскость векторов" in unread.message
+
+
+def test_the_challenge_forms_check_the_plane_as_it_stands():
+    from llm_from_scratch.book.widgets import ExerciseForm
+    from llm_from_scratch.ch27.exercises import EXERCISE_BOOK
+
+    plane = VectorPlane()
+    prediction = ExerciseForm(EXERCISE_BOOK, "plane-long-prediction")
+    move = ExerciseForm(EXERCISE_BOOK, "plane-long", source=plane)
+    assert move.answer is None and "Проверить" not in move.static_html().split("<p>")[0]
+    assert "Сначала предскажите" in move.submit().message
+    prediction.answer.value = "c"
+    assert prediction.submit().correct
+    plane.move("q0", 0, 6)
+    assert move.submit().correct and "✔" in move.feedback.value
+    plane.reset()
+    assert not move.submit().correct, "the form reads the plane at the click, not when it was made"
+
+
+def test_every_challenge_is_in_02_after_the_plane_in_both_editions():
+    from support.notebooks import code_cells, exercises_asked, load
+
+    from llm_from_scratch.book.chapters import chapters
+
+    ch27 = next(c for c in chapters() if c.name == "chapter27")
+    for lang in ("ru", "en"):
+        path = next(p for p in ch27.notebooks(lang) if p.name.startswith("02_"))
+        sources = [c.source for c in code_cells(load(path))]
+        plane = sources.index("plane = VectorPlane()\nplane.show()")
+        asked = [i for s in sources[plane:] for i in exercises_asked(s)]
+        assert asked == ["plane-equal-prediction", "plane-equal", "plane-strong-prediction", "plane-strong",
+                         "plane-long-prediction", "plane-long"]

@@ -18,7 +18,7 @@ import re
 
 import numpy as np
 import pytest
-from support.notebooks import load, outputs_text
+from support.notebooks import exercises_asked, load, outputs_text
 
 from llm_from_scratch.book.chapters import chapters
 from llm_from_scratch.book.text import set_language
@@ -30,7 +30,6 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 CH27 = next(c for c in chapters(ROOT) if c.name == "chapter27")
 SOURCE = ROOT / "tests" / "data" / "source" / "ch27-self-attention.ru.txt"
 SHARED_SOURCE = ROOT.parent / "shared" / "source" / SOURCE.name  # where the book keeps it, when it is at hand
-EXERCISE_CALL = re.compile(r'^exercise\("([a-z-]+)"\)', re.M)
 NUMBER = re.compile(r"(?<![\w.#])[-−]?\d+(?:\.\d+)?(?!\w)")
 TAG = re.compile(r"<[^>]*>")
 # (exercise, the text that shows the run): why it may stand before the question
@@ -88,7 +87,8 @@ def said_after_an_attempt(exercise, ev, lang: str) -> str:
     facts = {**exercise.inputs(ev), **exercise.facts(exercise.expected(ev), ev)}
     keys = [exercise.explain, *exercise.hints,
             *(key for option in exercise.options.values() for key in (option.text, option.why) if key)]
-    return "\n".join(STRINGS.text_in(lang, key, **facts) for key in keys)
+    revealed = [facts["answer"]] if exercise.kind == "state" else []  # a move's answer is words, not its expected
+    return "\n".join([*(STRINGS.text_in(lang, key, **facts) for key in keys), *revealed])
 
 
 def _folded(cell) -> bool:
@@ -100,17 +100,18 @@ def test_no_answer_stands_before_its_question(lang):
     set_language(lang)
     ev, seen, found = evidence(), [], []
     for name, index, cell in _reading(lang):
-        asked = EXERCISE_CALL.search(cell.source) if cell.cell_type == "code" else None
-        if asked and EXERCISES[asked[1]].kind == "numbers":
-            for where, lines in seen:
-                shown = _found(lines, EXERCISES[asked[1]].expected(ev))
-                if shown and (asked[1], where[0]) not in SHOWN_ON_PURPOSE:
-                    found.append(f"{asked[1]} stands in {where[0]} {where[1]}: {shown}")
+        asked = [EXERCISES[i] for i in exercises_asked(cell.source)] if cell.cell_type == "code" else []
+        for exercise in asked:
+            if exercise.kind == "numbers":
+                for where, lines in seen:
+                    shown = _found(lines, exercise.expected(ev))
+                    if shown and (exercise.id, where[0]) not in SHOWN_ON_PURPOSE:
+                        found.append(f"{exercise.id} stands in {where[0]} {where[1]}: {shown}")
         text = cell.source if cell.cell_type == "markdown" else outputs_text(cell)
         seen.append(((name, f"cell {index}"), _numbers(text)))
-        if asked:
-            said = said_after_an_attempt(EXERCISES[asked[1]], ev, lang)
-            seen.append(((name, f"after {asked[1]} is attempted"), _numbers(said)))
+        for exercise in asked:
+            said = said_after_an_attempt(exercise, ev, lang)
+            seen.append(((name, f"after {exercise.id} is attempted"), _numbers(said)))
     assert not found, "\n".join(found)
 
 
@@ -120,9 +121,9 @@ def test_the_output_that_answers_a_question_is_folded(lang):
     the learner answers with the answer out of sight."""
     ev, open_question, found = evidence(), None, []
     for name, index, cell in _reading(lang):
-        asked = EXERCISE_CALL.search(cell.source) if cell.cell_type == "code" else None
+        asked = [EXERCISES[i] for i in exercises_asked(cell.source)] if cell.cell_type == "code" else []
         if asked or index == 0 or (cell.cell_type == "markdown" and re.search(r"^#", cell.source, re.M)):
-            open_question = EXERCISES[asked[1]] if asked and EXERCISES[asked[1]].kind == "numbers" else None
+            open_question = next((e for e in asked if e.kind == "numbers"), None)
         elif open_question and cell.cell_type == "code" and not _folded(cell):
             shown = _found(_numbers(outputs_text(cell)), open_question.expected(ev))
             if shown:

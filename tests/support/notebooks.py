@@ -10,6 +10,16 @@ import nbformat
 from llm_from_scratch.book.text import LANGUAGES
 
 LANGUAGE_LINE = re.compile(r'^set_language\("(\w+)"\)$', re.M)
+EXERCISE_CALL = re.compile(r'^(exercise|challenge)\("([a-z-]+)"', re.M)
+
+
+def exercises_asked(source: str) -> list[str]:
+    """The exercises a code cell asks, in order: ``exercise("id")`` one, ``challenge("id", plane)`` its
+    prediction and then its move."""
+    asked = []
+    for call, exercise_id in EXERCISE_CALL.findall(source):
+        asked += [f"{exercise_id}-prediction", exercise_id] if call == "challenge" else [exercise_id]
+    return asked
 
 
 def load(path: pathlib.Path) -> nbformat.NotebookNode:

@@ -81,7 +81,7 @@ class Exercise:
     """
 
     id: str
-    kind: str  # "numbers", "choice" or "code"
+    kind: str  # "numbers", "choice", "code", or "state": a widget's state (a move on a plane), read when checked
     title: str
     explain: str
     expected: Callable[[Any], Any]
@@ -96,6 +96,7 @@ class Exercise:
     #                              exercise adds its answer's first number, a code exercise its first row
     skills: tuple[str, ...] = ()  # the skills it serves (each its name's catalogue key, "skill.…")
     varies: str = ""  # the family of variants it draws from ("" = one instance); exercises of one family share them
+    after: str = ""  # the prediction it follows: it is judged only once that one was answered
 
 
 def choice_exercise(exercise_id: str, *, title: str, prompt: str, explain: str, correct: str,
@@ -281,6 +282,9 @@ class ExerciseBook:
         """Judge ``answer`` on ``variant``; a missing or unreadable answer gets a message, never an exception."""
         exercise = self[exercise_id]
         ev = self._evidence(exercise, variant)
+        if exercise.after and not self.attempted(exercise.after):
+            first = self.strings.text("exercise.predict_first", title=self.title(exercise.after))
+            return Feedback(exercise_id, False, first, readable=False, verdict_word=self.strings.text("feedback.wrong"))
         read = None
         try:
             read = exercise.read(answer, self.form(exercise_id, variant))

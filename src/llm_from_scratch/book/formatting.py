@@ -20,6 +20,12 @@ def num(x: float, decimals: int = DECIMALS) -> str:
     return text[1:] if text.startswith("-") and float(text) == 0.0 else text
 
 
+def trimmed(x: float, decimals: int = 2) -> str:
+    """At most ``decimals`` decimals, as a person writes a number: 3, 4.5, 2.92."""
+    text = num(x, decimals)
+    return text.rstrip("0").rstrip(".") if "." in text and "e" not in text else text
+
+
 def vector(values, decimals: int = DECIMALS) -> str:
     """[a,b,...] with fixed decimals, as the source prints rows."""
     return "[" + ",".join(num(x, decimals) for x in np.ravel(values)) + "]"

@@ -237,13 +237,16 @@ class ExerciseForm:
     checks. Feedback always belongs to the answer on screen: changing it clears it.
     """
 
-    def __init__(self, book: ExerciseBook, exercise_id: str, variant: int = 0) -> None:
+    def __init__(self, book: ExerciseBook, exercise_id: str, variant: int = 0, source: object = None) -> None:
         self.book = book
         self.exercise = book[exercise_id]
         self.variant = variant
+        self.source = source  # an exercise of kind "state": what its answer is read from when checked
         options = book.options(exercise_id)
         self.choices = None
-        if options:
+        if self.exercise.kind == "state":
+            self.answer = None
+        elif options:
             # named by its tooltip (ipywidgets writes it as the list's title): it has no visible label
             self.choices = w.Select(options=[(f"{k}) {v}".replace(" ", WRAP_AFTER_SPACE), k) for k, v in options],
                                     value=None, rows=len(options), tabbable=False, layout=w.Layout(width="auto"),
@@ -258,7 +261,9 @@ class ExerciseForm:
             self.answer = w.Text(placeholder=book.form(exercise_id, variant),
                                  description=text("widget.exercise.answer"), style=LABEL_STYLE,
                                  layout=w.Layout(width="36em"))
-        self.answer.on_msg(self._on_answer_message)
+        if self.answer is not None:
+            self.answer.on_msg(self._on_answer_message)
+            self.answer.observe(self._answer_changed, names="value")
         self.check_button = w.Button(description=text("widget.exercise.check"))
         self.hint_button = w.Button(description=text("widget.exercise.hint"))
         self.reveal_button = w.Button(description=text("widget.exercise.reveal"))
@@ -268,7 +273,6 @@ class ExerciseForm:
         self.feedback = w.HTML()
         self.hint_text = w.HTML()
         self.solution = w.HTML()
-        self.answer.observe(self._answer_changed, names="value")
         self.check_button.on_click(lambda _: self.submit())
         self.hint_button.on_click(lambda _: self.show_hint())
         self.reveal_button.on_click(lambda _: self.show_solution())
@@ -304,7 +308,8 @@ class ExerciseForm:
                 self.choices.value = None
 
     def submit(self):
-        feedback = self.book.check(self.exercise.id, self.answer.value, self.variant)
+        answer = self.source if self.answer is None else self.answer.value
+        feedback = self.book.check(self.exercise.id, answer, self.variant)
         self.feedback.value = lang_div(feedback._repr_html_())
         self._unlock()
         return feedback
@@ -333,9 +338,9 @@ class ExerciseForm:
     def static_html(self) -> str:
         exercise_id = self.exercise.id
         options = "".join(f"<li><strong>{k})</strong> {escape(v)}</li>" for k, v in self.book.options(exercise_id))
+        written = self.book.form(exercise_id, self.variant)
         form = (f'<ul style="list-style:none">{options}</ul>' if options else
-                f"<p><em>{escape(text('widget.exercise.form'))}: "
-                f"{escape(self.book.form(exercise_id, self.variant))}</em></p>")
+                f"<p><em>{escape(text('widget.exercise.form'))}: {escape(written)}</em></p>" if written else "")
         which = f" {text('widget.exercise.variant', n=self.variant)}" if self.variant else ""
         return (f'<div lang="{language()}" style="border:2px solid #000;padding:6px 10px">'
                 f"<p><strong>{escape(text('widget.exercise.title', title=self.book.title(exercise_id)) + which)}"
@@ -345,7 +350,9 @@ class ExerciseForm:
         display(HTML(self.static_html()))
         buttons = [self.check_button, self.hint_button, self.reveal_button, *([self.new_button] if self.new_button
                                                                               else [])]
-        if self.choices is None:
+        if self.answer is None:
+            form = [w.HBox(buttons)]
+        elif self.choices is None:
             form = [self.answer, w.HBox(buttons)]
         else:
             form = [w.HTML(CHOICE_CSS, layout=w.Layout(display="none")), self.choices, w.HBox([self.answer, *buttons])]

@@ -34,6 +34,7 @@ from ..book.exercises import (
 )
 from ..book.formatting import NOISE, below, labels, matrix, num, shape, vector
 from ..book.mistakes import ROUNDING, diagnose
+from .challenges import CHALLENGES
 from .code_exercises import BUG_HUNT, CODE_EXERCISES
 from .evidence import SATURATING_FACTOR, LearnerEvidence, evidence, exponentials
 from .mistakes import (
@@ -360,6 +361,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                               lambda e: AnswerFormatError(text("ex.weights.form_hint", count=e.size)),
                               "ex.weights.wrong", "q", rows_sum_to_one=True),
              facts=lambda expected, ev: {**_worked_facts(ev), "answer": vector(expected)}),
+    *CHALLENGES,  # 02's vector plane: three predictions, each before its move
     choice_exercise("row-normalization", skills=("skill.row-softmax",),
                     hints=("ex.row-normalization.hint_stage", "ex.row-normalization.hint_formula"),
                     title="ex.row-normalization.title", prompt="ex.row-normalization.prompt",

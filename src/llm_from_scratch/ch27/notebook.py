@@ -2,8 +2,9 @@
 
 ``ev`` is the kernel's evidence (``evidence.evidence()``): each fact is computed when a cell
 first asks for it. ``show`` and ``show_folded`` display sections and figures; ``exercise``
-shows an exercise's form (on a variant, too) and ``review`` 10's practice; ``check``, ``check_code``,
-``hint``, ``reveal``, ``variant`` and ``mastery`` answer in code.
+shows an exercise's form (on a variant, too), ``challenge`` a task on the vector plane and
+``review`` 10's practice; ``check``, ``check_code``, ``hint``, ``reveal``, ``variant`` and
+``mastery`` answer in code.
 """
 
 from inspect import getsource
@@ -19,7 +20,7 @@ from .exercises import check, check_code, hint, mastery, progress, reveal, varia
 from .figures import head_figure
 from .plane import VectorPlane
 from .sections import render_trace
-from .widgets import HeadEditor, ScaleExplorer, WidthExplorer, exercise, review
+from .widgets import HeadEditor, ScaleExplorer, WidthExplorer, challenge, exercise, review
 
 ev = evidence()
 
@@ -31,7 +32,7 @@ def show_source(function) -> None:
 
 __all__ = ["BlockSizeExplorer", "HeadEditor", "ScaleExplorer", "SelfAttentionError", "VectorPlane", "WidthExplorer",
            "buggy_head",
-           "check", "check_code", "cost_table", "doubling_table", "ev", "exercise", "head_figure", "hint",
+           "challenge", "check", "check_code", "cost_table", "doubling_table", "ev", "exercise", "head_figure", "hint",
            "mastery", "measure_heads", "measurement_figure", "progress", "render_trace", "reveal", "review",
            "scaled_dot_product_self_attention", "sections", "set_language", "show", "show_folded", "show_source",
            "variant"]

@@ -20,7 +20,7 @@ import traitlets
 from IPython.display import display
 
 from ..book.figures import Figure
-from ..book.formatting import num
+from ..book.formatting import num, trimmed
 from ..book.text import language
 from ..book.widgets import FOCUS_RING, LiveWidget, snapshot
 from .evidence import HeadRun, run_head, worked_inputs
@@ -34,6 +34,7 @@ SUBSCRIPTS = str.maketrans("01", "₀₁")
 TARGET = 12  # pixels: the radius a pointer can take a tip by (24 across, WCAG 2.5.8), around a disc of 7
 PLANES = {"qk": 10, "v": 510}  # the left edge of each plane in the figure
 WIDTH, HEIGHT = 760, 300
+FIRST_SELECTED = "q1"  # the query whose projections show first: both of q₁'s are seen (q₀'s onto k₀ is 0)
 
 
 def default_vectors() -> dict[str, tuple[float, float]]:
@@ -76,9 +77,8 @@ def name_of(vector: str) -> str:
 
 
 def coordinates(point) -> str:
-    """(3, 0) when both are whole, else both to two decimals: (1.00, 2.96)."""
-    decimals = 0 if all(float(c).is_integer() for c in point) else 2
-    return f"({num(point[0], decimals)}, {num(point[1], decimals)})"
+    """(3, 0), (0, 4.5), (1.03, 2.92): each coordinate to two decimals at most, as a person writes it."""
+    return "(" + ", ".join(trimmed(c) for c in point) + ")"
 
 
 def weights_said(state: PlaneState) -> str:
@@ -89,28 +89,64 @@ def weights_said(state: PlaneState) -> str:
 
 # --- drawing ---------------------------------------------------------------------------
 
+CHARACTER = 7.8  # pixels one character of a 13 px label takes, about (DejaVu Sans)
+Box = tuple[float, float, float, float]  # left, top, right, bottom in pixels
+
+
 def _point(plane: str, x: float, y: float) -> tuple[float, float]:
     """Pixels of the plane point (x, y)."""
     left = PLANES[plane]
     return left + SIZE / 2 + x * UNIT, 30 + SIZE / 2 - y * UNIT
 
 
+def _inside(point) -> bool:
+    return bool(np.all(np.abs(point) <= LIMIT + 1e-9))
+
+
+def _clipped(start: np.ndarray, end: np.ndarray) -> np.ndarray:
+    """The end of the segment from ``start`` (inside the plane) towards ``end``, where it leaves the plane."""
+    step, reach = end - start, 1.0
+    for axis in (0, 1):
+        if step[axis]:
+            bound = LIMIT if step[axis] > 0 else -LIMIT
+            reach = min(reach, (bound - start[axis]) / step[axis])
+    return start + reach * step
+
+
 def _grid(plane: str) -> list[str]:
     left, parts = PLANES[plane], []
     for step in range(-int(LIMIT), int(LIMIT) + 1):
-        x0, y0 = _point(plane, step, -LIMIT)
-        x1, y1 = _point(plane, step, LIMIT)
         shade = "#555" if step == 0 else "#ddd"
-        parts.append(f'<line x1="{x0:.1f}" y1="{y0:.1f}" x2="{x1:.1f}" y2="{y1:.1f}" stroke="{shade}"/>')
-        x0, y0 = _point(plane, -LIMIT, step)
-        x1, y1 = _point(plane, LIMIT, step)
-        parts.append(f'<line x1="{x0:.1f}" y1="{y0:.1f}" x2="{x1:.1f}" y2="{y1:.1f}" stroke="{shade}"/>')
+        for a, b in (((step, -LIMIT), (step, LIMIT)), ((-LIMIT, step), (LIMIT, step))):
+            (x0, y0), (x1, y1) = _point(plane, *a), _point(plane, *b)
+            parts.append(f'<line x1="{x0:.1f}" y1="{y0:.1f}" x2="{x1:.1f}" y2="{y1:.1f}" stroke="{shade}"/>')
     parts.append(f'<rect x="{left}" y="30" width="{SIZE}" height="{SIZE}" fill="none" stroke="#000"/>')
     return parts
 
 
+def _label(words: str, x: float, y: float, plane: str, taken: list[Box]) -> str:
+    """A label beside the point (x, y) in pixels, where it stays inside its plane and clear of what is already
+    drawn there (``taken``, which it joins), on a white halo so a line under it never hides it."""
+    width, left = CHARACTER * len(words), PLANES[plane]
+    spots = ((11, -9, "start"), (-11, -9, "end"), (11, 20, "start"), (-11, 20, "end"), (0, -14, "middle"),
+             (0, 26, "middle"))
+
+    def box(dx: float, dy: float, anchor: str) -> Box:
+        start = x + dx - {"start": 0, "end": width, "middle": width / 2}[anchor]
+        return start, y + dy - 11, start + width, y + dy + 3
+
+    def fits(b: Box) -> bool:
+        inside = left <= b[0] and b[2] <= left + SIZE and 30 <= b[1] and b[3] <= 30 + SIZE
+        return inside and not any(b[0] < t[2] and t[0] < b[2] and b[1] < t[3] and t[1] < b[3] for t in taken)
+
+    dx, dy, anchor = next((spot for spot in spots if fits(box(*spot))), spots[0])
+    taken.append(box(dx, dy, anchor))
+    return (f'<text x="{x + dx:.1f}" y="{y + dy:.1f}" font-size="13" text-anchor="{anchor}" stroke="#fff" '
+            f'stroke-width="4" stroke-linejoin="round" paint-order="stroke">{escape(words)}</text>')
+
+
 def _arrow(plane: str, vector: str, point, style: str) -> list[str]:
-    """An arrow from the origin to the tip, in its role's line style, with a tip one can take hold of."""
+    """An arrow from the origin to the tip, in its role's line style, with a tip a pointer can take hold of."""
     ox, oy = _point(plane, 0, 0)
     tx, ty = _point(plane, *point)
     line = f'x1="{ox:.1f}" y1="{oy:.1f}" x2="{tx:.1f}" y2="{ty:.1f}"'
@@ -118,30 +154,31 @@ def _arrow(plane: str, vector: str, point, style: str) -> list[str]:
              "dashed": [f'<line {line} stroke="#000" stroke-width="2" stroke-dasharray="7 4"/>'],
              "double": [f'<line {line} stroke="#000" stroke-width="5"/>',
                         f'<line {line} stroke="#fff" stroke-width="2"/>']}[style]
-    label = escape(text("plane.tip", name=name_of(vector), at=coordinates(point)))
     return [*drawn,
             f'<circle cx="{tx:.1f}" cy="{ty:.1f}" r="7" fill="#fff" stroke="#000" stroke-width="2"/>',
             f'<circle class="plane-tip" data-name="{vector}" data-plane="{plane}" data-x="{point[0]:g}" '
-            f'data-y="{point[1]:g}" cx="{tx:.1f}" cy="{ty:.1f}" r="{TARGET}" fill="transparent" '
-            f'tabindex="0" role="button" aria-roledescription="{escape(text("plane.movable"))}" '
-            f'aria-label="{label}"/>',
-            f'<text x="{tx + 11:.1f}" y="{ty - 9:.1f}" font-size="13" aria-hidden="true">{name_of(vector)}</text>']
+            f'data-y="{point[1]:g}" cx="{tx:.1f}" cy="{ty:.1f}" r="{TARGET}" fill="transparent"/>']
 
 
 def _projections(state: PlaneState, query: str) -> list[str]:
-    """The selected query's projection onto each key: a dotted drop to the key's line, and the foot."""
+    """The line of each key (dotted, through the origin) and the selected query's perpendicular to it
+    (dashed finely), with its foot (a small square) where the foot lies inside the plane."""
     q = np.array(state.vectors[query])
     parts = []
     for key in ("k0", "k1"):
         k = np.array(state.vectors[key])
         if not k.any():
             continue
+        (ax, ay), (bx, by) = (_point("qk", *_clipped(np.zeros(2), sign * 10 * LIMIT * k / np.hypot(*k)))
+                              for sign in (-1, 1))
+        parts.append(f'<line x1="{ax:.1f}" y1="{ay:.1f}" x2="{bx:.1f}" y2="{by:.1f}" stroke="#888" '
+                     f'stroke-width="1" stroke-dasharray="1 3"/>')
         foot = (q @ k) / (k @ k) * k
-        qx, qy = _point("qk", *q)
-        fx, fy = _point("qk", *np.clip(foot, -LIMIT, LIMIT))
+        (qx, qy), (fx, fy) = _point("qk", *q), _point("qk", *_clipped(q, foot))
         parts.append(f'<line x1="{qx:.1f}" y1="{qy:.1f}" x2="{fx:.1f}" y2="{fy:.1f}" stroke="#000" '
                      f'stroke-width="1.5" stroke-dasharray="2 3"/>')
-        parts.append(f'<rect x="{fx - 3:.1f}" y="{fy - 3:.1f}" width="6" height="6" fill="#000"/>')
+        if _inside(foot):
+            parts.append(f'<rect x="{fx - 3:.1f}" y="{fy - 3:.1f}" width="6" height="6" fill="#000"/>')
     return parts
 
 
@@ -172,22 +209,36 @@ def _numbers(state: PlaneState) -> list[str]:
     return parts
 
 
+def _output_mark(i: int, x: float, y: float) -> str:
+    """o₀ a disc, o₁ a square: both fit inside a value's tip, so an output on a value shows as a mark in its ring."""
+    if i == 0:
+        return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4.5" fill="#000"/>'
+    return f'<rect x="{x - 4:.1f}" y="{y - 4:.1f}" width="8" height="8" fill="#000"/>'
+
+
 def _mixture(state: PlaneState) -> list[str]:
     """The segment between the values and each output on it."""
     (ax, ay), (bx, by) = (_point("v", *state.vectors[v]) for v in ("v0", "v1"))
     parts = [f'<line x1="{ax:.1f}" y1="{ay:.1f}" x2="{bx:.1f}" y2="{by:.1f}" stroke="#777" stroke-width="1.5" '
              f'stroke-dasharray="1 3"/>']
     for i, output in enumerate(state.outputs):
-        x, y = _point("v", *np.clip(output, -LIMIT, LIMIT))
-        mark = (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="6" fill="#000"/>' if i == 0 else
-                f'<rect x="{x - 6:.1f}" y="{y - 6:.1f}" width="12" height="12" fill="#000"/>')
-        anchor, dx = ("end", -9) if output[0] > 0 else ("start", 9)  # the label stays inside the plane
-        parts += [mark, f'<text x="{x + dx:.1f}" y="{y + 18:.1f}" font-size="13" text-anchor="{anchor}">'
-                        f'{name_of(f"o{i}")} {coordinates(output)}</text>']
+        parts.append(_output_mark(i, *_point("v", *np.clip(output, -LIMIT, LIMIT))))
     return parts
 
 
-def plane_svg(state: PlaneState, selected: str = "q0") -> str:
+def _labels(state: PlaneState) -> list[str]:
+    """Every vector's name and every output's name and coordinates, each placed clear of the others."""
+    ends = {name: ("v" if name[0] == "v" else "qk", _point("v" if name[0] == "v" else "qk", *state.vectors[name]))
+            for name in NAMES}
+    outputs = [_point("v", *np.clip(o, -LIMIT, LIMIT)) for o in state.outputs]
+    taken = [(x - 9, y - 9, x + 9, y + 9) for _, (x, y) in ends.values()] + [(x - 6, y - 6, x + 6, y + 6)
+                                                                             for x, y in outputs]
+    parts = [_label(name_of(name), *ends[name][1], ends[name][0], taken) for name in NAMES]
+    return parts + [_label(f"{name_of(f'o{i}')} {coordinates(o)}", *outputs[i], "v", taken)
+                    for i, o in enumerate(state.outputs)]
+
+
+def plane_svg(state: PlaneState, selected: str = FIRST_SELECTED) -> str:
     """One state of the two planes and the numbers between them, as SVG (the same for the static figure and
     the live plane)."""
     styles = {"q": "solid", "k": "dashed", "v": "double"}
@@ -200,7 +251,7 @@ def plane_svg(state: PlaneState, selected: str = "q0") -> str:
              *_grid("qk"), *_grid("v"), *_projections(state, selected), *_numbers(state)]
     for vector in NAMES:
         parts += _arrow("v" if vector[0] == "v" else "qk", vector, state.vectors[vector], styles[vector[0]])
-    parts += ['<g pointer-events="none">', *_mixture(state), "</g>"]  # above the tips, never in a drag's way
+    parts += ['<g pointer-events="none">', *_mixture(state), *_labels(state), "</g>"]  # never in a drag's way
     return "".join(parts) + "</svg>"
 
 
@@ -211,7 +262,7 @@ def plane_description(state: PlaneState) -> str:
     return text("plane.alt", vectors=vectors, weights=weights_said(state), outputs=outputs)
 
 
-def plane_figure(state: PlaneState, selected: str = "q0") -> Figure:
+def plane_figure(state: PlaneState, selected: str = FIRST_SELECTED) -> Figure:
     """One state of the planes as the chapter's figures are: the SVG, and its text alternative beneath it
     (what a reader without a kernel sees; nbval compares both by what they show)."""
     return Figure(plane_svg(state, selected), text("plane.title"), plane_description(state))
@@ -220,52 +271,93 @@ def plane_figure(state: PlaneState, selected: str = "q0") -> Figure:
 # --- the live plane ----------------------------------------------------------------------
 
 PLANE_CLASS = "llm-plane"
+# The figure is drawn by the kernel and redrawn whole; a pointer takes a tip in it. The keyboard and screen readers
+# move the same vectors with native range inputs below it, x and y for each vector, which are never redrawn (the
+# focus stays on them) and keep the keys they answer from JupyterLab's notebook commands.
 PLANE_ESM = f"""
 const STEP = 0.5, FINE = 0.1, LIMIT = {LIMIT}, UNIT = {UNIT}, SIZE = {SIZE};
+const NAMES = {list(NAMES)};
 const PLANES = {{qk: {PLANES["qk"]}, v: {PLANES["v"]}}};
-const ARROWS = {{ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, 1], ArrowDown: [0, -1]}};
+const STEPS = {{ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1}};
+const OWN_KEYS = new Set([...Object.keys(STEPS), "Home", "End", "PageUp", "PageDown"]);
 const clamp = (x) => Math.max(-LIMIT, Math.min(LIMIT, x));
-const round = (x, step) => Math.round(x / step) * step;
+const round = (x, step) => Number((Math.round(x / step) * step).toFixed(2));
+const named = (name) => name[0] + "₀₁"[Number(name[1])];
+let made = 0;
 
 function render({{ model, el }}) {{
+  const id = `{PLANE_CLASS}-${{Date.now().toString(36)}}-${{made++}}`;
   const root = document.createElement("div");
   root.className = "{PLANE_CLASS}";
   const figure = document.createElement("div");
-  figure.setAttribute("role", "group");
+  figure.setAttribute("role", "img");
+  const keys = document.createElement("p");
+  keys.id = `${{id}}-keys`;
+  const controls = document.createElement("div");
+  controls.className = "plane-controls";
   const live = document.createElement("p");
   live.setAttribute("aria-live", "polite");
   const reset = document.createElement("button");
   reset.type = "button";
-  root.append(figure, live, reset);
+  root.append(figure, keys, controls, live, reset);
   el.append(root);
+  const inputs = {{}};  // each vector's x and y
+  for (const name of NAMES) {{
+    const group = document.createElement("fieldset");
+    group.append(document.createElement("legend"));  // the vector's name and where it stands
+    inputs[name] = ["x", "y"].map((axis) => {{
+      const label = document.createElement("label");
+      const input = document.createElement("input");
+      Object.assign(input, {{ type: "range", min: String(-LIMIT), max: String(LIMIT), step: String(FINE) }});
+      input.dataset.name = name;
+      input.dataset.axis = axis;
+      input.setAttribute("aria-describedby", keys.id);
+      label.append(axis, " ", input);
+      group.append(label);
+      return input;
+    }});
+    controls.append(group);
+  }}
   let focused = null, pending = false, next = null, dragging = null;
-  const sent = {{}};  // the last position sent for each vector: a fast key adds its step to it, not to the drawn one
 
   const send = (name, x, y) => {{
     const move = {{ move: name, x: clamp(x), y: clamp(y) }};
     const tip = figure.querySelector(`[data-name="${{name}}"]`);
     if (!pending && tip && Number(tip.dataset.x) === move.x && Number(tip.dataset.y) === move.y) return;
-    sent[name] = [move.x, move.y];
     if (pending) {{ next = move; return; }}  // only the latest position goes while a reply is awaited
     pending = true;
     model.send(move);
+  }};
+  const place = () => {{  // the inputs follow the kernel, but not while a move of theirs is on its way
+    if (pending || next) return;
+    const positions = model.get("positions");
+    for (const name of NAMES) {{
+      const at = `${{named(name)}} = (${{positions[name].map((c) => Number(c.toFixed(2))).join(", ")}})`;
+      inputs[name][0].closest("fieldset").querySelector("legend").textContent = at;
+      inputs[name].forEach((input, axis) => {{
+        input.value = String(positions[name][axis]);
+        input.setAttribute("aria-valuetext", at);
+      }});
+    }}
   }};
   model.on("msg:custom", (message) => {{  // the kernel has drawn a move: send the one that waited, if any
     if (!message || !message.done) return;
     pending = false;
     if (next) {{ const move = next; next = null; send(move.move, move.x, move.y); }}
+    else place();
   }});
   const words = () => {{
     root.lang = model.get("lang");
     figure.setAttribute("aria-label", model.get("description"));
+    keys.textContent = model.get("keys_label");
     live.textContent = model.get("announce");
     reset.textContent = model.get("reset_label");
   }};
-  const draw = () => {{  // the figure is drawn once per state: the kernel sends its traits together
-    const inside = figure.contains(document.activeElement);  // never take the focus from elsewhere
-    figure.innerHTML = model.get("svg");
-    if (focused && inside) figure.querySelector(`[data-name="${{focused}}"]`)?.focus({{ preventScroll: true }});
+  const mark = () => {{  // the vector whose input has the focus is ringed in the figure
+    figure.querySelector(".plane-tip.chosen")?.classList.remove("chosen");
+    if (focused) figure.querySelector(`.plane-tip[data-name="${{focused}}"]`)?.classList.add("chosen");
   }};
+  const draw = () => {{ figure.innerHTML = model.get("svg"); mark(); }};
   const where = (event, tip) => {{
     const svg = figure.querySelector("svg");
     const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(svg.getScreenCTM().inverse());
@@ -277,56 +369,65 @@ function render({{ model, el }}) {{
     const tip = event.target.closest(".plane-tip");
     if (!tip) return;
     dragging = tip.dataset.name;
-    focused = dragging;
-    tip.focus({{ preventScroll: true }});
     figure.setPointerCapture(event.pointerId);
     model.send({{ select: dragging }});
     event.preventDefault();
   }});
   figure.addEventListener("pointermove", (event) => {{
     if (!dragging) return;
-    const tip = figure.querySelector(`[data-name="${{dragging}}"]`);
-    const [x, y] = where(event, tip);
+    const [x, y] = where(event, figure.querySelector(`[data-name="${{dragging}}"]`));
     send(dragging, x, y);
   }});
   const stop = () => {{ dragging = null; }};
   figure.addEventListener("pointerup", stop);
   figure.addEventListener("pointercancel", stop);
-  figure.addEventListener("focusin", (event) => {{
-    const tip = event.target.closest(".plane-tip");
-    if (tip && tip.dataset.name !== focused) {{ focused = tip.dataset.name; model.send({{ select: focused }}); }}
+  const moved = (name) => {{
+    const [x, y] = inputs[name].map((input) => Number(input.value));
+    send(name, x, y);
+  }};
+  controls.addEventListener("focusin", (event) => {{
+    focused = event.target.dataset.name ?? null;
+    if (focused) model.send({{ select: focused }});
+    mark();
   }});
-  figure.addEventListener("keydown", (event) => {{
-    const tip = event.target.closest(".plane-tip");
-    if (!tip || event.key === "Tab") return;
+  controls.addEventListener("focusout", () => {{ focused = null; mark(); }});
+  controls.addEventListener("keydown", (event) => {{
+    const input = event.target;
+    if (!input.dataset.name || !OWN_KEYS.has(event.key)) return;
     event.stopPropagation();  // no key reaches the notebook's own commands
-    const arrow = ARROWS[event.key];
-    if (!arrow) return;
+    if (!(event.key in STEPS)) return;  // Home, End, Page Up and Down: the browser's own steps
     event.preventDefault();
-    const step = event.shiftKey ? FINE : STEP;
-    const [x0, y0] = pending && sent[tip.dataset.name] ? sent[tip.dataset.name]
-      : [Number(tip.dataset.x), Number(tip.dataset.y)];
-    const x = round(x0 + arrow[0] * step, FINE), y = round(y0 + arrow[1] * step, FINE);
-    send(tip.dataset.name, x, y);
+    input.value = String(clamp(round(Number(input.value) + STEPS[event.key] * (event.shiftKey ? FINE : STEP), FINE)));
+    moved(input.dataset.name);
   }});
+  controls.addEventListener("input", (event) => {{ if (event.target.dataset.name) moved(event.target.dataset.name); }});
   reset.addEventListener("click", () => model.send({{ reset: true }}));
-  const names = ["announce", "lang", "description", "reset_label"];
+  const names = ["announce", "lang", "description", "keys_label", "reset_label"];
   for (const name of names) model.on(`change:${{name}}`, words);
   model.on("change:svg", draw);
+  model.on("change:positions", place);
   words();
   draw();
+  place();
   return () => {{
     for (const name of names) model.off(`change:${{name}}`, words);
     model.off("change:svg", draw);
+    model.off("change:positions", place);
   }};
 }}
 export default {{ render }};
 """
 PLANE_CSS = (f".{PLANE_CLASS} svg{{max-width:100%;height:auto}}"
              f".{PLANE_CLASS} .plane-tip{{cursor:grab;touch-action:none}}"
-             f".{PLANE_CLASS} .plane-tip:focus{{outline:none;stroke:#1a56db;stroke-width:4}}"
-             f".{PLANE_CLASS} button:focus-visible{{{FOCUS_RING}}}"
-             f".{PLANE_CLASS} p{{margin:4px 0;font-size:var(--jp-content-font-size1,14px)}}")
+             f".{PLANE_CLASS} .plane-tip.chosen{{stroke:#1a56db;stroke-width:4}}"
+             f".{PLANE_CLASS} .plane-controls{{display:flex;flex-wrap:wrap;gap:4px 12px;max-width:760px}}"
+             f".{PLANE_CLASS} fieldset{{border:1px solid #777;margin:0;padding:2px 8px;display:flex;gap:10px}}"
+             f".{PLANE_CLASS} legend{{padding:0 4px}}"
+             f".{PLANE_CLASS} label{{display:flex;align-items:center;gap:4px;white-space:nowrap}}"
+             f".{PLANE_CLASS} input{{width:6.5em;margin:0;accent-color:#1a56db}}"
+             f".{PLANE_CLASS} :is(input, button):focus-visible{{{FOCUS_RING}}}"
+             f".{PLANE_CLASS} :is(p, fieldset){{font-size:var(--jp-content-font-size1,14px)}}"
+             f".{PLANE_CLASS} p{{margin:4px 0}}")
 
 
 class VectorPlane(anywidget.AnyWidget):
@@ -340,11 +441,14 @@ class VectorPlane(anywidget.AnyWidget):
     announce = traitlets.Unicode("").tag(sync=True)
     description = traitlets.Unicode("").tag(sync=True)
     reset_label = traitlets.Unicode("").tag(sync=True)
+    keys_label = traitlets.Unicode("").tag(sync=True)
+    positions = traitlets.Dict().tag(sync=True)  # each vector's [x, y], for the range inputs
     lang = traitlets.Unicode("").tag(sync=True)
 
     def __init__(self, **kwargs) -> None:
-        super().__init__(lang=language(), reset_label=text("plane.reset"), **kwargs)
-        self.selected = "q0"
+        super().__init__(lang=language(), reset_label=text("plane.reset"), keys_label=text("plane.keys"),
+                         **kwargs)
+        self.selected = FIRST_SELECTED
         self.state = plane_state(default_vectors())
         self._draw()
         self.on_msg(self._on_message)
@@ -383,6 +487,7 @@ class VectorPlane(anywidget.AnyWidget):
         with self.hold_sync():  # one message to the browser, not one per trait
             self.description = plane_description(self.state)
             self.svg = plane_svg(self.state, self.selected)
+            self.positions = {name: list(point) for name, point in self.state.vectors.items()}
             self.announce = weights_said(self.state)
 
     def _on_message(self, _widget, content, _buffers) -> None:

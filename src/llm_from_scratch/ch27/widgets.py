@@ -268,6 +268,13 @@ def exercise(exercise_id: str, variant: int = 0) -> None:
     ExerciseForm(EXERCISE_BOOK, exercise_id, variant).show()
 
 
+def challenge(name: str, plane) -> None:
+    """A challenge on the vector plane: its prediction's form, then its move's, which judges ``plane`` as it stands
+    (the move's check waits for the prediction)."""
+    ExerciseForm(EXERCISE_BOOK, f"{name}-prediction").show()
+    ExerciseForm(EXERCISE_BOOK, name, source=plane).show()
+
+
 def practice_for(skills: list[str]) -> dict[str, str | None]:
     """For each skill, an exercise with fresh variants that serves it (a numbers one, each offered once where it
     can be), or None when it has none."""

@@ -1,0 +1,194 @@
+"""Challenges on the vector plane (02): a prediction first, then a move that the engine judges from the plane.
+
+Each challenge is two exercises: a choice that predicts what the move needs or does, and the move itself, an
+exercise of kind "state" whose answer is the plane (``check("plane-equal", plane)``, or the form's button under
+it). The move is judged only after its prediction was answered, on the engine's numbers for the plane as it
+stands; a state that misses says what is missing, in numbers.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..book.answers import AnswerFormatError
+from ..book.exercises import Exercise, Judgement, Option, choice_exercise, right, wrong
+from ..book.formatting import num, trimmed, vector
+from .plane import NAMES, PlaneState, VectorPlane, coordinates, default_vectors, name_of, plane_state
+from .strings import text
+
+EQUAL_WEIGHTS = 0.01  # each weight this close to 1/2: a Shift-drag lands there, the 0.5 grid exactly
+STRONG_WEIGHT = 0.9  # what q₁ must give k₁
+POSITION = 0.05  # a tip this close to a named point is on it (Shift moves by 0.1)
+PARALLEL_DEGREES = 8.0  # an arrow this close in angle to another points along it
+
+
+def read_plane(answer: object, form: str) -> PlaneState:
+    """The plane's state: a VectorPlane, its ``state``, or the six vectors by name."""
+    if isinstance(answer, VectorPlane):
+        return answer.state
+    if isinstance(answer, PlaneState):
+        return answer
+    if isinstance(answer, dict) and set(answer) == set(NAMES):
+        try:
+            return plane_state({n: (float(answer[n][0]), float(answer[n][1])) for n in NAMES})
+        except (TypeError, ValueError, IndexError):
+            pass
+    raise AnswerFormatError(text("challenge.form"))
+
+
+def _moved(state: PlaneState) -> list[str]:
+    start = default_vectors()
+    return [n for n in NAMES if not np.allclose(state.vectors[n], start[n], atol=1e-9, rtol=0)]
+
+
+def _only(state: PlaneState, vector: str) -> Judgement | None:
+    """A wrong judgement if other vectors moved or this one did not; None if only ``vector`` moved."""
+    moved = _moved(state)
+    others = [n for n in moved if n != vector]
+    if others:
+        return wrong(None, "challenge.others", moved=", ".join(map(name_of, others)), name=name_of(vector),
+                     reset=text("plane.reset"))
+    if vector not in moved:
+        return wrong(None, "challenge.unmoved", name=name_of(vector), at=coordinates(state.vectors[vector]))
+    return None
+
+
+def _angle(a, b) -> float:
+    """Degrees between two arrows (180 when one has no length)."""
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    lengths = np.hypot(*a) * np.hypot(*b)
+    return 180.0 if lengths == 0 else math.degrees(math.acos(float(np.clip(a @ b / lengths, -1, 1))))
+
+
+def _row(state: PlaneState, i: int) -> dict[str, str]:
+    return {"s0": num(state.scores[i, 0], 2), "s1": num(state.scores[i, 1], 2),
+            "w0": num(state.weights[i, 0], 3), "w1": num(state.weights[i, 1], 3)}
+
+
+def _start() -> PlaneState:
+    return plane_state(default_vectors())
+
+
+# --- 1: equal weights ----------------------------------------------------------------------
+
+def _equal(state: PlaneState, expected, ev) -> Judgement:
+    missing = _only(state, "k1")
+    if missing:
+        return missing
+    fields = {**_row(state, 0), "k1": coordinates(state.vectors["k1"])}
+    if abs(state.weights[0, 0] - 0.5) <= EQUAL_WEIGHTS:
+        return right("challenge.equal.right", **fields)
+    k0, k1 = (np.hypot(*state.vectors[k]) for k in ("k0", "k1"))
+    if abs(k1 - k0) <= POSITION:
+        return wrong("equal-length", "challenge.equal.length", length=trimmed(k0), **fields)
+    return wrong(None, "challenge.equal.missing", **fields)
+
+
+def _equal_facts(expected, ev) -> dict[str, str]:
+    start = _start()
+    return {"answer": text("challenge.equal.answer", k0=coordinates(start.vectors["k0"]),
+                           q0=coordinates(start.vectors["q0"]), s0=num(start.scores[0, 0], 2))}
+
+
+# --- 2: a strong weight --------------------------------------------------------------------
+
+def _gap(state: PlaneState) -> float:
+    """q₁'s scaled score for k₁ minus that for k₀: a row of two weights depends on this alone."""
+    return float(state.scaled[1, 1] - state.scaled[1, 0])
+
+
+def _strong(state: PlaneState, expected, ev) -> Judgement:
+    missing = _only(state, "q1")
+    if missing:
+        return missing
+    fields = {**_row(state, 1), "q1": coordinates(state.vectors["q1"]), "o1": coordinates(state.outputs[1]),
+              "v1": coordinates(state.vectors["v1"]), "gap": num(_gap(state), 2),
+              "need": num(math.log(STRONG_WEIGHT / (1 - STRONG_WEIGHT)), 2), "goal": num(STRONG_WEIGHT, 1)}
+    if state.weights[1, 1] >= STRONG_WEIGHT:
+        return right("challenge.strong.right", **fields)
+    if _angle(state.vectors["q1"], state.vectors["v1"]) <= PARALLEL_DEGREES:
+        return wrong("aims-at-value", "challenge.strong.value", **fields)
+    return wrong(None, "challenge.strong.missing", **fields)
+
+
+def _strong_facts(expected, ev) -> dict[str, str]:
+    start = _start()
+    aimed = plane_state({**start.vectors, "q1": start.vectors["k1"]})  # q₁ pointed at k₁, as long as k₁
+    return {"answer": text("challenge.strong.answer", need=num(math.log(STRONG_WEIGHT / (1 - STRONG_WEIGHT)), 2),
+                           k1=coordinates(start.vectors["k1"]), w1=num(aimed.weights[1, 1], 3),
+                           goal=num(STRONG_WEIGHT, 1))}
+
+
+# --- 3: a query twice as long -------------------------------------------------------------
+
+def _long(state: PlaneState, expected, ev) -> Judgement:
+    missing = _only(state, "q0")
+    if missing:
+        return missing
+    start, q0 = _start(), np.array(state.vectors["q0"])
+    fields = {**_row(state, 0), "q0": coordinates(q0), "start": coordinates(start.vectors["q0"]),
+              "before": vector(start.weights[0], 3), "after": vector(state.weights[0], 4),
+              "b0": num(start.scores[0, 0], 2), "b1": num(start.scores[0, 1], 2),
+              "ratio": trimmed(np.hypot(*q0) / np.hypot(*start.vectors["q0"]))}
+    if np.allclose(q0, 2 * np.array(start.vectors["q0"]), atol=POSITION, rtol=0):
+        return right("challenge.long.right", **fields)
+    if _angle(q0, start.vectors["q0"]) > PARALLEL_DEGREES / 4:
+        return wrong(None, "challenge.long.turned", **fields)
+    return wrong(None, "challenge.long.length", **fields)
+
+
+def _long_facts(expected, ev) -> dict[str, str]:
+    start = _start()
+    doubled = plane_state({**start.vectors, "q0": tuple(2 * c for c in start.vectors["q0"])})
+    return {"answer": text("challenge.long.answer", target=coordinates(doubled.vectors["q0"]),
+                           before=vector(start.weights[0], 3), after=vector(doubled.weights[0], 4))}
+
+
+def _move(exercise_id: str, **declared) -> Exercise:
+    """A move on the plane: its answer is the plane, judged once its prediction was answered."""
+    return Exercise(exercise_id, "state", expected=lambda ev: None, read=read_plane,
+                    after=f"{exercise_id}-prediction", **declared)
+
+
+CHALLENGES = (
+    choice_exercise("plane-equal-prediction", skills=("skill.dot-products",),
+                    hints=("ex.plane-equal-prediction.hint_stage", "ex.plane-equal-prediction.hint_formula"),
+                    title="ex.plane-equal-prediction.title", prompt="ex.plane-equal-prediction.prompt",
+                    explain="ex.plane-equal-prediction.explain", correct="c", options={
+                        "a": Option("ex.plane-equal-prediction.a", "ex.plane-equal-prediction.why_a",
+                                    "equal-needs-identical"),
+                        "b": Option("ex.plane-equal-prediction.b", "ex.plane-equal-prediction.why_b", "equal-length"),
+                        "c": Option("ex.plane-equal-prediction.c", "ex.plane-equal-prediction.right"),
+                        "d": Option("ex.plane-equal-prediction.d", "ex.plane-equal-prediction.why_d",
+                                    "perpendicular-zero-weight")}),
+    _move("plane-equal", skills=("skill.dot-products",), title="ex.plane-equal.title",
+          prompt="ex.plane-equal.prompt", explain="ex.plane-equal.explain", judge=_equal, facts=_equal_facts,
+          hints=("ex.plane-equal.hint_stage", "ex.plane-equal.hint_formula")),
+    choice_exercise("plane-strong-prediction", skills=("skill.row-softmax",),
+                    hints=("ex.plane-strong-prediction.hint_stage", "ex.plane-strong-prediction.hint_formula"),
+                    title="ex.plane-strong-prediction.title", prompt="ex.plane-strong-prediction.prompt",
+                    explain="ex.plane-strong-prediction.explain", correct="b", options={
+                        "a": Option("ex.plane-strong-prediction.a", "ex.plane-strong-prediction.why_a",
+                                    "aims-at-value"),
+                        "b": Option("ex.plane-strong-prediction.b", "ex.plane-strong-prediction.right"),
+                        "c": Option("ex.plane-strong-prediction.c", "ex.plane-strong-prediction.why_c",
+                                    "length-irrelevant"),
+                        "d": Option("ex.plane-strong-prediction.d", "ex.plane-strong-prediction.why_d", "keys-only")}),
+    _move("plane-strong", skills=("skill.row-softmax",), title="ex.plane-strong.title",
+          prompt="ex.plane-strong.prompt", explain="ex.plane-strong.explain", judge=_strong, facts=_strong_facts,
+          hints=("ex.plane-strong.hint_stage", "ex.plane-strong.hint_formula")),
+    choice_exercise("plane-long-prediction", skills=("skill.scaling",),
+                    hints=("ex.plane-long-prediction.hint_stage", "ex.plane-long-prediction.hint_formula"),
+                    title="ex.plane-long-prediction.title", prompt="ex.plane-long-prediction.prompt",
+                    explain="ex.plane-long-prediction.explain", correct="c", options={
+                        "a": Option("ex.plane-long-prediction.a", "ex.plane-long-prediction.why_a", "length-cancels"),
+                        "b": Option("ex.plane-long-prediction.b", "ex.plane-long-prediction.why_b", "weights-scale"),
+                        "c": Option("ex.plane-long-prediction.c", "ex.plane-long-prediction.right"),
+                        "d": Option("ex.plane-long-prediction.d", "ex.plane-long-prediction.why_d",
+                                    "longer-divides-more")}),
+    _move("plane-long", skills=("skill.scaling",), title="ex.plane-long.title", prompt="ex.plane-long.prompt",
+          explain="ex.plane-long.explain", judge=_long, facts=_long_facts,
+          hints=("ex.plane-long.hint_stage", "ex.plane-long.hint_formula")),
+)
