@@ -27,6 +27,7 @@ import json
 import pathlib
 import re
 import shutil
+import statistics
 
 import numpy as np
 import pytest
@@ -221,6 +222,7 @@ def test_widgets_answer_the_mouse_and_the_keys(notebook):
         screenshot(page, lang, name, "-scale-slider")
         check_width_slider(page, lang)
         screenshot(page, lang, name, "-dk-slider")
+        report_slider_steps(page, lang)
     if name.startswith("08_"):
         check_head_editor(page)
         screenshot(page, lang, name, "-editor")
@@ -288,6 +290,42 @@ def check_width_slider(page, lang: str):
     assert figure.inner_html() != before
 
 
+STEP_MEDIAN_MS, STEP_WORST_MS = 100, 250  # issue 25's bounds for a slider step, kernel round trip included
+STEP_CLOCK = """() => {  // in the page: when the last key went down
+    window.stepClock = 0;
+    document.addEventListener("keydown", () => { window.stepClock = performance.now(); }, true);
+}"""
+
+
+def step_times(page, label: str, keys: list[str], settled_text) -> list[float]:
+    """Press each key on the slider ``label``; the milliseconds, by the page's own clock, from the key going down
+    to the explorer's numbers showing ``settled_text(new value)`` (its figure is redrawn before its numbers)."""
+    handle, readout = slider(page, label)
+    handle.focus()
+    times = []
+    for key in keys:
+        handle.press(key)
+        settled = settled_text(readout.inner_text().strip())
+        times.append(page.wait_for_function(
+            "(text) => [...document.querySelectorAll('.widget-html-content')].some(e => e.innerText.includes(text))"
+            " && performance.now() - window.stepClock", arg=settled).json_value())
+    return times
+
+
+def report_slider_steps(page, lang: str) -> None:
+    """Each slider's median and worst step over 20 steps, printed with a verdict against the bounds."""
+    page.evaluate(STEP_CLOCK)
+    scale = step_times(page, text_in(lang, "widget.scale.slider"), ["ArrowRight"] * 10 + ["ArrowLeft"] * 10,
+                       lambda value: text_in(lang, "widget.scale.pair", factor=value).strip())
+    width = step_times(page, text_in(lang, "widget.width.slider"), ["Home"] + ["ArrowRight"] * 10 + ["ArrowLeft"] * 9,
+                       lambda value: f"d_k = {value}:")
+    for name, times in (("scale", scale), ("d_k", width)):
+        median, worst = statistics.median(times), max(times)
+        verdict = "within" if median <= STEP_MEDIAN_MS and worst <= STEP_WORST_MS else "OVER"
+        print(f"\n{lang} slider {name}: median {median:.1f} ms, worst {worst:.1f} ms over {len(times)} steps "
+              f"({verdict} the bounds of {STEP_MEDIAN_MS} ms median, {STEP_WORST_MS} ms worst)")
+
+
 def check_head_editor(page):
     field = page.locator(".widget-text", has_text="Q[0,0]").locator("input")
     field.fill("1")
@@ -303,6 +341,9 @@ def check_head_editor(page):
 
 ANSWERED: set[str] = set()  # progress lasts across kernels: the next edition finds this module's attempts
 HINTS_TAKEN: list[str] = []
+
+
+FOLDED = "() => document.querySelectorAll('.jp-OutputArea details:not([open])').length"  # answers still folded
 
 
 def check_exercise_form(page, lang: str):
@@ -324,9 +365,11 @@ def check_exercise_form(page, lang: str):
     field.fill("[4, 7, 5]")
     check.click()
     box.locator("text=✔").wait_for()
+    folded = page.evaluate(FOLDED)
     reveal.click()
     box.locator(f"text={text_in(lang, 'reveal.answer', answer='[4,7,5]')}").wait_for()
     assert re.search(r"O = AV", box.inner_text())
+    page.wait_for_function(f"(n) => ({FOLDED})() === n - 1", arg=folded)  # it opened the folded answer below
 
 
 # --- the keyboard alone ------------------------------------------------------------------

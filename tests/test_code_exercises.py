@@ -316,12 +316,13 @@ def test_no_function_is_not_an_attempt(exercise_id, answer):
     assert not EXERCISE_BOOK.attempted(exercise_id)
 
 
-def test_the_stub_that_returns_ellipsis_says_not_yet_and_is_not_an_attempt():
+def test_the_stub_that_returns_ellipsis_is_a_prompt_not_a_verdict_and_not_an_attempt():
     def my_head(q, k, v):
         return ...  # the stored notebook's stub
 
     feedback = check_code("write-head", my_head)
-    assert repr(feedback) == "Пока нет. Замените ... в теле функции своим кодом."
+    assert feedback.pending and repr(feedback) == "Замените ... в теле функции своим кодом."
+    assert "✘" not in feedback._repr_html_()
     assert not EXERCISE_BOOK.attempted("write-head")
 
 

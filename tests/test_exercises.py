@@ -183,14 +183,14 @@ MISCONCEPTIONS = [
     ("recurrent-vs-self", "c", "parallel-generation", "авторегрессионной"),
     ("recurrent-vs-self", "d", "anachronism", "перенесённые в прошлое"),
     # the vector plane's predictions and moves
-    ("plane-equal-prediction", "a", "equal-needs-identical", "не они одни"),
+    ("plane-equal-prediction", "a", "equal-needs-identical", "не только они"),
     ("plane-equal-prediction", "b", "equal-length", "Длина ключа сама"),
     ("plane-equal-prediction", "d", "perpendicular-zero-weight", "не вес 0"),
     ("plane-equal", moved(k1=(0, 3)), "equal-length", "той же длины, что и k₀ (3)"),
     ("plane-strong-prediction", "a", "aims-at-value", "значения в оценки не входят"),
     ("plane-strong-prediction", "c", "length-irrelevant", "Длина влияет"),
     ("plane-strong-prediction", "d", "keys-only", "зависит от обоих"),
-    ("plane-strong", moved(q1=(1, 3)), "aims-at-value", "значения в оценки не входят: k₁ получает 0.804"),
+    ("plane-strong", moved(q1=(1, 3)), "aims-at-value", "значения в оценки не входят: k₁ получает вес 0.804"),
     ("plane-long-prediction", "a", "length-cancels", "не сокращается"),
     ("plane-long-prediction", "b", "weights-scale", "в сумме 1"),
     ("plane-long-prediction", "d", "longer-divides-more", "ширины векторов"),
@@ -502,3 +502,41 @@ def test_the_progress_summary_keeps_its_column_under_titles_with_a_bar():
     starts = {sum(not unicodedata.combining(c) for c in line[:re.search(r"\s{2,}(?=\S)", line).end()])
               for line in lines}
     assert len(starts) == 1, starts
+
+
+# --- one exercise, one status ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("exercise_id", ["weights", "row-normalization"])
+def test_an_untouched_answer_cell_is_a_prompt_without_a_verdict(exercise_id):
+    feedback = check(exercise_id, ...)
+    assert feedback.pending and not feedback.readable and not attempted(exercise_id)
+    assert "✘" not in feedback._repr_html_() and not repr(feedback).startswith("Пока нет")
+    assert "Замените ..." in repr(feedback) or "Выберите один вариант" in repr(feedback)
+
+
+def test_a_form_shows_the_status_of_an_answer_given_in_code_and_after_a_restart():
+    from llm_from_scratch.book.widgets import ExerciseForm
+
+    form = ExerciseForm(EXERCISE_BOOK, "weights")
+    assert form.feedback.value == "", "nothing answered: the form says nothing"
+    check("weights", [0.5, 0.5])
+    assert "✘" in form.feedback.value and "Пока нет" in form.feedback.value, "a code answer shows in the form"
+    assert not form.reveal_button.disabled, "and opens its hint and answer"
+    check("weights", [0.014166, 0.985834])
+    assert "✔" in form.feedback.value
+    again = ExerciseForm(EXERCISE_BOOK, "weights")  # a new kernel, or the cell run again
+    assert "попыток: 2" in again.feedback.value and "был верный ответ" in again.feedback.value
+    check("weights", [0.5, 0.5])
+    assert "✘" in again.feedback.value, "the latest form of an exercise is the one told"
+
+
+def test_the_form_reveals_and_opens_its_folded_answer_only_after_an_attempt():
+    from llm_from_scratch.book.widgets import ExerciseForm
+
+    form = ExerciseForm(EXERCISE_BOOK, "scores")
+    form.show_solution()
+    assert form.unfold.opened == 0
+    form.answer.value = "[[0, 6], [6, -4]]"
+    form.submit()
+    form.show_solution()
+    assert form.unfold.opened == 1 and "Ответ:" in form.solution.value

@@ -195,3 +195,23 @@ def test_a_figures_html_image_is_exactly_its_guarded_svg():
                     assert image, f"{path.name}: a figure without an HTML image and its text alternative"
                     assert base64.b64decode(image.group(1)).decode() == data["image/svg+xml"], path.name
     assert figures >= 10
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_each_notebook_ends_with_one_line_that_links_the_next(lang):
+    paths = CH27.notebooks(lang)
+    for i, path in enumerate(paths):
+        last = load(path).cells[-1]
+        links = re.findall(r"\]\(([^)]+\.ipynb)\)", last.source)
+        assert last.cell_type == "markdown" and len(last.source.splitlines()) == 1, path.name
+        following = paths[i + 1] if i + 1 < len(paths) else paths[i - 1]  # the last one sends back to the review
+        assert links == [following.name] and (path.parent / links[0]).exists(), (path.name, links)
+
+
+def test_no_stored_notebook_shows_a_verdict_before_anything_is_answered():
+    """Run All gives prompts, not ✘ marks: an untouched answer cell asks for an answer, nothing says «not yet»."""
+    for path in CH27.notebooks():
+        for cell in code_cells(load(path)):
+            said = outputs_text(cell)
+            assert "✘" not in said and "✗" not in said, f"{path.name}: {cell.source[:60]!r}"
+            assert not re.search(r"Пока нет\.|Not yet\.", said), f"{path.name}: {cell.source[:60]!r}"

@@ -44,7 +44,7 @@ def test_a_tip_stays_inside_the_planes_and_a_wrong_move_is_told_in_the_learners_
     assert plane.state.vectors["v0"] == (LIMIT, -LIMIT)
     with pytest.raises(ValueError, match="Вектора «k2» на плоскости нет"):
         plane.move("k2", 0, 0)
-    with pytest.raises(ValueError, match="конечными"):
+    with pytest.raises(ValueError, match="Координаты q₀ должны быть конечными"):
         plane.move("q0", float("nan"), 0)
 
 
@@ -58,7 +58,7 @@ def test_a_move_from_the_browser_is_drawn_and_answered(monkeypatch):
     assert plane.positions["k1"] == [3.0, 0.0], "the range inputs follow the move"
     assert "0.500, 0.500" in plane.announce
     plane._on_message(plane, {"select": "q0"}, [])
-    assert "пунктир от q₀" in plane.svg
+    assert "перпендикуляры от q₀" in plane.svg
 
 
 def test_static_and_live_draw_the_same_svg_and_the_text_alternative_has_every_number():
@@ -78,7 +78,7 @@ def test_the_tips_are_for_the_pointer_and_the_range_inputs_for_the_keyboard():
     assert len(tips) == len(NAMES) and not any("tabindex" in t or "role=" in t for t in tips)
     script = plane._esm
     assert 'type: "range"' in script and "aria-describedby" in script and "aria-roledescription" not in script
-    assert set(plane.positions) == set(NAMES) and "стрелки двигают на 0.5" in plane.keys_label
+    assert set(plane.positions) == set(NAMES) and "стрелками сдвигают на 0.5" in plane.keys_label
 
 
 def labels_of(svg: str) -> list[tuple[float, float, str]]:
@@ -114,7 +114,7 @@ def test_a_foot_outside_the_plane_is_not_drawn_and_its_perpendicular_stops_at_th
     feet = re.findall(r'<rect x="[\d.]+" y="[\d.]+" width="6" height="6"', svg)
     assert len(feet) == 1, "k₁'s foot only"
     drops = re.findall(r'<line x1="([\d.]+)" y1="([\d.]+)" x2="([\d.]+)" y2="([\d.]+)" stroke="#000" '
-                       r'stroke-width="1.5" stroke-dasharray="2 3"/>', svg)
+                       r'stroke-width="1.5" stroke-dasharray="4 3"/>', svg)
     assert all(10 <= float(x) <= 250 and 30 <= float(y) <= 270 for d in drops for x, y in (d[:2], d[2:])), drops
 
 
@@ -130,19 +130,27 @@ def moved(**vectors) -> dict:
 
 JUDGED = [  # (challenge, the plane's vectors, right, what the message says)
     ("plane-equal", moved(k1=(-2, 0)), True, "0.500 и 0.500"),
-    ("plane-equal", moved(k1=(4.5, 0.1)), False, "оценки q₀·k₀ = 0.00 и q₀·k₁ = 0.30 не равны"),
+    ("plane-equal", moved(k1=(3, 0.01)), True, "важна только эта проекция"),
+    ("plane-equal", moved(k1=(4.5, 0.1)), False, "Почти: q₀·k₁ = 0.30, а нужно 0.00"),
+    ("plane-equal", moved(k1=(3, 0.1)), False, "Почти"),
+    ("plane-equal", moved(k1=(4.5, 1.5)), False, "оценки q₀·k₀ = 0.00 и q₀·k₁ = 4.50 не равны"),
     ("plane-equal", moved(k1=(0, 3)), False, "той же длины"),
-    ("plane-equal", moved(), False, "k₁ ещё на месте, (-1, 2)"),
-    ("plane-equal", moved(k1=(-2, 0), q1=(0, 0)), False, "сдвинуты ещё q₁"),
+    ("plane-equal", moved(), False, "k₁ всё ещё в исходной точке (-1, 2)"),
+    ("plane-equal", moved(k1=(-2, 0), q1=(0, 0)), False, "Не на исходном месте также: q₁ = (0, 0)"),
+    ("plane-equal", moved(k1=(-2, 0), k0=(3.001, 0)), True, "0.500"),  # a move no one can see is no move
     ("plane-strong", moved(q1=(-1, 2)), True, "вес k₁ — 0.997"),
     ("plane-strong", moved(q1=(-0.5, 0.5)), False, "0.893, а нужно не меньше 0.9"),
     ("plane-strong", moved(q1=(1, 3)), False, "значения в оценки не входят"),
-    ("plane-strong", moved(q1=(-1, 2), k1=(0, 0)), False, "сдвинуты ещё k₁"),
+    ("plane-strong", moved(q1=(-0.2, 0.4)), False, "направлен на k₁, но короток (длина 0.45)"),
+    ("plane-strong", moved(q1=(-1, 2), k1=(0, 0)), False, "также: k₁ = (0, 0)"),
     ("plane-long", moved(q0=(0, 6)), True, "[0.0002,0.9998] вместо [0.014,0.986]"),
-    ("plane-long", moved(q0=(0, 4.5)), False, "длиннее его в 1.5 раза"),
-    ("plane-long", moved(q0=(1, 6)), False, "повернулся"),
-    ("plane-long", moved(q0=(0, -6)), False, "повернулся"),
-    ("plane-long", moved(q0=(0, 6), v0=(0, 0)), False, "сдвинуты ещё v₀"),
+    ("plane-long", moved(q0=(0, 4.5)), False, "сейчас 4.5, а нужна ровно 6 — вдвое больше исходной 3"),
+    ("plane-long", moved(q0=(0, 1.5)), False, "сейчас 1.5"),
+    ("plane-long", moved(q0=(0.1, 6)), False, "отклонился от исходного направления (0, 3)"),
+    ("plane-long", moved(q0=(1, 6)), False, "отклонился"),
+    ("plane-long", moved(q0=(0, -6)), False, "в обратную сторону"),
+    ("plane-long", moved(q0=(0, 0)), False, "нулевой вектор"),
+    ("plane-long", moved(q0=(0, 6), v0=(0, 0)), False, "также: v₀ = (0, 0)"),
 ]
 
 
@@ -199,3 +207,15 @@ def test_every_challenge_is_in_02_after_the_plane_in_both_editions():
         asked = [i for s in sources[plane:] for i in exercises_asked(s)]
         assert asked == ["plane-equal-prediction", "plane-equal", "plane-strong-prediction", "plane-strong",
                          "plane-long-prediction", "plane-long"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.dictionaries(st.sampled_from(NAMES), st.tuples(coordinate, coordinate)))
+def test_every_label_stays_inside_its_plane_wherever_the_vectors_go(moves):
+    svg = plane_svg(plane_state({**default_vectors(), **moves}))
+    for x, y, words in labels_of(svg):
+        plane = 510 if words[0] in "vo" else 10
+        width = 7.8 * len(words)
+        start = {"start": x, "end": x - width, "middle": x - width / 2}[
+            re.search(rf'x="{x:.1f}" y="{y:.1f}" font-size="13" text-anchor="(\w+)"', svg)[1]]
+        assert plane - 0.1 <= start and start + width <= plane + 240 + 0.1 and 30 <= y - 11 and y + 3 <= 270.1, words

@@ -43,11 +43,16 @@ _TOKEN = re.compile(rf"\s*(?:(?P<number>{NUMBER})(?P<percent>%)?|(?P<open>[\[(])
 
 
 class AnswerFormatError(ValueError):
-    """The answer could not be read as the expected form; the message says why."""
+    """The answer could not be read as the expected form; the message says why. ``pending``: no answer was given
+    yet (the ... a notebook leaves for it), so the message is a prompt, not a verdict."""
+
+    def __init__(self, message: str, pending: bool = False) -> None:
+        super().__init__(message)
+        self.pending = pending
 
 
-def _refuse(key: str, form: str, **fields: object) -> AnswerFormatError:
-    return AnswerFormatError(text(key, form=form, **fields))
+def _refuse(key: str, form: str, pending: bool = False, **fields: object) -> AnswerFormatError:
+    return AnswerFormatError(text(key, form=form, **fields), pending)
 
 
 def _number_token(token: str, percent: bool, form: str) -> float:
@@ -190,7 +195,7 @@ def read_numbers(answer: object, form: str, flatten: bool = False) -> np.ndarray
     With ``flatten`` nested parts of different lengths, such as [1, [5, -2]], are read in order.
     """
     if answer is None or answer is Ellipsis:
-        raise _refuse("answer.missing", form)
+        raise _refuse("answer.missing", form, pending=True)
     try:
         nested = _from_text(str.__str__(answer), form) if isinstance(answer, str) else _from_value(answer, form)
         array = np.array(_flat(nested) if flatten else nested, dtype=np.float64)
@@ -211,7 +216,7 @@ def read_choice(answer: object, options: tuple[str, ...]) -> str:
     """One option letter (Latin a-d, or Cyrillic а-г and the look-alike с, any case), or AnswerFormatError."""
     letters = ", ".join(options)
     if answer is None or answer is Ellipsis:
-        raise AnswerFormatError(text("answer.choice_missing", letters=letters))
+        raise AnswerFormatError(text("answer.choice_missing", letters=letters), pending=True)
     try:
         typed = str.__str__(answer) if isinstance(answer, str) else None
     except Exception:  # a value whose own methods fail is not a letter either

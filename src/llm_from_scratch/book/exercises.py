@@ -126,16 +126,18 @@ class Feedback:
     readable: bool = True  # False: the answer could not be read at all
     verdict_word: str = ""
     note: str = ""  # what the learner must know about the progress store, if anything
+    pending: bool = False  # no answer given yet (a cell still holding its ...): a prompt, not a verdict
 
     def __repr__(self) -> str:
-        return f"{self.verdict_word} {self.message}" + (f"\n{self.note}" if self.note else "")
+        said = self.message if self.pending else f"{self.verdict_word} {self.message}"
+        return said + (f"\n{self.note}" if self.note else "")
 
     def _repr_html_(self) -> str:
-        mark = "✔" if self.correct else "✘"
+        mark = "" if self.pending else f"<strong>{'✔' if self.correct else '✘'} {escape(self.verdict_word)}</strong> "
+        line = "dotted" if self.pending else "solid" if self.correct else "dashed"
         note = f"<p><em>{escape(self.note)}</em></p>" if self.note else ""
-        return (f'<div role="status" lang="{language()}" style="border-left:4px {"solid" if self.correct else "dashed"}'
-                f' #000;padding:4px 8px"><strong>{mark} {escape(self.verdict_word)}</strong> {escape(self.message)}'
-                f"{note}</div>")
+        return (f'<div role="status" lang="{language()}" style="border-left:4px {line} #000;padding:4px 8px">'
+                f"{mark}{escape(self.message)}{note}</div>")
 
 
 @dataclass(frozen=True)
@@ -216,6 +218,7 @@ class ExerciseBook:
         self.strings = strings
         self.evidence = evidence
         self.variants = variants
+        self._watchers: dict[str, Callable[[Feedback, int], None]] = {}  # each exercise's latest form
 
     def __getitem__(self, exercise_id: str) -> Exercise:
         if exercise_id not in self.exercises:
@@ -291,12 +294,31 @@ class ExerciseBook:
             judgement = exercise.judge(read, exercise.expected(ev), ev)
         except AnswerFormatError as error:
             said = f"{self._read_as(read)} {error}" if isinstance(read, np.ndarray) else str(error)
-            return Feedback(exercise_id, False, said, readable=False, verdict_word=self.strings.text("feedback.wrong"))
+            return Feedback(exercise_id, False, said, readable=False, verdict_word=self.strings.text("feedback.wrong"),
+                            pending=error.pending)
         note = self.record_attempt(exercise_id, judgement.correct, variant)
-        return Feedback(exercise_id, judgement.correct, self.strings.text(judgement.key, **judgement.fields),
-                        judgement.misconception,
-                        verdict_word=self.strings.text("feedback.correct" if judgement.correct else "feedback.wrong"),
-                        note=note)
+        verdict = self.strings.text("feedback.correct" if judgement.correct else "feedback.wrong")
+        feedback = Feedback(exercise_id, judgement.correct, self.strings.text(judgement.key, **judgement.fields),
+                            judgement.misconception, verdict_word=verdict, note=note)
+        if exercise_id in self._watchers:
+            self._watchers[exercise_id](feedback, variant)
+        return feedback
+
+    def watch(self, exercise_id: str, told: Callable[[Feedback, int], None]) -> None:
+        """Call ``told(feedback, variant)`` after every judged answer to the exercise, from a form or from code,
+        so its form shows the one status of the exercise wherever it was answered (the latest form: a cell run
+        again replaces the one before)."""
+        self._watchers[exercise_id] = told
+
+    def status(self, exercise_id: str, variant: int = 0) -> str:
+        """What the store says of the exercise on ``variant`` ("" if never tried): attempts, and whether one was
+        right. A form opens with it, so an answer given before a restart is not lost from view."""
+        tried = [a for a in store().records(self.chapter).get(exercise_id, {}).get("attempts", [])
+                 if a["variant"] == variant]
+        if not tried:
+            return ""
+        key = "status.right" if any(a["correct"] for a in tried) else "status.tried"
+        return self.strings.text(key, attempts=len(tried))
 
     def check_code(self, exercise_id: str, function: object, variant: int = 0) -> Feedback:
         """Judge the learner's function for a code exercise (``check`` with a function as the answer)."""

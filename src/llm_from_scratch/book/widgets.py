@@ -68,6 +68,34 @@ class _LiveMark(anywidget.AnyWidget):
     lang = traitlets.Unicode("").tag(sync=True)
 
 
+EXERCISE_CLASS = "llm-exercise"
+# An exercise's answer sits folded in a cell below its form (show_folded: a closed <details>, in a cell whose
+# stored output is collapsed too): once the form reveals the answer, it opens the first folded answer after the
+# form's cell (a collapsed output expands when its placeholder is clicked), looking no further than the next
+# exercise's form.
+UNFOLD_ESM = f"""
+function render({{ model, el }}) {{
+  el.style.display = "none";
+  model.on("change:opened", () => {{
+    for (let cell = el.closest(".jp-Cell")?.nextElementSibling; cell; cell = cell.nextElementSibling) {{
+      if (cell.querySelector(".{EXERCISE_CLASS}")) return;
+      const details = cell.querySelector(".jp-OutputArea details:not([open])");
+      if (!details) continue;
+      cell.querySelector(".jp-OutputPlaceholder")?.click();
+      details.open = true;
+      return;
+    }}
+  }});
+}}
+export default {{ render }};
+"""
+
+
+class _Unfold(anywidget.AnyWidget):
+    _esm = UNFOLD_ESM
+    opened = traitlets.Int(0).tag(sync=True)
+
+
 class LiveWidget(w.VBox):
     """A VBox whose plain-text form says what it is, so stored notebooks stay deterministic; in the browser
     it is marked with the learner's language and its controls show their focus."""
@@ -278,6 +306,17 @@ class ExerciseForm:
         self.reveal_button.on_click(lambda _: self.show_solution())
         if self.new_button:
             self.new_button.on_click(lambda _: self.new_example())
+        self.unfold = _Unfold()
+        status = book.status(exercise_id, variant)
+        if status:  # answered before, in an earlier kernel: the form says so
+            self.feedback.value = lang_div(f'<div role="status">{escape(status)}</div>')
+        book.watch(exercise_id, self._told)
+
+    def _told(self, feedback, variant: int) -> None:
+        """An answer to this exercise was judged, here or in a code cell: the form shows its one status."""
+        if variant == self.variant:
+            self.feedback.value = lang_div(feedback._repr_html_())
+            self._unlock()
 
     def _unlock(self) -> None:
         self.reveal_button.disabled = self.hint_button.disabled = not self.book.attempted(self.exercise.id,
@@ -320,8 +359,11 @@ class ExerciseForm:
         return given
 
     def show_solution(self):
+        """The answer with its explanation, and the folded output below the form opened (after an attempt)."""
         solution = self.book.reveal(self.exercise.id, self.variant)
         self.solution.value = lang_div(solution._repr_html_())
+        if solution.shown:
+            self.unfold.opened += 1
         return solution
 
     def new_example(self) -> int:
@@ -357,4 +399,6 @@ class ExerciseForm:
         else:
             form = [w.HTML(CHOICE_CSS, layout=w.Layout(display="none")), self.choices, w.HBox([self.answer, *buttons])]
         description = text("widget.exercise.repr", title=self.book.title(self.exercise.id))
-        display(LiveWidget([self.given, *form, self.feedback, self.hint_text, self.solution], description))
+        live = LiveWidget([self.given, *form, self.feedback, self.hint_text, self.solution, self.unfold], description)
+        live.add_class(EXERCISE_CLASS)
+        display(live)

@@ -18,7 +18,8 @@ from ..book.formatting import num, trimmed, vector
 from .plane import NAMES, PlaneState, VectorPlane, coordinates, default_vectors, name_of, plane_state
 from .strings import text
 
-EQUAL_WEIGHTS = 0.01  # each weight this close to 1/2: a Shift-drag lands there, the 0.5 grid exactly
+EQUAL_WEIGHTS = 0.025  # each weight this close to 1/2 (scaled scores 0.1 apart): the 0.5 grid lands exactly
+NEAR_SCORES = 1.0  # scores closer than this: a near miss, told as one (not as a misconception)
 STRONG_WEIGHT = 0.9  # what q₁ must give k₁
 POSITION = 0.05  # a tip this close to a named point is on it (Shift moves by 0.1)
 PARALLEL_DEGREES = 8.0  # an arrow this close in angle to another points along it
@@ -35,12 +36,13 @@ def read_plane(answer: object, form: str) -> PlaneState:
             return plane_state({n: (float(answer[n][0]), float(answer[n][1])) for n in NAMES})
         except (TypeError, ValueError, IndexError):
             pass
-    raise AnswerFormatError(text("challenge.form"))
+    raise AnswerFormatError(text("challenge.form", form=form))
 
 
 def _moved(state: PlaneState) -> list[str]:
+    """The vectors away from the worked example (by more than a tip one can see move)."""
     start = default_vectors()
-    return [n for n in NAMES if not np.allclose(state.vectors[n], start[n], atol=1e-9, rtol=0)]
+    return [n for n in NAMES if not np.allclose(state.vectors[n], start[n], atol=POSITION, rtol=0)]
 
 
 def _only(state: PlaneState, vector: str) -> Judgement | None:
@@ -48,8 +50,8 @@ def _only(state: PlaneState, vector: str) -> Judgement | None:
     moved = _moved(state)
     others = [n for n in moved if n != vector]
     if others:
-        return wrong(None, "challenge.others", moved=", ".join(map(name_of, others)), name=name_of(vector),
-                     reset=text("plane.reset"))
+        moved_to = ", ".join(f"{name_of(n)} = {coordinates(state.vectors[n])}" for n in others)
+        return wrong(None, "challenge.others", moved=moved_to, name=name_of(vector), reset=text("plane.reset"))
     if vector not in moved:
         return wrong(None, "challenge.unmoved", name=name_of(vector), at=coordinates(state.vectors[vector]))
     return None
@@ -80,6 +82,8 @@ def _equal(state: PlaneState, expected, ev) -> Judgement:
     fields = {**_row(state, 0), "k1": coordinates(state.vectors["k1"])}
     if abs(state.weights[0, 0] - 0.5) <= EQUAL_WEIGHTS:
         return right("challenge.equal.right", **fields)
+    if abs(state.scores[0, 1] - state.scores[0, 0]) < NEAR_SCORES:
+        return wrong(None, "challenge.equal.near", **fields)
     k0, k1 = (np.hypot(*state.vectors[k]) for k in ("k0", "k1"))
     if abs(k1 - k0) <= POSITION:
         return wrong("equal-length", "challenge.equal.length", length=trimmed(k0), **fields)
@@ -103,13 +107,16 @@ def _strong(state: PlaneState, expected, ev) -> Judgement:
     missing = _only(state, "q1")
     if missing:
         return missing
-    fields = {**_row(state, 1), "q1": coordinates(state.vectors["q1"]), "o1": coordinates(state.outputs[1]),
-              "v1": coordinates(state.vectors["v1"]), "gap": num(_gap(state), 2),
+    q1 = state.vectors["q1"]
+    fields = {**_row(state, 1), "q1": coordinates(q1), "o1": coordinates(state.outputs[1]),
+              "v1": coordinates(state.vectors["v1"]), "gap": num(_gap(state), 2), "length": trimmed(np.hypot(*q1)),
               "need": num(math.log(STRONG_WEIGHT / (1 - STRONG_WEIGHT)), 2), "goal": num(STRONG_WEIGHT, 1)}
     if state.weights[1, 1] >= STRONG_WEIGHT:
         return right("challenge.strong.right", **fields)
-    if _angle(state.vectors["q1"], state.vectors["v1"]) <= PARALLEL_DEGREES:
+    if _angle(q1, state.vectors["v1"]) <= PARALLEL_DEGREES:
         return wrong("aims-at-value", "challenge.strong.value", **fields)
+    if _angle(q1, state.vectors["k1"]) <= PARALLEL_DEGREES:
+        return wrong("length-irrelevant", "challenge.strong.short", **fields)
     return wrong(None, "challenge.strong.missing", **fields)
 
 
@@ -128,14 +135,20 @@ def _long(state: PlaneState, expected, ev) -> Judgement:
     if missing:
         return missing
     start, q0 = _start(), np.array(state.vectors["q0"])
+    original = np.hypot(*start.vectors["q0"])
+    along = np.array(start.vectors["q0"]) / original  # the original direction, length 1
     fields = {**_row(state, 0), "q0": coordinates(q0), "start": coordinates(start.vectors["q0"]),
               "before": vector(start.weights[0], 3), "after": vector(state.weights[0], 4),
-              "b0": num(start.scores[0, 0], 2), "b1": num(start.scores[0, 1], 2),
-              "ratio": trimmed(np.hypot(*q0) / np.hypot(*start.vectors["q0"]))}
+              "b0": num(start.scores[0, 0], 2), "b1": num(start.scores[0, 1], 2), "length": trimmed(np.hypot(*q0)),
+              "original": trimmed(original), "target": trimmed(2 * original)}
     if np.allclose(q0, 2 * np.array(start.vectors["q0"]), atol=POSITION, rtol=0):
         return right("challenge.long.right", **fields)
-    if _angle(q0, start.vectors["q0"]) > PARALLEL_DEGREES / 4:
+    if not q0.any():
+        return wrong(None, "challenge.long.zero", **fields)
+    if np.hypot(*(q0 - (q0 @ along) * along)) > POSITION:  # off the original line
         return wrong(None, "challenge.long.turned", **fields)
+    if q0 @ along < 0:
+        return wrong(None, "challenge.long.reversed", **fields)
     return wrong(None, "challenge.long.length", **fields)
 
 
@@ -164,7 +177,8 @@ CHALLENGES = (
                         "d": Option("ex.plane-equal-prediction.d", "ex.plane-equal-prediction.why_d",
                                     "perpendicular-zero-weight")}),
     _move("plane-equal", skills=("skill.dot-products",), title="ex.plane-equal.title",
-          prompt="ex.plane-equal.prompt", explain="ex.plane-equal.explain", judge=_equal, facts=_equal_facts,
+          prompt="ex.plane-equal.prompt", form="ex.plane-equal.form", explain="ex.plane-equal.explain",
+          judge=_equal, facts=_equal_facts,
           hints=("ex.plane-equal.hint_stage", "ex.plane-equal.hint_formula")),
     choice_exercise("plane-strong-prediction", skills=("skill.row-softmax",),
                     hints=("ex.plane-strong-prediction.hint_stage", "ex.plane-strong-prediction.hint_formula"),
@@ -177,7 +191,8 @@ CHALLENGES = (
                                     "length-irrelevant"),
                         "d": Option("ex.plane-strong-prediction.d", "ex.plane-strong-prediction.why_d", "keys-only")}),
     _move("plane-strong", skills=("skill.row-softmax",), title="ex.plane-strong.title",
-          prompt="ex.plane-strong.prompt", explain="ex.plane-strong.explain", judge=_strong, facts=_strong_facts,
+          prompt="ex.plane-strong.prompt", form="ex.plane-strong.form", explain="ex.plane-strong.explain",
+          judge=_strong, facts=_strong_facts,
           hints=("ex.plane-strong.hint_stage", "ex.plane-strong.hint_formula")),
     choice_exercise("plane-long-prediction", skills=("skill.scaling",),
                     hints=("ex.plane-long-prediction.hint_stage", "ex.plane-long-prediction.hint_formula"),
@@ -189,6 +204,6 @@ CHALLENGES = (
                         "d": Option("ex.plane-long-prediction.d", "ex.plane-long-prediction.why_d",
                                     "longer-divides-more")}),
     _move("plane-long", skills=("skill.scaling",), title="ex.plane-long.title", prompt="ex.plane-long.prompt",
-          explain="ex.plane-long.explain", judge=_long, facts=_long_facts,
+          form="ex.plane-long.form", explain="ex.plane-long.explain", judge=_long, facts=_long_facts,
           hints=("ex.plane-long.hint_stage", "ex.plane-long.hint_formula")),
 )

@@ -98,7 +98,8 @@ def _code_exercise(exercise_id: str, *, title: str, explain: str, answer: str, e
     def judge(fn: object, expected: object, ev: LearnerEvidence) -> Judgement:
         finding = code_check.run_cases(fn, [case_of(name, run) for name, run in _runs(ev)])
         if finding.problem in NOT_AN_ATTEMPT:
-            raise AnswerFormatError(text(NOT_AN_ATTEMPT[finding.problem], **finding.fields))
+            raise AnswerFormatError(text(NOT_AN_ATTEMPT[finding.problem], **finding.fields),
+                                    pending=finding.problem == "stub")
         function = code_check.name_of(fn)
         if finding.problem is None:
             if finding.fields["precision"] > EXACT:

@@ -135,13 +135,23 @@ def _label(words: str, x: float, y: float, plane: str, taken: list[Box]) -> str:
         start = x + dx - {"start": 0, "end": width, "middle": width / 2}[anchor]
         return start, y + dy - 11, start + width, y + dy + 3
 
-    def fits(b: Box) -> bool:
-        inside = left <= b[0] and b[2] <= left + SIZE and 30 <= b[1] and b[3] <= 30 + SIZE
-        return inside and not any(b[0] < t[2] and t[0] < b[2] and b[1] < t[3] and t[1] < b[3] for t in taken)
+    def inside(b: Box) -> Box:
+        """The box moved into the plane, as little as it takes."""
+        shift_x = max(left - b[0], 0) - max(b[2] - left - SIZE, 0)
+        shift_y = max(30 - b[1], 0) - max(b[3] - 30 - SIZE, 0)
+        return b[0] + shift_x, b[1] + shift_y, b[2] + shift_x, b[3] + shift_y
 
-    dx, dy, anchor = next((spot for spot in spots if fits(box(*spot))), spots[0])
-    taken.append(box(dx, dy, anchor))
-    return (f'<text x="{x + dx:.1f}" y="{y + dy:.1f}" font-size="13" text-anchor="{anchor}" stroke="#fff" '
+    def overlap(b: Box) -> float:
+        return sum(max(0.0, min(b[2], t[2]) - max(b[0], t[0])) * max(0.0, min(b[3], t[3]) - max(b[1], t[1]))
+                   for t in taken)
+
+    # the first spot that sits clear inside the plane; else the one, moved inside, that covers the least
+    placed = [(spot, inside(box(*spot))) for spot in spots]
+    clear = [(spot, b) for spot, b in placed if b == box(*spot) and not overlap(b)]
+    (dx, dy, anchor), b = clear[0] if clear else min(placed, key=lambda p: overlap(p[1]))
+    taken.append(b)
+    start = {"start": b[0], "end": b[2], "middle": (b[0] + b[2]) / 2}[anchor]
+    return (f'<text x="{start:.1f}" y="{b[3] - 3:.1f}" font-size="13" text-anchor="{anchor}" stroke="#fff" '
             f'stroke-width="4" stroke-linejoin="round" paint-order="stroke">{escape(words)}</text>')
 
 
@@ -176,7 +186,7 @@ def _projections(state: PlaneState, query: str) -> list[str]:
         foot = (q @ k) / (k @ k) * k
         (qx, qy), (fx, fy) = _point("qk", *q), _point("qk", *_clipped(q, foot))
         parts.append(f'<line x1="{qx:.1f}" y1="{qy:.1f}" x2="{fx:.1f}" y2="{fy:.1f}" stroke="#000" '
-                     f'stroke-width="1.5" stroke-dasharray="2 3"/>')
+                     f'stroke-width="1.5" stroke-dasharray="4 3"/>')
         if _inside(foot):
             parts.append(f'<rect x="{fx - 3:.1f}" y="{fy - 3:.1f}" width="6" height="6" fill="#000"/>')
     return parts
@@ -462,7 +472,7 @@ class VectorPlane(anywidget.AnyWidget):
         if vector not in NAMES:
             raise ValueError(text("plane.unknown", name=vector, names=", ".join(NAMES)))
         if not (math.isfinite(x) and math.isfinite(y)):
-            raise ValueError(text("plane.not_finite", name=vector))
+            raise ValueError(text("plane.not_finite", name=name_of(vector)))
         point = (min(max(float(x), -LIMIT), LIMIT), min(max(float(y), -LIMIT), LIMIT))
         self.state = plane_state({**self.state.vectors, vector: point})
         if vector[0] == "q":

@@ -47,6 +47,8 @@ STRINGS: dict[str, str] = {
     "answer.too_deep": "The brackets are nested too deeply: over {limit} levels. Expected: {form}.",
     "answer.choice_missing": "Pick one option — {letters}.",
     "answer.choice_form": "The answer is one option letter: {letters}.",
+    "status.right": "You answered this question before (attempts: {attempts}), and one of them was right.",
+    "status.tried": "You answered this question before (attempts: {attempts}), but none was right yet.",
     "feedback.correct": "Correct.",
     "feedback.wrong": "Not yet.",
     "feedback.right": "Your answer matches what the engine just computed.",

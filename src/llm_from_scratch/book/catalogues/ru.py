@@ -49,6 +49,8 @@ STRINGS: dict[str, str] = {
     "answer.too_deep": "Скобки вложены слишком глубоко: больше {limit} уровней. Нужно: {form}.",
     "answer.choice_missing": "Выберите один вариант — {letters}.",
     "answer.choice_form": "Ответ — одна буква варианта: {letters}.",
+    "status.right": "Вы уже отвечали на этот вопрос (попыток: {attempts}), и среди них был верный ответ.",
+    "status.tried": "Вы уже отвечали на этот вопрос (попыток: {attempts}), но верного ответа пока не было.",
     "feedback.correct": "Верно.",
     "feedback.wrong": "Пока нет.",
     "feedback.right": "Ответ совпал с тем, что только что вычислил движок.",

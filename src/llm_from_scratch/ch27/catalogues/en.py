@@ -770,43 +770,45 @@ STRINGS: dict[str, str] = {
     "plane.bars": "Weights (a row sums to 1)",
     "plane.weights": "Weights — {rows}.",
     "plane.alt": "The plane of the worked example's vectors: {vectors}. {weights} Outputs: {outputs}.",
-    "plane.projections": "Dotted lines: the keys' lines; dashed from {name} to them, ▪ the foot of the perpendicular",
-    "plane.keys": "Below the figure each vector has two sliders, x and y: the arrows move it by 0.5, Shift with an "
-        "arrow by 0.1. With the mouse, drag an arrow's tip in the figure.",
+    "plane.projections": "Dotted lines: the keys' lines; fine dashes: the perpendiculars from {name} to them, ▪ their "
+        "feet",
+    "plane.keys": "Below the figure each vector has two sliders, x and y: the arrow keys move it by 0.5, Shift with "
+        "an arrow key by 0.1. With the mouse, drag an arrow's tip in the figure.",
     "plane.repr": "The vector plane: drag any arrow's tip with the mouse, or move it with its x and y sliders below "
         "the figure (needs a running kernel).",
     "plane.title": "The worked example's vectors in a plane: queries, keys, values and outputs",
     "plane.reset": "Back to the worked example",
     "plane.unknown": "There is no vector “{name}” on the plane; there are: {names}.",
     "plane.not_finite": "The coordinates of {name} must be finite numbers.",
-    "challenge.form": "This task's answer is the vector plane: pass it whole, for example check(\"plane-equal\", "
-        "plane), where plane is the plane shown above.",
-    "challenge.others": "Only {name} may move, but {moved} moved too. Press “{reset}” and move only {name}.",
-    "challenge.unmoved": "{name} is still where it was, {at}: move it on the plane above, then check.",
+    "challenge.form": "This task's answer is the whole vector plane: {form}.",
+    "challenge.others": "In this task only {name} moves. Away from where they started as well: {moved}. Press "
+        "“{reset}” and move only {name}.",
+    "challenge.unmoved": "{name} is still at its starting point {at}: move it on the plane above and check again.",
     "challenge.equal.right": "Done: q₀·k₀ = {s0} and q₀·k₁ = {s1}, so the weights are {w0} and {w1}. The key k₁ = "
-        "{k1} projects onto q₀'s direction where k₀ does; the key's own length and direction do not matter here.",
+        "{k1} projects onto q₀'s direction where k₀ does: only that projection counts, k₁'s length by itself decides "
+        "nothing.",
     "challenge.equal.length": "k₁ is now as long as k₀ ({length}), yet the weights are {w0} and {w1}, because the "
         "scores {s0} and {s1} differ. A score is the key's projection onto q₀ times q₀'s length, not the key's "
         "length.",
     "challenge.equal.missing": "q₀'s weights are {w0} and {w1} so far: the scores q₀·k₀ = {s0} and q₀·k₁ = {s1} are "
         "not equal. Softmax splits evenly only when a row's scores are the same.",
-    "challenge.equal.answer": "any point on the line through k₀ = {k0} perpendicular to q₀ = {q0}: there q₀·k₁ = "
-        "q₀·k₀ = {s0}",
+    "challenge.equal.answer": "any point on the line through k₀ = {k0} perpendicular to q₀ = {q0} (here the line of "
+        "k₀ itself): there q₀·k₁ = q₀·k₀ = {s0}",
     "challenge.strong.right": "Done: with q₁ = {q1} the scores are {s0} and {s1}, k₁'s weight is {w1}, and the output "
         "o₁ = {o1} has come close to v₁ = {v1}.",
-    "challenge.strong.value": "q₁ points where v₁ does, but values take no part in the scores: k₁ gets {w1}. The "
-        "weight follows the difference of scores (q₁·k₁ − q₁·k₀)/√2 = {gap}, and {goal} needs at least ln 9 ≈ {need}.",
-    "challenge.strong.missing": "q₁ gives k₁ a weight of {w1}, and it needs at least {goal}. The difference of scores "
-        "(q₁·k₁ − q₁·k₀)/√2 is {gap} now; it needs at least ln 9 ≈ {need}.",
+    "challenge.strong.value": "q₁ points where v₁ does, but values take no part in the scores: k₁ gets a weight of "
+        "{w1}. The weight follows the difference of scaled scores (q₁·k₁ − q₁·k₀)/√2 = {gap}, and a weight of {goal} "
+        "needs at least ln 9 ≈ {need}.",
+    "challenge.strong.missing": "q₁ gives k₁ a weight of {w1}, and it needs at least {goal}. The difference of scaled "
+        "scores (q₁·k₁ − q₁·k₀)/√2 is {gap} now; it needs at least ln 9 ≈ {need}.",
     "challenge.strong.answer": "any q₁ with (q₁·k₁ − q₁·k₀)/√2 ≥ ln 9 ≈ {need}: for example q₁ pointed straight at k₁ "
-        "and as long, q₁ = {k1}, gives k₁ a weight of {w1} ({goal} needed)",
+        "and as long, q₁ = {k1}, gives k₁ a weight of {w1} (at least {goal} needed)",
     "challenge.long.right": "Done: q₀ = {q0}, the scores are {s0} and {s1} instead of {b0} and {b1}, the row of "
-        "weights {after} instead of {before}. A query twice as long doubles the difference of its scores, and softmax "
+        "weights {after} instead of {before}. A query twice as long has twice the difference of scores, so softmax "
         "comes even closer to picking one key.",
-    "challenge.long.turned": "q₀ = {q0} has turned. Keep the direction of the original {start} and change only its "
-        "length.",
-    "challenge.long.length": "q₀ = {q0} points as the original does, but it is {ratio} times as long, and it should "
-        "be exactly twice.",
+    "challenge.long.turned": "q₀ = {q0} has left the original direction {start}: change only its nonzero coordinate.",
+    "challenge.long.length": "q₀ = {q0} is {length} long now, and it should be exactly {target}: twice the original "
+        "{original}.",
     "challenge.long.answer": "q₀ = {target}; the row of weights becomes {after} instead of {before}",
     "ex.plane-equal-prediction.title": "where k₁ evens q₀'s weights",
     "ex.plane-equal-prediction.prompt": "The task: move only k₁ so that q₀ gives both keys equal weights. Predict "
@@ -817,8 +819,8 @@ STRINGS: dict[str, str] = {
     "ex.plane-equal-prediction.d": "Nowhere: k₀ is perpendicular to q₀, and its weight cannot rise to one half.",
     "ex.plane-equal-prediction.right": "Yes. A row's softmax sees only its scores, and two equal scores give 1/2 "
         "each. What is left is to find where q₀·k₁ equals q₀·k₀; there are many such points.",
-    "ex.plane-equal-prediction.why_a": "Identical keys do get equal weights, but not only they: softmax sees only the "
-        "scores, and many keys give the same score q₀·k.",
+    "ex.plane-equal-prediction.why_a": "Identical keys do get equal weights, but they are not the only ones: softmax "
+        "sees only the scores, and many keys give the same score q₀·k.",
     "ex.plane-equal-prediction.why_b": "A key's length decides nothing by itself: the score q₀·k is k's projection "
         "onto q₀'s direction times q₀'s length. A key as long, turned towards q₀, gets a larger weight.",
     "ex.plane-equal-prediction.why_d": "A perpendicular key gets a score of 0, not a weight of 0: a weight depends on "
@@ -834,18 +836,18 @@ STRINGS: dict[str, str] = {
     "ex.plane-equal.explain": "Equal weights are equal scores, and the score q₀·k depends only on k's projection onto "
         "q₀'s direction.",
     "ex.plane-equal.hint_stage": "Compare the two scores of q₀'s row in the figure: what must happen to q₀·k₁?",
-    "ex.plane-equal.hint_formula": "q₀·k₁ must become equal to q₀·k₀. See where the perpendicular from k₀ to q₀'s "
-        "direction lands.",
-    "ex.plane-strong-prediction.title": "what q₁ needs to take 0.9 from k₁",
+    "ex.plane-equal.hint_formula": "The score q₀·k₁ must become equal to q₀·k₀ = 0. k₀ is perpendicular to q₀: where "
+        "else does a key give a score of 0 with q₀?",
+    "ex.plane-strong-prediction.title": "what q₁ needs to give k₁ a weight of 0.9",
     "ex.plane-strong-prediction.prompt": "The task: move only q₁ so that at least 0.9 of its weight goes to k₁ (and "
         "the output o₁ comes close to v₁). Predict first: what does that need?",
     "ex.plane-strong-prediction.a": "Turn q₁ towards v₁: an output is drawn to the value its query points at.",
-    "ex.plane-strong-prediction.b": "q₁·k₁ must exceed q₁·k₀ by a wide margin: the difference of scores counts, and a "
-        "longer q₁ widens it.",
+    "ex.plane-strong-prediction.b": "The score q₁·k₁ must exceed q₁·k₀ by a wide margin: the difference of scores "
+        "counts, and making q₁ longer widens a positive difference.",
     "ex.plane-strong-prediction.c": "Point q₁ straight at k₁; a query's length does not affect the weights.",
     "ex.plane-strong-prediction.d": "q₁ alone cannot do it: weights change only when the keys move.",
-    "ex.plane-strong-prediction.right": "Yes. In a row of two weights the difference of scores (q₁·k₁ − q₁·k₀)/√2 "
-        "decides everything: turn q₁ from k₀ towards k₁ and, if that is not enough, make it longer.",
+    "ex.plane-strong-prediction.right": "Yes. In a row of two weights the difference of scaled scores (q₁·k₁ − "
+        "q₁·k₀)/√2 decides everything: turn q₁ from k₀ towards k₁ and, if that is not enough, make it longer.",
     "ex.plane-strong-prediction.why_a": "A query is compared with keys only; values take no part in the scores. Where "
         "o₁ moves is decided by the weights, and the weights by the scores q₁·k.",
     "ex.plane-strong-prediction.why_c": "Length counts: it multiplies both scores of the row, and their difference "
@@ -855,16 +857,16 @@ STRINGS: dict[str, str] = {
     "ex.plane-strong-prediction.explain": "In a row of two weights, k₁'s weight grows with the difference of scores "
         "q₁·k₁ − q₁·k₀, which both q₁'s direction and its length change.",
     "ex.plane-strong-prediction.hint_stage": "Do the values take part in the scores, or only in the mixture?",
-    "ex.plane-strong-prediction.hint_formula": "For two scores softmax gives the second weight 1/(1 + e^(s₀ − s₁)): "
-        "it depends only on the difference s₁ − s₀.",
+    "ex.plane-strong-prediction.hint_formula": "For two scaled scores s₀, s₁ softmax gives the second weight 1/(1 + "
+        "e^(s₀ − s₁)): it depends only on the difference s₁ − s₀.",
     "ex.plane-strong.title": "q₁ that gives k₁ at least 0.9",
     "ex.plane-strong.prompt": "Now move only q₁ on the plane above, so that the weight A₁₁ becomes at least 0.9, and "
         "press “Check”.",
-    "ex.plane-strong.explain": "k₁'s weight in q₁'s row is set by the difference of scores (q₁·k₁ − q₁·k₀)/√2, and a "
-        "weight of 0.9 by a difference of ln 9.",
+    "ex.plane-strong.explain": "k₁'s weight in q₁'s row is set by the difference of scaled scores (q₁·k₁ − q₁·k₀)/√2, "
+        "and a weight of 0.9 by a difference of ln 9.",
     "ex.plane-strong.hint_stage": "Watch the two scores of q₁'s row in the figure: which must become the larger?",
     "ex.plane-strong.hint_formula": "A weight of 0.9 needs a difference of scaled scores of ln 9 ≈ 2.2, that is q₁·k₁ "
-        "− q₁·k₀ ≥ √2·ln 9 ≈ 3.1. Turn q₁ towards k₁ and make it longer.",
+        "− q₁·k₀ ≥ √2·ln 9 ≈ 3.1. Turn q₁ towards k₁ and, if that is not enough, make it longer.",
     "ex.plane-long-prediction.title": "what a q₀ twice as long does to its weights",
     "ex.plane-long-prediction.prompt": "The task: make q₀ twice as long without turning it or moving anything else. "
         "Predict first: what happens to q₀'s row of weights?",
@@ -891,8 +893,19 @@ STRINGS: dict[str, str] = {
     "ex.plane-long.prompt": "Now double q₀'s length on the plane above without turning it, and press “Check”. Watch "
         "its row of weights.",
     "ex.plane-long.explain": "A query doubled doubles its scores, and its row of weights gets sharper.",
-    "ex.plane-long.hint_stage": "q₀'s direction must stay the same: move only the coordinate of it that is not 0.",
+    "ex.plane-long.hint_stage": "q₀'s direction must stay the same: change only its nonzero coordinate (y).",
     "ex.plane-long.hint_formula": "Twice as long is 2·q₀: each coordinate doubles.",
+    "challenge.equal.near": "Almost: q₀·k₁ = {s1}, and it should be {s0}, like q₀·k₀ (the weights are {w0} and {w1} "
+        "so far). Without Shift the tip snaps to a grid of 0.5, which puts k₁ exactly on the line.",
+    "challenge.strong.short": "q₁ points at k₁ but is short (length {length}): k₁ gets only {w1}. Length multiplies "
+        "the difference of scores: make q₁ longer until (q₁·k₁ − q₁·k₀)/√2 = {gap} reaches ln 9 ≈ {need}.",
+    "challenge.long.reversed": "q₀ = {q0} points the opposite way: its length may be right, but its direction must "
+        "stay that of {start}.",
+    "challenge.long.zero": "q₀ = (0, 0) is the zero vector and has no direction: both its scores are 0 and its "
+        "weights equal.",
+    "ex.plane-equal.form": "check(\"plane-equal\", plane), where plane is the plane above",
+    "ex.plane-strong.form": "check(\"plane-strong\", plane), where plane is the plane above",
+    "ex.plane-long.form": "check(\"plane-long\", plane), where plane is the plane above",
     "ex.first-look.title": "which value each query gives more weight to",
     "ex.scores.title": "the scores QKᵀ",
     "ex.weights.title": "the first query's weights",
