@@ -54,7 +54,7 @@ EXACT = 1e-12  # within this of the engine, relative to the largest entry: float
 def buggy_head(q, k, v):
     s = q @ k.swapaxes(1, 2) / np.sqrt(q.shape[-1])
     a = np.exp(s - s.max(axis=1, keepdims=True))
-    a /= a.sum(axis=1, keepdims=True)
+    a = a / a.sum(axis=1, keepdims=True)
     return a, a @ v
 
 
