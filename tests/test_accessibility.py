@@ -189,3 +189,11 @@ def test_only_serious_and_critical_violations_block():
 
     result = {"violations": [violation(i) for i in ("minor", "moderate", "serious", "critical")]}
     assert [line.split()[1] for line in blocking(result)] == ["rule-serious", "rule-critical"]
+
+
+def test_a_title_breaks_between_words_never_inside_an_expression_or_parentheses():
+    from llm_from_scratch.book.figures import wrap_title
+
+    lines = wrap_title("Время прямого+обратного прохода, мс (B = 1, d = 64)", 40).splitlines()
+    assert lines == ["Время прямого+обратного прохода, мс", "(B = 1, d = 64)"]
+    assert wrap_title("a = 1 b = 2", 5).splitlines() == ["a = 1", "b = 2"]

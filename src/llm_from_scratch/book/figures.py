@@ -181,8 +181,9 @@ TITLE_CHARACTERS_PER_INCH = 12  # at font size 10: a longer panel title is broke
 
 def wrap_title(title: str, width: int) -> str:
     """``title`` in lines of at most ``width`` characters, never broken inside an expression such as
-    "B = 8" (the spaces around = are kept together with their neighbours)."""
+    "B = 8" (the spaces around = are kept together with their neighbours) or inside parentheses."""
     kept = re.sub(r" ?= ?", "\u00a0=\u00a0", title)
+    kept = re.sub(r"\([^()]*\)", lambda group: group[0].replace(" ", "\u00a0"), kept)
     return textwrap.fill(kept, width).replace("\u00a0", " ")
 
 
