@@ -263,6 +263,10 @@ class ExerciseForm:
     notebook (arrows move to another cell, "a" and "b" insert cells: ipywidgets issue
     3912), while the box keeps them. So Tab reaches the box, a letter chooses, Enter
     checks. Feedback always belongs to the answer on screen: changing it clears it.
+
+    The form holds the exercise's one status: it opens with what the store says of earlier attempts, and shows
+    every answer judged later, in the form or in a code cell. «Показать ответ» also opens the folded answer below.
+    An exercise of kind "state" has no box: its check reads ``source`` (the vector plane) at the click.
     """
 
     def __init__(self, book: ExerciseBook, exercise_id: str, variant: int = 0, source: object = None) -> None:
