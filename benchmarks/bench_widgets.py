@@ -1,6 +1,8 @@
 """Latency of each explorer of every chapter from a new control value to its updated figure and numbers.
 
-Measured in this process (compute + render, as the kernel does it), median of N moves.
+Measured in this process (compute + render, as the kernel does it), median and worst of N moves, beside the
+bounds issue 25 sets for a whole step (100 ms median, 250 ms worst). The browser test prints the whole step,
+from the key going down to the settled numbers on screen (tests/test_browser.py, report_slider_steps).
 A chapter offers its explorers through ``controls(moves)`` in its ``widgets`` module.
 
     python benchmarks/bench_widgets.py [--moves N]
@@ -20,28 +22,29 @@ from llm_from_scratch.book.chapters import chapters
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
-def median_ms(move, values) -> float:
+def step_ms(move, values) -> tuple[float, float]:
+    """Median and worst milliseconds of ``move(value)`` over ``values``."""
     times = []
     for value in values:
         start = time.perf_counter()
         move(value)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1e3
+        times.append((time.perf_counter() - start) * 1e3)
+    return statistics.median(times), max(times)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=21)
     args = parser.parse_args()
-    print(f"{'chapter':<11}{'explorer':<10}{'median ms':>11}{'target ms':>11}  verdict")
+    print(f"{'chapter':<11}{'explorer':<10}{'median ms':>11}{'worst ms':>10}{'target ms':>11}  verdict (in the kernel)")
     for chapter in chapters(ROOT):
         module = f"{chapter.package}.widgets"
         if importlib.util.find_spec(chapter.package) is None or importlib.util.find_spec(module) is None:
             continue
         for name, (control, values, target) in importlib.import_module(module).controls(args.moves).items():
-            ms = median_ms(lambda v, c=control: setattr(c, "value", v), values)
-            verdict = "ok" if ms <= target else "MISSED"
-            print(f"{chapter.name:<11}{name:<10}{ms:>11.1f}{target:>11}  {verdict}")
+            median, worst = step_ms(lambda v, c=control: setattr(c, "value", v), values)
+            verdict = "ok" if median <= target and worst <= 2.5 * target else "MISSED"
+            print(f"{chapter.name:<11}{name:<10}{median:>11.1f}{worst:>10.1f}{target:>11}  {verdict}")
 
 
 if __name__ == "__main__":

@@ -280,14 +280,20 @@ def check_scale_slider(page, lang: str):
 def check_width_slider(page, lang: str):
     handle, readout = slider(page, text_in(lang, "widget.width.slider"))
     numbers = widget_html(page, "d_k = ")
-    figure = page.locator(".widget-html-content:has(svg)").filter(has_text=text_in(lang, "widget.width.var_title")).last
-    before = figure.inner_html()
+    row = page.locator(".widget-html-content:has(svg)").filter(
+        has_text=text_in(lang, "widget.width.row_title", key_width=64)).last
+    before = row.inner_html()
     handle.focus()
     handle.press("ArrowRight")
     wait_for_widget_text(page, "d_k = 128:")
     assert readout.inner_text().strip() == "128"
     assert "d_k = 128" in numbers.inner_text()
-    assert figure.inner_html() != before
+    changed = page.locator(".widget-html-content:has(svg)").filter(
+        has_text=text_in(lang, "widget.width.row_title", key_width=128)).last
+    assert changed.inner_html() != before, "the row under the slider is the new width's"
+    slider_box = page.locator(".llm-slider", has=page.locator("label", has_text=text_in(lang, "widget.width.slider")))
+    gap = changed.bounding_box()["y"] - (slider_box.bounding_box()["y"] + slider_box.bounding_box()["height"])
+    assert 0 <= gap < 40, f"the figure the slider changes stands right under it ({gap:.0f} px)"
 
 
 STEP_MEDIAN_MS, STEP_WORST_MS = 100, 250  # issue 25's bounds for a slider step, kernel round trip included
@@ -307,8 +313,8 @@ def step_times(page, label: str, keys: list[str], settled_text) -> list[float]:
         handle.press(key)
         settled = settled_text(readout.inner_text().strip())
         times.append(page.wait_for_function(
-            "(text) => [...document.querySelectorAll('.widget-html-content')].some(e => e.innerText.includes(text))"
-            " && performance.now() - window.stepClock", arg=settled).json_value())
+            "(text) => [...document.querySelectorAll('.widget-html-content')].some(e => e.textContent.includes(text))"
+            " && performance.now() - window.stepClock", arg=settled).json_value())  # textContent: no layout
     return times
 
 

@@ -72,13 +72,16 @@ def test_width_state_follows_the_variance_argument(width, key_width):
     assert 0 < state.entropy_raw <= math.log(width.tokens) + 1e-12
 
 
-def test_moving_the_width_slider_updates_its_plot(width):
+def test_moving_the_width_slider_shows_that_widths_row(width):
     before = width.figure.value
-    mark = text("figure.mark", label="1024")
-    assert mark not in before
+    assert text("widget.width.row_title", key_width=64) in before
     width.slider.value = 1024
     assert width.state.key_width == 1024 and "d_k = 1024" in width.numbers.value
-    assert width.figure.value != before and mark in width.figure.value
+    assert width.figure.value != before and text("widget.width.row_title", key_width=1024) in width.figure.value
+    row = width.state
+    assert row.row_raw[0] > 0.99 and row.row_scaled[0] < 0.5, "unscaled the row is one-hot, scaled it is not"
+    np.testing.assert_allclose([row.row_raw.sum(), row.row_scaled.sum()], 1.0)
+    assert list(row.row_raw) == sorted(row.row_raw, reverse=True)
 
 
 def test_editing_q_k_v_updates_scores_weights_and_outputs():
@@ -165,14 +168,14 @@ def test_without_the_scale_large_d_k_saturates_rows_and_starves_the_gradient(wid
     small, large = width.state_for(1), width.state_for(1024)
     assert small.jacobian_raw == pytest.approx(small.jacobian_scaled)
     assert large.jacobian_raw < large.jacobian_scaled / 4
-    assert "‖diag(a) − aaᵀ‖" in width.render(large)[1]
+    assert "‖diag(a) − aaᵀ‖" in width.numbers_for(large)
 
 
 NOTEBOOK_COLUMN_PX = 964  # JupyterLab's notebook column at a 1400 px window with the file browser open
 
 
 def test_the_width_figure_shows_four_panels_and_fits_a_notebook_column(width):
-    figure = width.render(width.state_for(64))[0]
+    figure = width.averages
     points = float(re.search(r'<svg[^>]*\swidth="([\d.]+)pt"', figure.svg)[1])
     assert points * 4 / 3 <= NOTEBOOK_COLUMN_PX, f"{points * 4 / 3:.0f} px wide"
     for key in ("var_title", "max_title", "entropy_title", "jacobian_title"):

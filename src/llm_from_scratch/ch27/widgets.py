@@ -17,7 +17,7 @@ from IPython.display import HTML, display
 from ..book.figures import Figure, Panel, heatmap, line_panels
 from ..book.formatting import labels, num, vector
 from ..book.sections import Section, Value, to_text
-from ..book.widgets import LABEL_STYLE, ExerciseForm, Explorer, LiveWidget, Slider, lang_div, snapshot
+from ..book.widgets import LABEL_STYLE, ExerciseForm, Explorer, LiveWidget, Slider, figure_html, lang_div, pre, snapshot
 from ..engine import SelfAttentionError, scaled_dot_product_self_attention
 from ..engine.closed_form import softmax
 from . import sections
@@ -109,16 +109,23 @@ class WidthState:
     entropy_scaled: float
     jacobian_raw: float  # mean over rows of the softmax Jacobian's size, see softmax_jacobian_norm
     jacobian_scaled: float
+    row_raw: np.ndarray  # the first query's weights, largest first, without the scale
+    row_scaled: np.ndarray
 
 
-class WidthExplorer(Explorer):
-    """Random q, k with zero-mean unit-variance components: what d_k does with and without the scale."""
+class WidthExplorer:
+    """Random q, k with zero-mean unit-variance components: what d_k does with and without the scale. The first
+    query's row of weights at the chosen d_k (it changes with the slider), above the four averages over every d_k
+    (they do not). The eleven rows are drawn when the explorer is made, the averages once, so a step only shows
+    what is drawn (drawing the averages takes some 200 ms)."""
 
     batch, tokens, seed = RANDOM_BATCH, RANDOM_TOKENS, RANDOM_SEED
 
     def __init__(self) -> None:
         self.slider = Slider(options=list(KEY_WIDTHS), value=64, description=text("widget.width.slider"))
         self.curves = [self.state_for(d) for d in KEY_WIDTHS]
+        self.averages = self.draw_averages()
+        self.rows = {c.key_width: (figure_html(row := self.draw_row(c)), row) for c in self.curves}
         self.figure = w.HTML()
         self.numbers = w.HTML()
         self.slider.observe(lambda change: self.update(change["new"]), names="value")
@@ -133,14 +140,21 @@ class WidthExplorer(Explorer):
                           float(unscaled_weights.max(axis=-1).mean()), float(weights.max(axis=-1).mean()),
                           _mean_entropy(unscaled_weights), _mean_entropy(weights),
                           float(softmax_jacobian_norm(unscaled_weights).mean()),
-                          float(softmax_jacobian_norm(weights).mean()))
+                          float(softmax_jacobian_norm(weights).mean()),
+                          np.sort(unscaled_weights[0, 0])[::-1], np.sort(weights[0, 0])[::-1])
 
-    def render(self, state: WidthState) -> tuple[Figure, str]:
+    def draw_row(self, state: WidthState) -> Figure:
+        ranks = [str(j) for j in range(1, self.tokens + 1)]
+        return line_panels(ranks, text("widget.width.rank"), [
+            Panel(text("widget.width.row_title", key_width=state.key_width), text("widget.width.row_weight"),
+                  {text("widget.width.raw"): state.row_raw, text("widget.width.scaled"): state.row_scaled})])
+
+    def draw_averages(self) -> Figure:
         def series(raw: str, scaled: str, field: str) -> dict[str, np.ndarray]:
             return {text(raw): np.array([getattr(c, field + "_raw") for c in self.curves]),
                     text(scaled): np.array([getattr(c, field + "_scaled") for c in self.curves])}
 
-        figure = line_panels([str(d) for d in KEY_WIDTHS], "d_k", [
+        return line_panels([str(d) for d in KEY_WIDTHS], "d_k", [
             Panel(text("widget.width.var_title"), text("widget.width.variance"),
                   series("widget.width.raw", "widget.width.scaled", "variance"), log2_y=True),
             Panel(text("widget.width.max_title", tokens=self.tokens), text("widget.width.max_weight"),
@@ -149,17 +163,28 @@ class WidthExplorer(Explorer):
                   text("widget.width.entropy"), series("widget.width.raw", "widget.width.scaled", "entropy")),
             Panel(text("widget.width.jacobian_title"), text("widget.width.jacobian"),
                   series("widget.width.raw", "widget.width.scaled", "jacobian")),
-        ], mark=KEY_WIDTHS.index(state.key_width), columns=2)
-        numbers = text("widget.width.numbers", key_width=state.key_width, raw=num(state.variance_raw, 3),
-                       scaled=num(state.variance_scaled, 3), max_raw=num(state.max_weight_raw, 3),
-                       max_scaled=num(state.max_weight_scaled, 3), entropy_raw=num(state.entropy_raw, 3),
-                       entropy_scaled=num(state.entropy_scaled, 3), uniform=num(math.log(self.tokens), 3),
-                       jacobian_raw=num(state.jacobian_raw, 4), jacobian_scaled=num(state.jacobian_scaled, 4))
-        return figure, numbers
+        ], columns=2)
+
+    def numbers_for(self, state: WidthState) -> str:
+        return text("widget.width.numbers", key_width=state.key_width, raw=num(state.variance_raw, 3),
+                    scaled=num(state.variance_scaled, 3), max_raw=num(state.max_weight_raw, 3),
+                    max_scaled=num(state.max_weight_scaled, 3), entropy_raw=num(state.entropy_raw, 3),
+                    entropy_scaled=num(state.entropy_scaled, 3), uniform=num(math.log(self.tokens), 3),
+                    jacobian_raw=num(state.jacobian_raw, 4), jacobian_scaled=num(state.jacobian_scaled, 4))
+
+    def update(self, key_width: int) -> WidthState:
+        """Show the row drawn for ``key_width`` and its numbers (nothing is drawn on a step)."""
+        self.state = next(c for c in self.curves if c.key_width == key_width)
+        self.figure.value = self.rows[key_width][0]
+        self.numbers.value = pre(self.numbers_for(self.state))
+        return self.state
 
     def show(self) -> None:
-        snapshot(list(self.render(self.state_for(64))))
-        display(LiveWidget([self.slider, self.numbers, self.figure], text("widget.width.repr")))
+        """The slider right above the row it changes; the averages under them, drawn once."""
+        start = self.curves[KEY_WIDTHS.index(64)]
+        snapshot([self.rows[64][1], self.numbers_for(start), self.averages])
+        display(LiveWidget([self.slider, self.figure, self.numbers, w.HTML(figure_html(self.averages))],
+                           text("widget.width.repr")))
 
 
 def softmax_jacobian_norm(weights: np.ndarray) -> np.ndarray:
@@ -256,7 +281,7 @@ def controls(moves: int) -> dict[str, tuple[w.DOMWidget, list, float]]:
     scale, width, editor = ScaleExplorer(), WidthExplorer(), HeadEditor()
     return {
         "scale": (scale.slider, [round(0.1 * (i % 20) + 0.05, 2) for i in range(moves)], 100),
-        "d_k": (width.slider, [KEY_WIDTHS[i % len(KEY_WIDTHS)] for i in range(1, moves + 1)], 250),
+        "d_k": (width.slider, [KEY_WIDTHS[i % len(KEY_WIDTHS)] for i in range(1, moves + 1)], 100),
         "Q/K/V": (editor.fields[("Q", 0, 0)], [0.25 * i for i in range(1, moves + 1)], 100),
     }
 
