@@ -13,7 +13,7 @@ import pathlib
 import re
 
 import pytest
-from support.browser import close_notebook, jupyterlab, lab_page, notebook, open_and_run, require_browser, run_cell
+from support.browser import require_browser, run_cell, throwaway_notebook
 
 from llm_from_scratch.book.widgets import CHOICE_CLASS
 from llm_from_scratch.ch27.exercises import EXERCISE_BOOK
@@ -26,18 +26,12 @@ require_browser()
 
 @pytest.fixture(scope="module")
 def page(tmp_path_factory):
-    home = tmp_path_factory.mktemp("lab")
-    served = home / "project"
-    served.mkdir()
-    (served / "forms.ipynb").write_text(notebook(
-        'from llm_from_scratch.book.text import set_language\nset_language("ru")',
-        "from llm_from_scratch.ch27.widgets import exercise\n\nexercise(\"recurrent-vs-self\")",
-        'exercise("output-shape")', "from llm_from_scratch.ch27.exercises import progress\n\nprogress()"))
-    with jupyterlab(served, home) as server, lab_page(*server, viewport={"width": 1400, "height": 900}) as page:
-        page.evaluate("() => window.jupyterapp.shell.activateById('filebrowser')")
-        open_and_run(page, "forms.ipynb")
+    cells = ('from llm_from_scratch.book.text import set_language\nset_language("ru")',
+             "from llm_from_scratch.ch27.widgets import exercise\n\nexercise(\"recurrent-vs-self\")",
+             'exercise("output-shape")', "from llm_from_scratch.ch27.exercises import progress\n\nprogress()")
+    viewport = {"width": 1400, "height": 900}
+    with throwaway_notebook(tmp_path_factory.mktemp("lab"), "forms.ipynb", cells, viewport) as page:
         yield page
-        close_notebook(page)
 
 
 def boxes(locator) -> list[dict]:

@@ -20,13 +20,9 @@ from playwright.sync_api import expect
 from support.browser import (
     axe_audit,
     blocking,
-    close_notebook,
-    jupyterlab,
-    lab_page,
-    notebook,
     notebook_state,
-    open_and_run,
     require_browser,
+    throwaway_notebook,
 )
 from support.oracle import softmax
 
@@ -41,19 +37,14 @@ require_browser()
 
 @pytest.fixture(scope="module")
 def page(tmp_path_factory):
-    home = tmp_path_factory.mktemp("lab")
-    served = home / "project"
-    served.mkdir()
-    (served / "plane.ipynb").write_text(notebook(
-        'from llm_from_scratch.book.text import set_language\nset_language("ru")',
-        ECHO, "from llm_from_scratch.ch27.plane import VectorPlane\n\nplane = VectorPlane()\nplane.show()",
-        'from llm_from_scratch.ch27.widgets import challenge\n\nchallenge("plane-long", plane)'))
-    with jupyterlab(served, home) as server, lab_page(*server, viewport={"width": 1400, "height": 1000}) as page:
-        open_and_run(page, "plane.ipynb")
+    cells = ('from llm_from_scratch.book.text import set_language\nset_language("ru")', ECHO,
+             "from llm_from_scratch.ch27.plane import VectorPlane\n\nplane = VectorPlane()\nplane.show()",
+             'from llm_from_scratch.ch27.widgets import challenge\n\nchallenge("plane-long", plane)')
+    viewport = {"width": 1400, "height": 1000}
+    with throwaway_notebook(tmp_path_factory.mktemp("lab"), "plane.ipynb", cells, viewport) as page:
         page.locator(f".{PLANE_CLASS} svg").wait_for()
         page.evaluate(CLOCK)
         yield page
-        close_notebook(page)
 
 
 ECHO = """import anywidget

@@ -114,6 +114,20 @@ def notebook(*sources: str) -> str:
                        "nbformat": 4, "nbformat_minor": 5})
 
 
+@contextlib.contextmanager
+def throwaway_notebook(home: pathlib.Path, name: str, sources: tuple[str, ...], viewport: dict[str, int]):
+    """JupyterLab serving one notebook of ``sources`` (see ``notebook``) under ``home``, opened and run in a page;
+    yields the page and closes the notebook after."""
+    served = home / "project"
+    served.mkdir()
+    (served / name).write_text(notebook(*sources))
+    with jupyterlab(served, home) as server, lab_page(*server, viewport=viewport) as page:
+        page.evaluate("() => window.jupyterapp.shell.activateById('filebrowser')")
+        open_and_run(page, name)
+        yield page
+        close_notebook(page)
+
+
 def open_and_run(page, relative: str) -> None:
     """Open a notebook, restart its kernel, run all cells and wait until every cell has run."""
     page.set_default_timeout(60_000)
