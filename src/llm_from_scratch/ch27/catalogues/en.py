@@ -839,8 +839,8 @@ STRINGS: dict[str, str] = {
     "ex.plane-equal.explain": "Equal weights are equal scores, and the score q₀·k depends only on k's projection onto "
         "q₀'s direction.",
     "ex.plane-equal.hint_stage": "Compare the two scores of q₀'s row in the figure: what must happen to q₀·k₁?",
-    "ex.plane-equal.hint_formula": "The score q₀·k₁ must become equal to q₀·k₀ = 0. k₀ is perpendicular to q₀: where "
-        "else does a key give a score of 0 with q₀?",
+    "ex.plane-equal.hint_formula": "The score q₀·k₁ must become equal to q₀·k₀ = {s0}. k₀ is perpendicular to q₀: "
+        "where else does a key give a score of 0 with q₀?",
     "ex.plane-strong-prediction.title": "what q₁ needs to give k₁ a weight of 0.9",
     "ex.plane-strong-prediction.prompt": "The task: move only q₁ so that at least 0.9 of its weight goes to k₁ (and "
         "the output o₁ comes close to v₁). Predict first: what does that need?",
@@ -868,8 +868,8 @@ STRINGS: dict[str, str] = {
     "ex.plane-strong.explain": "k₁'s weight in q₁'s row is set by the difference of scaled scores (q₁·k₁ − q₁·k₀)/√2, "
         "and a weight of 0.9 by a difference of ln 9.",
     "ex.plane-strong.hint_stage": "Watch the two scores of q₁'s row in the figure: which must become the larger?",
-    "ex.plane-strong.hint_formula": "A weight of 0.9 needs a difference of scaled scores of ln 9 ≈ 2.2, that is q₁·k₁ "
-        "− q₁·k₀ ≥ √2·ln 9 ≈ 3.1. Turn q₁ towards k₁ and, if that is not enough, make it longer.",
+    "ex.plane-strong.hint_formula": "A weight of 0.9 needs a difference of scaled scores of ln 9 ≈ {need}, that is "
+        "q₁·k₁ − q₁·k₀ ≥ √2·ln 9 ≈ {need_raw}. Turn q₁ towards k₁ and, if that is not enough, make it longer.",
     "ex.plane-long-prediction.title": "what a q₀ twice as long does to its weights",
     "ex.plane-long-prediction.prompt": "The task: make q₀ twice as long without turning it or moving anything else. "
         "Predict first: what happens to q₀'s row of weights?",
