@@ -6,6 +6,7 @@ and rounded as a learner would round.
 """
 
 import math
+import pathlib
 import re
 import time
 import unicodedata
@@ -14,13 +15,27 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from support.notebooks import code_cells, exercises_asked, load
 from support.oracle import softmax
 
 from llm_from_scratch.book.answers import MAX_DEPTH
+from llm_from_scratch.book.chapters import chapters
 from llm_from_scratch.book.exercises import OPTIONS, Feedback
+from llm_from_scratch.book.text import set_language
 from llm_from_scratch.ch27.evidence import LearnerEvidence, hand_inputs, worked_inputs
-from llm_from_scratch.ch27.exercises import EXERCISE_BOOK, EXERCISES, REVIEW, attempted, check, progress, reveal
+from llm_from_scratch.ch27.exercises import (
+    EXERCISE_BOOK,
+    EXERCISES,
+    NOTEBOOKS,
+    REVIEW,
+    attempted,
+    check,
+    progress,
+    reveal,
+)
 from llm_from_scratch.ch27.plane import default_vectors
+
+CH27 = next(c for c in chapters(pathlib.Path(__file__).resolve().parents[1]) if c.name == "chapter27")
 
 # --- the second example, by hand --------------------------------------------------------
 
@@ -109,6 +124,22 @@ def test_every_exercise_is_covered_in_chapter_order_and_the_review_comes_last():
     assert list(RIGHT) == list(EXERCISES)
     assert list(EXERCISES)[0] == "first-look"
     assert list(EXERCISES)[-len(REVIEW):] == list(REVIEW) and 4 <= len(REVIEW) <= 6
+
+
+CODE_CALL = re.compile(r'^check_code\("([a-z-]+)"', re.M)
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_each_exercise_is_declared_in_the_notebook_that_asks_it(language):
+    """The summary groups exercises by NOTEBOOKS: it must say what each edition's notebooks ask, in their order."""
+    asked = {}
+    for path in CH27.notebooks(language):
+        ids = [i for cell in code_cells(load(path)) for i in (*exercises_asked(cell.source),
+                                                              *CODE_CALL.findall(cell.source))]
+        if ids:
+            asked[path.stem] = tuple(ids)
+    assert {n.stem: n.asks for n in NOTEBOOKS} == asked
+    assert sorted(i for n in NOTEBOOKS for i in n.asks) == sorted(EXERCISE_BOOK.exercises), "each exercise once"
 
 
 def test_right_letters_are_spread_over_every_option():
@@ -494,14 +525,28 @@ def test_every_exercise_has_hints_in_both_editions(english):
         assert given[-1].step == given[-1].steps == (2 if exercise.kind in ("choice", "state") else 3), exercise_id
 
 
-def test_the_progress_summary_keeps_its_column_under_titles_with_a_bar():
-    """V̄, Ā, S̄ carry a combining macron, which takes no column on screen: the states still line up."""
+def _shown(words: str) -> int:
+    """Columns on screen, counted apart from the book's own count: a combining mark none, a wide character two."""
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in ("W", "F") else 1
+               for c in words)
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_the_progress_summary_keeps_its_columns_under_titles_with_a_bar(language):
+    """V̄, Ā, S̄ carry a combining macron, which takes no column on screen: every row's cells still start in one
+    column each, the totals' rows too, whatever their states and counts."""
+    set_language(language)
+    check("scores", [[0, 6], [6, -4]])
+    check("value-gradient", [[1, 0], [0, 1]])
+    EXERCISE_BOOK.record_attempt("first-look", False)
+    for _ in range(12):
+        EXERCISE_BOOK.record_attempt("weights", True)
     shown = repr(progress()).splitlines()
-    lines = shown[1:shown.index("")]  # the exercises' rows, up to the skills' table
-    assert any("V̄" in line for line in lines)
-    starts = {sum(not unicodedata.combining(c) for c in line[:re.search(r"\s{2,}(?=\S)", line).end()])
-              for line in lines}
-    assert len(starts) == 1, starts
+    rows = shown[1:shown.index(EXERCISE_BOOK.strings.text("progress.skills_header"))]
+    table = [line for line in rows if re.search(r"\S\s{2,}\S", line)]
+    assert any("V̄" in line for line in table) and len(table) == len(EXERCISE_BOOK.exercises) + 10 + 1
+    starts = {tuple(_shown(line[:gap.end()]) for gap in re.finditer(r"\s{2,}(?=\S)", line)) for line in table}
+    assert len(starts) == 1 and len(next(iter(starts))) == 2, starts
 
 
 # --- one exercise, one status ----------------------------------------------------------------------

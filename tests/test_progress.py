@@ -3,6 +3,7 @@
 import json
 import os
 import pathlib
+import re
 import subprocess
 import sys
 import textwrap
@@ -11,7 +12,16 @@ import platformdirs
 import pytest
 
 from llm_from_scratch.book import progress as lasting
-from llm_from_scratch.ch27.exercises import EXERCISE_BOOK, attempted, check, progress, reset_progress, reveal
+from llm_from_scratch.book.exercises import _aligned
+from llm_from_scratch.ch27.exercises import (
+    EXERCISE_BOOK,
+    NOTEBOOKS,
+    attempted,
+    check,
+    progress,
+    reset_progress,
+    reveal,
+)
 
 
 def store_file() -> pathlib.Path:
@@ -70,6 +80,54 @@ def test_every_check_goes_through_record_attempt_and_other_ids_are_listed(monkey
     assert recorded == [("row-normalization", False), ("row-normalization", True), ("code-softmax", True)]
     assert rows()["row-normalization"] == (2, True)
     assert list(rows())[-1] == "code-softmax" and rows()["code-softmax"] == (1, True)
+
+
+def summary_blocks() -> list[list[list[str]]]:
+    """The exercises' part of the summary, block by block (a notebook's heading and rows; the chapter's total),
+    each line split into its cells."""
+    shown = repr(progress()).splitlines()
+    part = "\n".join(shown[1:shown.index(EXERCISE_BOOK.strings.text("progress.skills_header"))]).strip("\n")
+    return [[re.split(r"\s{2,}", line) for line in block.splitlines()] for block in part.split("\n\n")]
+
+
+def test_the_summary_lists_exercises_by_notebook_with_totals_per_notebook_and_for_the_chapter():
+    assert len(summary_blocks()) == len(NOTEBOOKS) + 1, "no other exercises: no group for them"
+    check("scores", [[0, 6], [6, -4]])
+    EXERCISE_BOOK.record_attempt("first-look", False)
+    EXERCISE_BOOK.record_attempt("first-look", False)
+    EXERCISE_BOOK.record_attempt("write-backward", False)
+    EXERCISE_BOOK.record_attempt("write-backward", True)
+    EXERCISE_BOOK.record_attempt("renamed-exercise", True)  # recorded by an earlier version of the chapter
+    blocks = summary_blocks()
+    assert blocks[0] == [["01 · Что учтёт каждый запрос"],
+                         ["какому значению запрос даст больший вес", "есть попытки, пока неверно", "(попыток: 2)"],
+                         ["оценки QKᵀ", "верно", "(попыток: 1)"],
+                         ["итого", "верно 1 из 2, пока неверно 1", "(попыток: 3)"]]
+    assert blocks[6][0] == ["07 · Градиенты"] and blocks[6][-2:] == [
+        ["обратный проход своими руками", "верно", "(попыток: 2)"], ["итого", "верно 1 из 5, пока неверно 0",
+                                                                     "(попыток: 2)"]]
+    for notebook, block in zip(NOTEBOOKS, blocks):
+        assert [row[0] for row in block[1:]] == [*(EXERCISE_BOOK.title(i) for i in notebook.asks), "итого"]
+    assert blocks[-2:] == [[["Упражнения, которых нет в тетрадях главы"], ["renamed-exercise", "верно", "(попыток: 1)"],
+                            ["итого", "верно 1 из 1, пока неверно 0", "(попыток: 1)"]],
+                           [["итого по главе", "верно 2 из 32, пока неверно 1", "(попыток: 5)"]]], \
+        "the chapter's total counts the chapter's own exercises"
+    assert [i for i, _, _ in progress().rows] == [*(i for n in NOTEBOOKS for i in n.asks), "renamed-exercise"]
+
+
+def test_the_summary_by_notebook_speaks_english(english):
+    check("scores", [[0, 6], [6, -4]])
+    EXERCISE_BOOK.record_attempt("first-look", False)
+    blocks = summary_blocks()
+    assert blocks[0][0] == ["01 · What each query attends to"]
+    assert blocks[0][-1] == ["total", "1 of 2 right, 1 still wrong", "(attempts: 2)"]
+    assert blocks[-1] == [["chapter total", "1 of 32 right, 1 still wrong", "(attempts: 2)"]]
+
+
+def test_columns_line_up_by_what_the_screen_shows():
+    """A combining mark takes no column and a wide character two; a heading and a blank line widen no column."""
+    assert _aligned([("東京", "a", "1"), ("V̄", "bb", "2"), ("a heading wider than the table",), (), ("x", "c", "3")]) \
+        == ["東京  a   1", "V̄     bb  2", "a heading wider than the table", "", "x     c   3"]
 
 
 def test_reset_forgets_this_chapter_only():

@@ -20,7 +20,7 @@ variant; ``mastery`` reads the skills the exercises serve (``book.mastery``).
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from html import escape
 from typing import Any, Protocol
@@ -171,32 +171,47 @@ class Hint:
 
 
 def _shown_width(words: str) -> int:
-    """How many columns ``words`` take on screen: a combining mark (the bar of V̄) takes none."""
-    return sum(not unicodedata.combining(char) for char in words)
+    """How many columns ``words`` take on screen: a combining mark (the bar of V̄) or a zero-width character takes
+    none, a wide character (東) two."""
+    return sum(0 if unicodedata.category(char) in ("Mn", "Me", "Cf") else
+               2 if unicodedata.east_asian_width(char) in ("W", "F") else 1 for char in words)
 
 
-def _aligned(rows: list[tuple[str, str]]) -> list[str]:
-    """Names padded to one width, then what is said of each."""
-    width = max((_shown_width(name) for name, _ in rows), default=0)
-    return [f"{name}{' ' * (width - _shown_width(name))}  {said}" for name, said in rows]
+def _aligned(rows: Sequence[tuple[str, ...]]) -> list[str]:
+    """Rows of cells in columns: each cell but a row's last is padded to its column's shown width. A row of one
+    cell (a heading) or of none (a blank line) stands as it is and widens no column."""
+    table = [row for row in rows if len(row) > 1]
+    widths = [max(_shown_width(cell) for cell in column) for column in zip(*table)]
+    return ["  ".join([*(cell + " " * (width - _shown_width(cell)) for cell, width in zip(row[:-1], widths)),
+                       *row[-1:]]) for row in rows]
+
+
+@dataclass(frozen=True)
+class Notebook:
+    """A notebook of a chapter: its file's stem ("02_scores_softmax_mixture"), the catalogue key of its title and
+    the ids of the exercises it asks, in the order it asks them."""
+
+    stem: str
+    title: str
+    asks: tuple[str, ...]
 
 
 @dataclass(frozen=True)
 class Progress:
-    rows: tuple[tuple[str, int, bool], ...]  # id, attempts, right at least once
-    words: dict[str, str]
+    """The chapter's summary: ``rows`` for code, ``table`` and ``skill_rows`` as the learner reads them."""
+
+    rows: tuple[tuple[str, int, bool], ...]  # id, attempts, right at least once; in the order shown
+    header: str
+    table: tuple[tuple[str, ...], ...]  # per notebook a heading, its exercises and its total; the chapter's total
     notes: tuple[str, ...] = ()  # about the store: a backup made, or progress kept in memory only
-    titles: dict[str, str] = field(default_factory=dict)  # what the learner reads instead of an id
     skills: tuple[SkillMastery, ...] = ()
+    skills_header: str = ""
     skill_rows: tuple[tuple[str, str], ...] = ()  # each skill's name and what is said of it
 
     def __repr__(self) -> str:
-        w = self.words
-        exercises = [(self.titles.get(i, i), f"{w['right'] if correct else (w['tried'] if count else w['open'])} "
-                                             f"({w['attempts']}: {count})") for i, count, correct in self.rows]
-        lines = [w["header"], *_aligned(exercises)]
+        lines = [self.header, *_aligned(self.table)]
         if self.skill_rows:
-            lines += ["", w["skills_header"], *_aligned(list(self.skill_rows))]
+            lines += ["", self.skills_header, *_aligned(self.skill_rows)]
         return "\n".join([*lines, *self.notes])
 
 
@@ -209,12 +224,15 @@ class Variants(Protocol):
 
 
 class ExerciseBook:
-    """A chapter's exercises, their strings and its evidence; attempts last in the store, under ``chapter``."""
+    """A chapter's exercises, their strings and its evidence; attempts last in the store, under ``chapter``.
+    ``notebooks`` say which notebook asks which exercise: the summary lists the exercises by notebook."""
 
     def __init__(self, chapter: str, exercises: tuple[Exercise, ...], strings: Catalogue,
-                 evidence: Callable[[], Any], variants: Variants | None = None) -> None:
+                 evidence: Callable[[], Any], variants: Variants | None = None,
+                 notebooks: tuple[Notebook, ...] = ()) -> None:
         self.chapter = chapter
         self.exercises = {e.id: e for e in exercises}
+        self.notebooks = notebooks
         self.strings = strings
         self.evidence = evidence
         self.variants = variants
@@ -385,25 +403,49 @@ class ExerciseBook:
         return mastery(self.served(), store().records(self.chapter))
 
     def progress(self) -> Progress:
-        """Which exercises were checked anywhere, which were answered right, and which skills are mastered."""
+        """Which exercises were checked anywhere and which were answered right, by notebook, with each notebook's
+        total and the chapter's; then which skills are mastered."""
         lasting = store()
         attempts = lasting.attempts(self.chapter)
         skills = tuple(self.mastery().values())
         notices = lasting.take_notices()
         if lasting.memory_notice and lasting.memory_notice not in notices:
             notices.append(lasting.memory_notice)
-        words = {"header": self.strings.text("progress.header"), "right": self.strings.text("progress.right"),
-                 "tried": self.strings.text("progress.tried"), "open": self.strings.text("progress.open"),
-                 "attempts": self.strings.text("progress.attempts"),
-                 "skills_header": self.strings.text("progress.skills_header")}
-        skill_rows = tuple((self.strings.text(m.skill), self.strings.text(
-            "progress.skill_row",
-            state=self.strings.text("progress.mastered" if m.mastered else "progress.not_mastered"),
+        text = self.strings.text
+        groups = self._groups(attempts)
+        table: list[tuple[str, ...]] = []
+        for heading, ids in groups:
+            table += [(), (heading,), *(self._exercise_row(i, attempts.get(i, [])) for i in ids),
+                      self._total_row("progress.total", ids, attempts)]
+        table += [(), self._total_row("progress.chapter_total", tuple(self.exercises), attempts)]
+        skill_rows = tuple((text(m.skill), text(
+            "progress.skill_row", state=text("progress.mastered" if m.mastered else "progress.not_mastered"),
             first_right=m.first_right, required=m.required, attempts=m.attempts, hints=m.hints)) for m in skills)
-        ids = [*self.exercises, *(i for i in attempts if i not in self.exercises)]
-        return Progress(tuple((i, len(attempts.get(i, [])), any(attempts.get(i, []))) for i in ids), words,
-                        tuple(self._say(notice) for notice in notices),
-                        {i: self.title(i) for i in ids if i in self.exercises}, skills, skill_rows)
+        rows = tuple((i, len(attempts.get(i, [])), any(attempts.get(i, []))) for _, ids in groups for i in ids)
+        return Progress(rows, text("progress.header"), tuple(table), tuple(self._say(notice) for notice in notices),
+                        skills, text("progress.skills_header"), skill_rows)
+
+    def _groups(self, attempts: Mapping[str, list[bool]]) -> list[tuple[str, tuple[str, ...]]]:
+        """Each notebook's heading and the exercises it asks; last, any exercise of the book or of the store that
+        no notebook asks (one recorded by an earlier version of the chapter, say)."""
+        text = self.strings.text
+        groups = [(text("progress.notebook", number=n.stem[:2], title=text(n.title)), n.asks) for n in self.notebooks]
+        asked = {i for _, ids in groups for i in ids}
+        other = tuple(dict.fromkeys(i for i in (*self.exercises, *attempts) if i not in asked))
+        return [*groups, (text("progress.other"), other)] if other else groups
+
+    def _exercise_row(self, exercise_id: str, tried: list[bool]) -> tuple[str, str, str]:
+        """An exercise's title (its id if the book does not know it), its state and its attempts."""
+        state = "progress.right" if any(tried) else "progress.tried" if tried else "progress.open"
+        return (self.title(exercise_id) if exercise_id in self.exercises else exercise_id, self.strings.text(state),
+                self.strings.text("progress.attempts", attempts=len(tried)))
+
+    def _total_row(self, label: str, ids: tuple[str, ...], attempts: Mapping[str, list[bool]]) -> tuple[str, str, str]:
+        """The catalogue string ``label``, then how many of ``ids`` were answered right and how many only wrong."""
+        tried = [attempts.get(i, []) for i in ids]
+        count = self.strings.text("progress.count", right=sum(map(any, tried)), total=len(ids),
+                                  tried=sum(bool(t) and not any(t) for t in tried))
+        return self.strings.text(label), count, self.strings.text("progress.attempts", attempts=sum(map(len, tried)))
 
     def reset_progress(self) -> Progress:
         """Start the chapter over: forget every recorded attempt at its exercises, in every kernel."""

@@ -24,6 +24,7 @@ from ..book.exercises import (
     Exercise,
     ExerciseBook,
     Judgement,
+    Notebook,
     Option,
     choice_exercise,
     partial,
@@ -527,8 +528,24 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
              facts=_head_width_facts),
 )}
 REVIEW = ("temperature-limits", "row-shift", "one-hot-gradient", "head-width")
+# which notebook asks which exercise, in its order (tests/test_exercises.py checks it against the notebooks)
+NOTEBOOKS = (
+    Notebook("01_predict", "notebook.01_predict", ("first-look", "scores")),
+    Notebook("02_scores_softmax_mixture", "notebook.02_scores_softmax_mixture",
+             ("weights", *(c.id for c in CHALLENGES))),
+    Notebook("03_shapes", "notebook.03_shapes", ("row-normalization", "bug-hunt", "output-shape")),
+    Notebook("04_scaling", "notebook.04_scaling", ("why-root-dk",)),
+    Notebook("05_history", "notebook.05_history", ("recurrent-vs-self", "identical-keys")),
+    Notebook("06_head_from_primitives", "notebook.06_head_from_primitives",
+             ("single-token", "permutation", "write-head")),
+    Notebook("07_gradients", "notebook.07_gradients",
+             ("value-gradient", "weight-gradient", "score-gradient", "small-query-gradients", "write-backward")),
+    Notebook("08_trace", "notebook.08_trace", ("scores-by-hand", "weights-by-hand", "output-by-hand")),
+    Notebook("09_next", "notebook.09_next", ("future-access", "causal-rows")),
+    Notebook("10_exercises", "notebook.10_exercises", REVIEW),
+)
 
-EXERCISE_BOOK = ExerciseBook("ch27", (*EXERCISES.values(), *CODE_EXERCISES), STRINGS, evidence, VARIANTS)
+EXERCISE_BOOK = ExerciseBook("ch27", (*EXERCISES.values(), *CODE_EXERCISES), STRINGS, evidence, VARIANTS, NOTEBOOKS)
 check = EXERCISE_BOOK.check
 check_code = EXERCISE_BOOK.check_code
 reveal = EXERCISE_BOOK.reveal

@@ -76,7 +76,12 @@ STRINGS: dict[str, str] = {
     "export.not_a_store": "it is not a progress file",
     "export.skipped": "{path}: could not be read ({reason}) and was skipped; the file is unchanged.",
     "export.unknown_chapter": "{path}: chapter {chapter} is unknown to this installation and was skipped.",
-    "progress.attempts": "attempts",
+    "progress.attempts": "(attempts: {attempts})",
+    "progress.notebook": "{number} · {title}",
+    "progress.other": "Exercises not in the chapter's notebooks",
+    "progress.count": "{right} of {total} right, {tried} still wrong",
+    "progress.total": "total",
+    "progress.chapter_total": "chapter total",
     "progress.skills_header": "Skills (mastered once enough answers right at the first attempt without hints are "
         "counted; for questions with fresh examples only the fresh examples count):",
     "progress.skill_row": "{state}: {first_right} of {required} counted (attempts: {attempts}, hints: {hints})",

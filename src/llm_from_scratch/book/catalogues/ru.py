@@ -78,7 +78,12 @@ STRINGS: dict[str, str] = {
     "export.not_a_store": "это не файл прогресса",
     "export.skipped": "{path}: не прочитан ({reason}) и пропущен; файл не изменён.",
     "export.unknown_chapter": "{path}: глава {chapter} неизвестна этой установке и пропущена.",
-    "progress.attempts": "попыток",
+    "progress.attempts": "(попыток: {attempts})",
+    "progress.notebook": "{number} · {title}",
+    "progress.other": "Упражнения, которых нет в тетрадях главы",
+    "progress.count": "верно {right} из {total}, пока неверно {tried}",
+    "progress.total": "итого",
+    "progress.chapter_total": "итого по главе",
     "progress.skills_header": "Навыки (освоен, когда засчитано нужное число ответов, верных с первой попытки без "
         "подсказок; у вопросов с новыми примерами засчитываются только новые примеры):",
     "progress.skill_row": "{state}: засчитано {first_right} из {required} (попыток: {attempts}, подсказок: {hints})",
