@@ -94,7 +94,7 @@ def undefined_name(q, k, v):
 
 PROBE = "на пробе, где V = [I | 0]"  # what the probe that reads the weights is called in the messages
 HEAD_MISTAKES = [
-    (softmax_axis, "softmax-axis", PROBE, "в сумме 1 дают столбцы ваших весов ([1.000,1.000,1.000])"),
+    (softmax_axis, "softmax-axis", PROBE, "в сумме 1 дают столбцы ваших весов ([1,1,1])"),
     (missing_scale, "missing-scale", PROBE, "поделённых на 1.00, то есть ни на что"),
     (scale_by_dk, "scale-by-dk", PROBE, "поделённых на 4.00 = d_k"),
     (no_max_shift, "no-max-shift", "на пробе с оценками до 800", "Вычтите из каждой строки оценок её максимум"),
@@ -429,7 +429,7 @@ def test_the_buggy_head_normalises_columns_and_keeps_its_shape():
 
 
 @pytest.mark.parametrize("answer, misconception, words", [
-    ("c", None, "суммы столбцов — [1.000000,1.000000]"),
+    ("c", None, "суммы столбцов — [1,1]"),
     ("a", "shape-reveals-axis", "формы [1,2,2]"),
     ("b", "negative-weights", "exp положительна"),
     ("d", "symmetry-hides-axis", "суммы её строк — [1.013317,0.986683]"),

@@ -57,7 +57,7 @@ def replace_once(old: str, new: str):
 
 
 def first_number_in_cell(s: str) -> str:
-    value = re.search(r">(-?\d+\.\d{6})</text>", s)[1]
+    value = re.search(r">(-?\d+(?:\.\d+)?)</text>", s)[1]
     return s.replace(f">{value}</text>", f">{value[:-1]}{(int(value[-1]) + 1) % 10}</text>", 1)
 
 

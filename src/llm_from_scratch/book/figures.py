@@ -24,7 +24,7 @@ from matplotlib.colors import Normalize
 from matplotlib.figure import Figure as MplFigure
 from matplotlib.patches import Rectangle
 
-from .formatting import num, table
+from .formatting import num, places, table
 from .sections import FRAMES
 from .text import language, text
 
@@ -131,13 +131,14 @@ def heatmap(matrix, row_labels, column_labels, title: str, row_axis: str, column
     ax = fig.subplots()
     low, high = value_range if value_range else (float(matrix.min()), float(matrix.max()))
     norm, colormap = Normalize(low, high if high > low else low + 1), matplotlib.colormaps[COLORMAP]
+    decimals = places(matrix)
     for (i, j), value in np.ndenumerate(matrix):
         shade = norm(value)
         # one patch per cell, so its colour is written into the SVG as text (an image would be opaque bytes);
         # a thin edge of the same colour leaves no light seam between neighbouring cells
         colour = colormap(shade)
         ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor=colour, edgecolor=colour, linewidth=0.5))
-        ax.text(j, i, num(value), ha="center", va="center", fontsize=10, color=text_colour(colour))
+        ax.text(j, i, num(value, decimals), ha="center", va="center", fontsize=10, color=text_colour(colour))
     ax.set_xlim(-0.5, columns - 0.5)
     ax.set_ylim(rows - 0.5, -0.5)  # the first row on top, as a matrix is written
     ax.set_xticks(range(columns), column_labels)
@@ -226,8 +227,10 @@ def line_panels(x_labels: list[str], xlabel: str, panels: list[Panel], mark: int
         ax.grid(True, linewidth=0.3, color="0.8")
         ax.legend(frameon=False, fontsize=8)
         header = [xlabel, *panel.series]
+        decimals = [places(v, 4) for v in panel.series.values()]
         rows = ["  ".join(header)] + [
-            "  ".join([x_labels[i], *(num(v[i], 4) for v in panel.series.values())]) for i in range(len(x_labels))]
+            "  ".join([x_labels[i], *(num(v[i], d) for v, d in zip(panel.series.values(), decimals))])
+            for i in range(len(x_labels))]
         tables.append(panel.title + "\n" + "\n".join(rows))
     if mark is not None:
         fig.text(0.5, 0.005, text("figure.mark", label=x_labels[mark]), ha="center", fontsize=9, style="italic")

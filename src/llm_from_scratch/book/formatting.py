@@ -26,9 +26,21 @@ def trimmed(x: float, decimals: int = 2) -> str:
     return text.rstrip("0").rstrip(".") if "." in text and "e" not in text else text
 
 
-def vector(values, decimals: int = DECIMALS) -> str:
-    """[a,b,...] with fixed decimals, as the source prints rows."""
+def places(values, decimals: int = DECIMALS) -> int:
+    """How many decimals every entry of a vector or matrix prints with: none when all are whole (up to float64
+    rounding, and small enough to write out), else ``decimals`` for all, so 1 never stands beside 0.985834."""
+    values = np.asarray(values, dtype=np.float64)
+    whole = np.all((np.abs(values) < LARGE) & (np.abs(values - np.round(values)) < NOISE))
+    return 0 if whole else decimals
+
+
+def _row(values, decimals: int) -> str:
     return "[" + ",".join(num(x, decimals) for x in np.ravel(values)) + "]"
+
+
+def vector(values, decimals: int = DECIMALS) -> str:
+    """[a,b,...] with the decimals ``places`` gives: [3,-3], [0.014166,0.985834]."""
+    return _row(values, places(values, decimals))
 
 
 def below(x: float, bound: float) -> str:
@@ -38,8 +50,9 @@ def below(x: float, bound: float) -> str:
 
 
 def matrix(rows, decimals: int = DECIMALS) -> str:
-    """[[a,b], [c,d]]: a matrix row by row."""
-    return "[" + ", ".join(vector(row, decimals) for row in np.asarray(rows)) + "]"
+    """[[a,b], [c,d]]: a matrix row by row, every entry with the same decimals (``places``)."""
+    decimals = places(rows, decimals)
+    return "[" + ", ".join(_row(row, decimals) for row in np.asarray(rows)) + "]"
 
 
 def shape(dims) -> str:
@@ -47,7 +60,9 @@ def shape(dims) -> str:
 
 
 def table(rows, row_labels, column_labels, decimals: int = DECIMALS) -> str:
-    """A plain-text table with right-aligned numbers: the text alternative of a heatmap."""
+    """A plain-text table with right-aligned numbers, all with the same decimals (``places``): the text
+    alternative of a heatmap."""
+    decimals = places(rows, decimals)
     cells = [[num(x, decimals) for x in row] for row in np.asarray(rows)]
     width = max([len(c) for r in cells for c in r] + [len(c) for c in column_labels])
     label_width = max(len(r) for r in row_labels)

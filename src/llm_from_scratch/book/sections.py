@@ -16,7 +16,7 @@ from html import escape
 
 import numpy as np
 
-from .formatting import num, shape, table
+from .formatting import num, places, shape, table
 from .text import text
 
 # Frames by role, so no meaning is carried by colour: role -> (CSS border, catalogue keys of the frame's
@@ -136,9 +136,11 @@ def _code(value: str) -> str:
 
 def _html_matrix(part: Matrix) -> str:
     head = "".join(f'<th scope="col" style="padding:2px 8px">{escape(c)}</th>' for c in part.columns)
+    decimals = places(part.values)
     rows = "".join(
         f'<tr><th scope="row" style="padding:2px 8px">{escape(label)}</th>'
-        + "".join(f'<td style="padding:2px 8px;text-align:right;font-family:monospace">{num(x)}</td>' for x in row)
+        + "".join(f'<td style="padding:2px 8px;text-align:right;font-family:monospace">{num(x, decimals)}</td>'
+                  for x in row)
         + "</tr>"
         for label, row in zip(part.rows, np.asarray(part.values))
     )

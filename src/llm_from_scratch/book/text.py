@@ -44,8 +44,8 @@ class Catalogue:
         own = set(self.strings[LANGUAGES[0]])
         return own | (self.parent.keys() if self.parent else set())
 
-    def text_in(self, language: str, key: str, **fields: object) -> str:
-        """The string ``key`` in ``language``, with ``fields`` filled in."""
+    def text_in(self, language: str, key: str, /, **fields: object) -> str:
+        """The string ``key`` in ``language``, with ``fields`` filled in (a field may be called key)."""
         strings = self.strings[language]
         if key not in strings:
             if self.parent is None:
@@ -53,7 +53,7 @@ class Catalogue:
             return self.parent.text_in(language, key, **fields)
         return strings[key].format(**fields)  # a field the string names but the caller did not give: KeyError
 
-    def text(self, key: str, **fields: object) -> str:
+    def text(self, key: str, /, **fields: object) -> str:
         """The string ``key`` in the chosen language, with ``fields`` filled in."""
         return self.text_in(_language, key, **fields)
 

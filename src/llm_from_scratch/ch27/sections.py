@@ -6,6 +6,7 @@ render these descriptions; ``render_report`` and ``render_trace`` assemble them.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from html import escape
 
@@ -32,12 +33,17 @@ from .strings import text
 
 TEXT_WIDTH = 96  # a long sentence in a text output wraps here: a notebook column holds about 115 characters
 ROLE_CAPTIONS = {"query": "role.query", "key": "role.key", "value": "role.value"}
-# why the head refused, by the error's kind, and the name of each stage that can fail
-REFUSALS = {"input-rank": "error.input-rank", "batch-mismatch": "error.batch-mismatch",
-            "token-mismatch": "error.token-mismatch", "empty-token-axis": "error.empty-token-axis",
-            "query-key-width-mismatch": "error.query-key-width-mismatch",
-            "empty-feature-width": "error.empty-feature-width", "non-finite-input": "error.non-finite-input",
-            "stage-failure": "error.stage-failure"}
+# by the error's kind: why the head refused, and what was wrong in words (the error's details are its fields);
+# then the words for each operand and for each stage that can fail
+REFUSALS = {"input-rank": ("error.input-rank", "refusal.input-rank"),
+            "batch-mismatch": ("error.batch-mismatch", "refusal.batch-mismatch"),
+            "token-mismatch": ("error.token-mismatch", "refusal.token-mismatch"),
+            "empty-token-axis": ("error.empty-token-axis", "refusal.empty-token-axis"),
+            "query-key-width-mismatch": ("error.query-key-width-mismatch", "refusal.query-key-width-mismatch"),
+            "empty-feature-width": ("error.empty-feature-width", "refusal.empty-feature-width"),
+            "non-finite-input": ("error.non-finite-input", "refusal.non-finite-input"),
+            "stage-failure": ("error.stage-failure", "refusal.stage-failure")}
+OPERANDS = {"query": "refusal.operand.query", "key": "refusal.operand.key", "value": "refusal.operand.value"}
 STAGE_NAMES = {"raw-scores": "stage.raw-scores", "scaled-scores": "stage.scaled-scores",
                "row-log-softmax": "stage.row-log-softmax", "probabilities": "stage.probabilities",
                "value-mixture": "stage.value-mixture"}
@@ -82,7 +88,7 @@ def inputs(run: HeadRun) -> Section:
 
 def dot_products(run: HeadRun) -> Section:
     return Section(text("section.dot_products"), tuple(
-        Value(f"q_{i}·Kᵀ", vector(row, 0)) for i, row in enumerate(run.head.raw_scores.data[0])))
+        Value(f"q_{i}·Kᵀ", vector(row)) for i, row in enumerate(run.head.raw_scores.data[0])))
 
 
 def scores(run: HeadRun) -> Section:
@@ -111,7 +117,7 @@ def softmax_rows(run: HeadRun) -> Section:
 def mixture(run: HeadRun) -> Section:
     groups = []
     for i, terms in enumerate(run.weighted_terms[0]):
-        weighted = " + ".join(f"{num(a)}·{vector(v, 0)}" for a, v in zip(run.weights[0, i], run.value[0]))
+        weighted = " + ".join(f"{num(a)}·{vector(v)}" for a, v in zip(run.weights[0, i], run.value[0]))
         groups.append(Group((Value(text("trace.weights_of", query=f"q_{i}"), vector(run.weights[0, i])),
                              Value(text("terms"), weighted),
                              Value(text("terms.computed"), " + ".join(vector(t) for t in terms)),
@@ -169,7 +175,7 @@ def weight_gradient(ev: LearnerEvidence) -> Section:
 def score_gradient(ev: LearnerEvidence) -> Section:
     """S̄ row by row, as a hand computes it: the row's ⟨a, ā⟩, then a ⊙ (ā − ⟨a, ā⟩), which sums to 0."""
     weights, steps = ev.worked.weights[0], ev.worked_steps
-    groups = tuple(Group((Value("a", vector(a)), Value("ā", vector(grad_a, 0)), Value("⟨a, ā⟩", num(a @ grad_a)),
+    groups = tuple(Group((Value("a", vector(a)), Value("ā", vector(grad_a)), Value("⟨a, ā⟩", num(a @ grad_a)),
                           Value(f"S̄_{i},:", vector(grad_s)), Value(text("backward.row_sum"), num(grad_s.sum()))),
                          "score", f"q_{i}")
                    for i, (a, grad_a, grad_s) in enumerate(zip(weights, steps.grad_weights, steps.grad_scores)))
@@ -248,14 +254,23 @@ def visibility(run: HeadRun) -> Section:
 
 
 def explain(error: SelfAttentionError) -> str:
-    """Why the head refused, in the learner's language (a failed stage is named)."""
-    why = text(REFUSALS[error.kind])
-    return f"{why} {text('stage', stage=text(STAGE_NAMES[error.stage]))}" if error.stage else why
+    """Why the head refused, in the learner's language."""
+    return text(REFUSALS[error.kind][0])
+
+
+def _detail(name: str, value: object) -> str:
+    if name == "operand":
+        return text(OPERANDS[value])
+    if name == "stage":
+        return text(STAGE_NAMES[value])
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else "∞" if value > 0 else "-∞"
+    return str(value)
 
 
 def offending(error: SelfAttentionError) -> str:
-    """The numbers behind a refusal as ``name=value|...``, in the order the head gave them."""
-    return "|".join(f"{name}={value}" for name, value in error.details.items())
+    """What was wrong, in the learner's words, with the numbers the head gave: «у запросов ранг 2»."""
+    return text(REFUSALS[error.kind][1], **{name: _detail(name, value) for name, value in error.details.items()})
 
 
 def _refusal(error: SelfAttentionError) -> Group:
@@ -336,7 +351,7 @@ def hand_weights(ev: LearnerEvidence) -> Section:
     groups = []
     for i, (row, weights) in enumerate(zip(run.head.scaled_scores.data[0], run.weights[0])):
         exps = exponentials(row)
-        groups.append(Group((Value(f"S_{i},:", vector(row, 0)), Value(text("hand.exponentials"), vector(exps)),
+        groups.append(Group((Value(f"S_{i},:", vector(row)), Value(text("hand.exponentials"), vector(exps)),
                              Value(text("hand.exp_sum"), num(exps.sum())), Value(f"A_{i},:", vector(weights))),
                             "weight", f"q_{i}"))
     return Section(text("section.hand_weights"), tuple(groups))
@@ -365,7 +380,7 @@ def shift_invariance() -> Section:
 
 def scale_example(ev: LearnerEvidence) -> Section:
     example = ev.scale
-    scores_text = vector(example.scores, 0)
+    scores_text = vector(example.scores)
     return Section(text("section.scale_example"), (
         Value(text("unscaled_weight", scores=scores_text), num(example.unscaled[0]), ": "),
         Value(text("scaled_weight", scores=scores_text, key_width=example.key_width), num(example.scaled[0]), ": ")))
