@@ -130,6 +130,14 @@ def test_the_live_widgets_figures_are_described_too(lang):
         assert f'aria-label="{escape(Figure("", figure.title, "").alt)}' in figure_html(figure)
 
 
+def test_a_figure_drawn_inline_styles_nothing_outside_itself():
+    """matplotlib's rule for every element ("*") is gone: inline in a live widget it restyled the whole page on
+    each step; its line joins and caps are the figure root's attributes, inherited by the figure alone."""
+    for figure in (heatmap(np.eye(2), ["a", "b"], ["c", "d"], "T", "r", "c"), WidthExplorer().averages):
+        assert "<style" not in figure.svg
+        assert re.search(r'<svg stroke-linejoin="round" stroke-linecap="butt" ', figure.svg)
+
+
 # --- names, language, focus, feedback --------------------------------------------------------
 
 def test_a_slider_is_a_named_native_range_whose_value_text_is_its_label(lang):

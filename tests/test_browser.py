@@ -258,7 +258,7 @@ def check_scale_slider(page, lang: str):
     assert readout.inner_text().strip() == "0.707"
     assert handle.get_attribute("aria-valuetext") == "0.707"
     assert "A_0,: = [0.014166,0.985834]" in before_numbers, before_numbers
-    # from exactly 1 (the button), five arrow steps of 0.01 land on the step grid at 1.05
+    # from exactly 1 (the button), five arrow steps of 0.05 land on the step grid at 1.25
     page.locator("button", has_text=text_in(lang, "widget.scale.to_one")).click()
     wait_for_widget_text(page, text_in(lang, "widget.scale.pair", factor="1.00").strip())
     handle.focus()
@@ -267,7 +267,7 @@ def check_scale_slider(page, lang: str):
     value = readout.inner_text().strip()
     wait_for_widget_text(page, text_in(lang, "widget.scale.pair", factor=value).strip())
     factor = float(value)
-    assert factor == pytest.approx(1.05), "five steps of 0.01 from 1"
+    assert factor == pytest.approx(1.25), "five steps of 0.05 from 1"
     assert numbers.inner_text() != before_numbers
     state = ScaleExplorer().state_for(factor)
     shown = numbers.inner_text()

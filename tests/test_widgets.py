@@ -41,7 +41,7 @@ def test_the_scale_slider_opens_on_the_chapters_weights():
     assert explorer.slider.value == 1 / math.sqrt(2) and explorer.slider.label == "0.707"
     assert "A_0,: = [0.014166,0.985834]" in explorer.numbers.value
     neighbours = [value for _, value in explorer.slider.options]
-    assert neighbours[neighbours.index(1 / math.sqrt(2)) + 1] == 0.71
+    assert neighbours[neighbours.index(1 / math.sqrt(2)) + 1] == 0.75
 
 
 def test_moving_the_scale_slider_updates_figure_and_numbers(scale):

@@ -239,16 +239,26 @@ def snapshot(parts: list[Figure | str]) -> None:
 
 
 class Explorer:
-    """A control-driven view: ``state_for`` computes the numbers, ``render`` draws them."""
+    """A slider-driven view: ``state_for`` computes the numbers, ``render`` draws them. Every position of the
+    slider is drawn when the explorer is made (``draw_every_position``), so a step only swaps in what is drawn
+    and the browser shows it at once; a figure takes tens of milliseconds to draw."""
 
+    slider: Slider
     figure: w.HTML
     numbers: w.HTML
 
+    def draw_every_position(self):
+        """Draw each of the slider's values, then follow the slider; the state at its current value."""
+        self.drawn = {}
+        for _, value in self.slider.options:
+            figure, numbers = self.render(self.state_for(value))
+            self.drawn[value] = (figure_html(figure), pre(numbers))
+        self.slider.observe(lambda change: self.update(change["new"]), names="value")
+        return self.update(self.slider.value)
+
     def update(self, value):
         self.state = self.state_for(value)
-        figure, numbers = self.render(self.state)
-        self.figure.value = figure_html(figure)
-        self.numbers.value = pre(numbers)
+        self.figure.value, self.numbers.value = self.drawn[value]
         return self.state
 
 

@@ -162,8 +162,7 @@ class BlockSizeExplorer(Explorer):
         self.slider = Slider(options=list(BLOCK_SIZES), value=256, description=text("cost.block.slider"))
         self.figure = w.HTML()
         self.numbers = w.HTML()
-        self.slider.observe(lambda change: self.update(change["new"]), names="value")
-        self.state = self.update(self.slider.value)
+        self.state = self.draw_every_position()
 
     def measure(self, block: int) -> BlockState:
         run = partial(_tiled, *self.inputs, block=block)

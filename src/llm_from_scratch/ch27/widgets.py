@@ -54,9 +54,9 @@ class ScaleExplorer(Explorer):
         self.key_width = self.run.head.key_width
         self.pair_scores = ev.scale.scores
         self.default = 1.0 / math.sqrt(self.key_width)
-        # factors 0 to 2 in steps of 0.01, and 1/sqrt(d_k) itself: a float slider would snap it to 0.71 in
+        # factors 0 to 2 in steps of 0.05, and 1/sqrt(d_k) itself: a float slider would snap it to 0.70 in
         # the browser, so the live widget would open on other weights than the chapter's
-        factors = sorted({round(0.01 * i, 2) for i in range(201)} | {self.default})
+        factors = sorted({round(0.05 * i, 2) for i in range(41)} | {self.default})
         self.slider = Slider(options=[(num(f, 3), f) for f in factors], value=self.default,
                              description=text("widget.scale.slider"))
         self.to_default = w.Button(description=text("widget.scale.to_default", value=num(self.default, 3)))
@@ -65,8 +65,7 @@ class ScaleExplorer(Explorer):
         self.to_one.on_click(lambda _: setattr(self.slider, "value", 1.0))
         self.figure = w.HTML()
         self.numbers = w.HTML()
-        self.slider.observe(lambda change: self.update(change["new"]), names="value")
-        self.state = self.update(self.slider.value)
+        self.state = self.draw_every_position()
 
     def state_for(self, factor: float) -> ScaleState:
         weights = softmax(factor * self.run.head.raw_scores.data)
