@@ -16,7 +16,6 @@ from support.browser import blocking
 from llm_from_scratch.book.exercises import OPTIONS
 from llm_from_scratch.book.figures import (
     COLORMAP,
-    Figure,
     Panel,
     contrast_ratio,
     heatmap,
@@ -24,7 +23,7 @@ from llm_from_scratch.book.figures import (
     relative_luminance,
     text_colour,
 )
-from llm_from_scratch.book.text import set_language
+from llm_from_scratch.book.text import set_language, text
 from llm_from_scratch.book.widgets import (
     FOCUS_CSS,
     LIVE_CLASS,
@@ -127,7 +126,8 @@ def test_the_live_widgets_figures_are_described_too(lang):
         assert '<div role="img" aria-label="' in explorer.figure.value
         assert "<title>" in explorer.figure.value and "<desc>" in explorer.figure.value
     for figure in (width.rows[64][1], width.averages):
-        assert f'aria-label="{escape(Figure("", figure.title, "").alt)}' in figure_html(figure)
+        assert f'aria-label="{escape(figure.title)}. {escape(text("figure.live"))}"' in figure_html(figure)
+        assert text("figure.alt") not in figure_html(figure), "no table stands beside a live figure"
 
 
 def test_a_figure_drawn_inline_styles_nothing_outside_itself():

@@ -42,6 +42,7 @@ from support.browser import (
     code_cell_count,
     focus_is_visible,
     go_to_cell_by_keys,
+    in_hidden_snapshot,
     jupyterlab,
     lab_page,
     notebook_state,
@@ -49,10 +50,11 @@ from support.browser import (
     require_browser,
     run_cell,
     tab_to,
+    wait_for_live_widgets,
 )
 
 from llm_from_scratch.book.chapters import chapters
-from llm_from_scratch.book.formatting import vector
+from llm_from_scratch.book.formatting import num, places, vector
 from llm_from_scratch.ch27.evidence import run_head, worked_inputs
 from llm_from_scratch.ch27.exercises import EXERCISE_BOOK
 from llm_from_scratch.ch27.strings import text_in
@@ -124,9 +126,12 @@ def test_notebook_runs_cleanly_in_jupyterlab(notebook):
 
 def test_no_answer_shows_before_an_attempt(notebook):
     """After Restart and Run All (which re-opens collapsed outputs), every folded answer is still closed."""
+    wait_for_live_widgets(notebook.page, notebook.path)
     folded = notebook.page.locator(".jp-OutputArea-output details")
     for i in range(folded.count()):
         answer = folded.nth(i)
+        if in_hidden_snapshot(answer):  # a snapshot's folded table, hidden with its snapshot
+            continue
         answer.scroll_into_view_if_needed()
         assert not answer.evaluate("(d) => d.open"), f"{notebook.name}: folded answer {i} is open"
         assert not answer.locator("img, pre").first.is_visible(), f"{notebook.name}: answer {i} is visible"
@@ -187,10 +192,12 @@ def test_outputs_pass_the_axe_audit(notebook, axe_summary):
 def test_the_first_heatmap_reads_in_greyscale(notebook):
     """A greyscale screenshot of the notebook's first heatmap (a figure with a role's frame caption) for review."""
     page, lang = notebook.page, notebook.lang
+    wait_for_live_widgets(page, notebook.path)  # a snapshot hidden by its widget is not the one a reader sees
     captions = [text_in(lang, f"figure.frame.{role}") for role in FRAME_ROLES]
     images = page.locator(".jp-OutputArea-output img[src^='data:image/svg+xml;base64,']")
     sources = images.evaluate_all("(images) => images.map(i => i.getAttribute('src').split(',')[1])")
-    heatmaps = [i for i, data in enumerate(sources) if any(c in base64.b64decode(data).decode() for c in captions)]
+    heatmaps = [i for i, data in enumerate(sources) if any(c in base64.b64decode(data).decode() for c in captions)
+                and not in_hidden_snapshot(images.nth(i))]
     if not heatmaps:
         pytest.skip("no heatmap in this notebook")
     image = images.nth(heatmaps[0])
@@ -213,16 +220,29 @@ def test_the_first_heatmap_reads_in_greyscale(notebook):
 
 # --- the mouse and the keys on chapter 27's widgets --------------------------------------
 
+def test_a_snapshot_gives_way_to_its_live_widget(notebook):
+    """After Run All each widget cell shows its live widget only: the stored snapshot above it is hidden."""
+    page = notebook.page
+    if page.locator(".llm-snapshot").count() == 0:
+        pytest.skip("no widget with a snapshot here")
+    wait_for_live_widgets(page, notebook.path)
+    shown = page.evaluate("() => [...document.querySelectorAll('.llm-snapshot')].filter((s) => s.offsetParent)"
+                          ".map((s) => s.textContent.slice(0, 80))")
+    assert not shown, f"{notebook.name}: snapshots still beside their live widgets: {shown}"
+
+
 def test_widgets_answer_the_mouse_and_the_keys(notebook):
     page, lang, name = notebook.page, notebook.lang, notebook.name
-    if notebook.chapter != "chapter27" or name[:2] not in ("03", "04", "08"):
+    if notebook.chapter != "chapter27" or name[:2] not in ("03", "04", "08", "11"):
         pytest.skip("no explorer or editor here")
     if name.startswith("04_"):
         check_scale_slider(page, lang)
         screenshot(page, lang, name, "-scale-slider")
         check_width_slider(page, lang)
         screenshot(page, lang, name, "-dk-slider")
-        report_slider_steps(page, lang)
+        report_slider_steps(explorer_steps(page, lang), lang)
+    if name.startswith("11_"):
+        report_slider_steps(block_size_steps(page, lang), lang)
     if name.startswith("08_"):
         check_head_editor(page)
         screenshot(page, lang, name, "-editor")
@@ -318,18 +338,30 @@ def step_times(page, label: str, keys: list[str], settled_text) -> list[float]:
     return times
 
 
-def report_slider_steps(page, lang: str) -> None:
-    """Each slider's median and worst step over 20 steps, printed with a verdict against the bounds."""
-    page.evaluate(STEP_CLOCK)
-    scale = step_times(page, text_in(lang, "widget.scale.slider"), ["ArrowRight"] * 10 + ["ArrowLeft"] * 10,
-                       lambda value: text_in(lang, "widget.scale.pair", factor=value).strip())
-    width = step_times(page, text_in(lang, "widget.width.slider"), ["Home"] + ["ArrowRight"] * 10 + ["ArrowLeft"] * 9,
-                       lambda value: f"d_k = {value}:")
-    for name, times in (("scale", scale), ("d_k", width)):
+def report_slider_steps(steps: dict[str, list[float]], lang: str) -> None:
+    """Each slider's median and worst step, printed with a verdict against the bounds."""
+    for name, times in steps.items():
         median, worst = statistics.median(times), max(times)
         verdict = "within" if median <= STEP_MEDIAN_MS and worst <= STEP_WORST_MS else "OVER"
         print(f"\n{lang} slider {name}: median {median:.1f} ms, worst {worst:.1f} ms over {len(times)} steps "
               f"({verdict} the bounds of {STEP_MEDIAN_MS} ms median, {STEP_WORST_MS} ms worst)")
+
+
+def explorer_steps(page, lang: str) -> dict[str, list[float]]:
+    """20 steps of each of 04's sliders."""
+    page.evaluate(STEP_CLOCK)
+    return {"scale": step_times(page, text_in(lang, "widget.scale.slider"), ["ArrowRight"] * 10 + ["ArrowLeft"] * 10,
+                                lambda value: text_in(lang, "widget.scale.pair", factor=value).strip()),
+            "d_k": step_times(page, text_in(lang, "widget.width.slider"),
+                              ["Home"] + ["ArrowRight"] * 10 + ["ArrowLeft"] * 9, lambda value: f"d_k = {value}:")}
+
+
+def block_size_steps(page, lang: str) -> dict[str, list[float]]:
+    """20 steps of 11's block size slider, across its six sizes and back."""
+    page.evaluate(STEP_CLOCK)
+    said = lambda value: text_in(lang, "cost.block.numbers", block=value, ms="\0", peak="", record="").split("\0")[0]  # noqa: E731
+    keys = ["Home"] + (["ArrowRight"] * 5 + ["ArrowLeft"] * 5) * 2
+    return {"block size": step_times(page, text_in(lang, "cost.block.slider"), keys[:20], said)}
 
 
 def check_head_editor(page):
@@ -341,15 +373,27 @@ def check_head_editor(page):
     run = run_head(q, k, v)
     wait_for_widget_text(page, f"o_0 = {vector(run.output[0, 0])}")
     view = page.locator(".widget-html-content", has_text=f"o_0 = {vector(run.output[0, 0])}").last
-    scores_row = "\t".join(f"{x:.6f}" for x in run.head.raw_scores.data[0, 0])
+    scores = run.head.raw_scores.data[0]
+    scores_row = "\t".join(num(x, places(scores)) for x in scores[0])
     assert scores_row in view.inner_text(), "the scores did not follow the edit"
+    marked = view.locator("mark").all_inner_texts()
+    assert marked[:2] == ["3", "5"], f"q_0's scores changed from 0, 6 to 3, 5 and are marked first: {marked}"
+    other = page.locator(".widget-text", has_text="K[1,0]").locator("input")
+    other.fill("abc")
+    other.press("Tab")
+    note = page.locator(".widget-vbox", has=page.locator(".widget-text", has_text="K[1,0]")).last
+    note.get_by_role("status").wait_for()
+    assert "abc" in note.get_by_role("status").inner_text(), "the unreadable entry is told beside its field"
+    other.fill("-1")
+    other.press("Tab")
+    note.get_by_role("status").wait_for(state="detached")
 
 
 ANSWERED: set[str] = set()  # progress lasts across kernels: the next edition finds this module's attempts
 HINTS_TAKEN: list[str] = []
 
 
-FOLDED = "() => document.querySelectorAll('.jp-OutputArea details:not([open])').length"  # answers still folded
+FOLDED = "() => document.querySelectorAll('.jp-OutputArea details.llm-folded:not([open])').length"  # answers folded
 
 
 def check_exercise_form(page, lang: str):
@@ -490,13 +534,12 @@ def keyboard_editor(page, lang: str):
     assert_focus_visible(page, "the Q[0,1] field")
     assert_language(page, field, lang)
     page.keyboard.press("Control+a")
-    page.keyboard.type("2")
-    page.keyboard.press("ArrowUp")  # a step of 0.5: 2.5
-    assert field.input_value() == "2.5"
+    page.keyboard.type("2,5")  # a decimal comma, as a Russian learner writes 2.5
     page.keyboard.press("Tab")
     # the other fields as they stand (the mouse test before may have changed Q[0,0])
     fields = page.locator(".jp-Notebook .jp-Cell").nth(index).locator(".widget-text input")
-    q, k, v = np.array([float(x) for x in fields.evaluate_all("(es) => es.map(e => e.value)")]).reshape(3, 1, 2, 2)
+    typed = fields.evaluate_all("(es) => es.map(e => e.value.replace(',', '.'))")
+    q, k, v = np.array([float(x) for x in typed]).reshape(3, 1, 2, 2)
     run = run_head(q, k, v)
     wait_for_widget_text(page, f"o_0 = {vector(run.output[0, 0])}")
     reset = text_in(lang, "widget.editor.reset")

@@ -39,10 +39,10 @@ def test_rejected_inputs_are_the_sources_five_and_three_more(evidence):
     assert found == [
         ("input-rank", "у запросов ранг 2"),
         ("batch-mismatch", "размер пакета у запросов 1, у ключей 2, у значений 1"),
-        ("token-mismatch", "токенов у запросов 2, у ключей 3, у значений 2"),
-        ("empty-token-axis", "токенов 0"),
+        ("token-mismatch", "число токенов: у запросов 2, у ключей 3, у значений 2"),
+        ("empty-token-axis", "число токенов — 0"),
         ("query-key-width-mismatch", "ширина d_k у запросов 2, у ключей 3"),
-        ("empty-feature-width", "у значений ширина 0"),
+        ("empty-feature-width", "у значений ширина признаков 0"),
         ("non-finite-input", "у запросов элемент [0, 1, 0] — NaN"),
         ("stage-failure", "сбой на этапе «оценки QKᵀ до масштабирования»"),
     ]
@@ -101,7 +101,7 @@ def test_report_carries_the_sources_figures():
                    "V [1,2,1] → A [1,2,2], O [1,2,1]", "побитово совпадает", "пройдена"]:
         assert figure in report, figure
     rejected = report.split("Отклонённые входы")[1].split("\n\n")[0]
-    kinds = [line.split(": ")[1] for line in rejected.splitlines() if line.startswith("вид ошибки: ")]
+    kinds = [line.split(": ")[1] for line in rejected.splitlines() if line.startswith("код ошибки: ")]
     assert kinds == [r.error.kind for r in LearnerEvidence().rejected]
     assert "сбой на этапе «оценки QKᵀ до масштабирования»" in rejected, "a failed stage is named in the learner's words"
     assert report.count("побитово совпадает") == 1, "each fact is stated once"

@@ -23,6 +23,7 @@ from tools.pytest_plugin import SANITIZE
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 CH27 = next(c for c in chapters(ROOT) if c.name == "chapter27")
 SVG = "image/svg+xml"
+TABLE = "the figure's table"  # the plain text of the output that holds a figure: its table of numbers
 PATTERNS = get_sanitize_patterns(SANITIZE.read_text(encoding="utf-8"))
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
@@ -91,7 +92,7 @@ CHANGES = [
      replace_once(f">{text_in('en', 'figure.scaled')}<", ">S<")),
     ("en", 'head_figure(ev.worked, "weights")', "the caption", SVG,
      replace_once(f">{text_in('en', 'figure.frame.weight')}<", ">a frame<")),
-    ("en", "WidthExplorer()", "a plotted value (the table beside the plot)", "stdout", first_plotted_value),
+    ("en", "WidthExplorer()", "a plotted value (the table beside the plot)", TABLE, first_plotted_value),
 ]
 LAYOUT_ONLY = [("en", 'head_figure(ev.worked, "output")'), ("en", "ScaleExplorer()")]
 
@@ -115,6 +116,9 @@ def change_output(cell: dict, target: str, how) -> None:
     for output in cell["outputs"]:
         if target == SVG and SVG in output.get("data", {}):
             output["data"][SVG] = how(joined(output["data"][SVG]))
+            return
+        if target == TABLE and SVG in output.get("data", {}):
+            output["data"]["text/plain"] = how(joined(output["data"]["text/plain"]))
             return
         if output.get("name") == target:
             output["text"] = how(joined(output["text"]))

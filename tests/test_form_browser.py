@@ -28,7 +28,8 @@ require_browser()
 def page(tmp_path_factory):
     cells = ('from llm_from_scratch.book.text import set_language\nset_language("ru")',
              "from llm_from_scratch.ch27.widgets import exercise\n\nexercise(\"recurrent-vs-self\")",
-             'exercise("output-shape")', "from llm_from_scratch.ch27.exercises import progress\n\nprogress()")
+             'exercise("output-shape")', "from llm_from_scratch.ch27.exercises import progress\n\nprogress()",
+             'exercise("scores")')
     viewport = {"width": 1400, "height": 900}
     with throwaway_notebook(tmp_path_factory.mktemp("lab"), "forms.ipynb", cells, viewport) as page:
         yield page
@@ -79,7 +80,7 @@ def test_tab_reaches_the_answer_a_letter_chooses_and_enter_checks(page):
     listbox.locator("option").nth(3).click()  # a click on an option writes its letter
     page.wait_for_function("(e) => e.value === 'd'", arg=box.element_handle())
     feedback_of(form).wait_for(state="detached")  # the feedback went with the answer it was about
-    assert page.locator(".jp-Notebook .jp-Cell").count() == 4, "no key reached the notebook's own commands"
+    assert page.locator(".jp-Notebook .jp-Cell").count() == 5, "no key reached the notebook's own commands"
 
 
 def test_enter_in_the_answer_box_checks_and_a_new_answer_clears_the_old_feedback(page):
@@ -120,3 +121,32 @@ def test_a_new_example_is_judged_on_its_own_inputs_and_counts_for_the_skill(page
     run_cell(page, 3)
     page.wait_for_function("(node) => /засчитано 1 из 2/.test(node.innerText)", arg=summary.element_handle())
     assert re.search(skill + r"\s+не освоен: засчитано 1 из 2", summary.inner_text())
+
+
+TYPE_AND_CLICK = """([input, button, typed]) => {
+    input.value = "";
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+    for (const char of typed) {
+        input.value += char;
+        input.dispatchEvent(new Event("input", { bubbles: true }));
+    }
+    button.click();
+}"""
+
+
+def test_typing_and_clicking_at_once_judges_what_was_typed_twenty_times(page):
+    """Type and click with no pause between (keystrokes and the click in one go, faster than any learner): each
+    check judges the text in the box at the click, never an earlier one (the box sends its text with the click;
+    its value, sent on each keystroke, reaches the kernel only after the kernel took the one before)."""
+    placeholder = text_in("ru", "ex.scores.form")
+    form = page.locator(".jp-OutputArea-output", has=page.locator(f"input[placeholder='{placeholder}']"))
+    field = form.locator("input[type='text']")
+    check = form.get_by_role("button", name=text_in("ru", "widget.exercise.check"))
+    status = form.locator(".widget-html-content [role='status']")
+    for i in range(20):
+        right = i % 2 == 0
+        typed = "[[0, 6], [6, -4]]" if right else "[[0, 6], [6, 4]]"
+        page.evaluate(TYPE_AND_CLICK, [field.element_handle(), check.element_handle(), typed])
+        mark, other = ("✔", "✘") if right else ("✘", "✔")
+        status.filter(has_text=mark).wait_for()
+        assert status.filter(has_text=other).count() == 0, f"check {i + 1}: {status.all_inner_texts()}"

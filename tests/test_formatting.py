@@ -6,7 +6,7 @@ import re
 import numpy as np
 
 from llm_from_scratch.book.figures import Panel, line_panels
-from llm_from_scratch.book.formatting import matrix, table, vector
+from llm_from_scratch.book.formatting import matrix, powers_of_two, table, vector
 from llm_from_scratch.book.sections import to_html, to_text
 from llm_from_scratch.ch27.evidence import LearnerEvidence
 from llm_from_scratch.ch27.figures import head_figure
@@ -51,3 +51,15 @@ def test_figures_label_their_cells_and_tables_the_same_way():
     series = {"count": np.array([2.0, 4.0]), "mean": np.array([1.0, 1.5])}
     plot = line_panels(["1", "2"], "x", [Panel("p", "y", series)])
     assert plot.table.splitlines()[1:] == ["x  count  mean", "1  2  1.0000", "2  4  1.5000"]
+
+
+def test_powers_of_two_are_written_as_numbers_while_short_else_all_with_a_raised_exponent():
+    assert powers_of_two([-3, -1, 0, 1, 6, 12, 16]) == ["0.125", "0.5", "1", "2", "64", "4096", "65536"]
+    assert powers_of_two([-6, -4, 0, 8]) == ["2⁻⁶", "2⁻⁴", "2⁰", "2⁸"], "one long tick: every tick a power"
+    assert powers_of_two([20]) == ["2²⁰"]
+
+
+def test_a_log_scale_names_its_ticks_by_their_values_not_as_code():
+    svg = line_panels(["1", "2"], "x", [Panel("t", "y", {"a": np.array([0.125, 512.0])}, log2_y=True)]).svg
+    ticks = re.findall(r">([^<>]+)</text>", svg)
+    assert {"0.25", "1", "256"} <= set(ticks) and not any("^" in tick for tick in ticks), ticks

@@ -9,7 +9,15 @@ import sys
 
 import pytest
 from support import copy_configuration
-from support.notebooks import LANGUAGE_LINE, code_cells, exercises_asked, language_of, load, outputs_text
+from support.notebooks import (
+    LANGUAGE_LINE,
+    code_cells,
+    exercises_asked,
+    language_of,
+    load,
+    outputs_text,
+    shown_lines,
+)
 
 from llm_from_scratch.book.chapters import chapters
 from llm_from_scratch.ch27.exercises import EXERCISES, REVIEW
@@ -215,3 +223,44 @@ def test_no_stored_notebook_shows_a_verdict_before_anything_is_answered():
             said = outputs_text(cell)
             assert "✘" not in said and "✗" not in said, f"{path.name}: {cell.source[:60]!r}"
             assert not re.search(r"Пока нет\.|Not yet\.", said), f"{path.name}: {cell.source[:60]!r}"
+
+
+# Blocks of three lines or more that a notebook shows twice on purpose, each with its reason
+SAID_TWICE_ON_PURPOSE = {
+    # 06 lists every refusal, then shows how one of them looks when the learner's own code catches it
+    ("06_head_from_primitives.ipynb", "query-key-width-mismatch"),
+}
+
+
+def repeated_blocks(path: pathlib.Path) -> dict[tuple[str, ...], set[tuple[int, int]]]:
+    """Every block of three consecutive lines a reader sees in two outputs of the notebook (or twice in one),
+    with the (cell, output) places where it stands."""
+    places: dict[tuple[str, ...], list[tuple[int, int]]] = {}
+    for c, cell in enumerate(load(path).cells):
+        for o, output in enumerate(cell.get("outputs", [])):
+            lines = shown_lines(output)
+            for i in range(len(lines) - 2):
+                places.setdefault(tuple(lines[i:i + 3]), []).append((c, o))
+    return {block: set(where) for block, where in places.items() if len(where) > 1}
+
+
+def test_the_duplicate_finder_sees_a_block_shown_twice_and_not_a_folded_one(tmp_path):
+    table = {"output_type": "display_data", "metadata": {},
+             "data": {"text/html": "<table><tr><td>q_0</td><td>1</td></tr><tr><td>q_1</td><td>2</td></tr>"
+                                   "<tr><td>q_2</td><td>3</td></tr></table>", "text/plain": "table"}}
+    folded = {**table, "data": {"text/html": f"<details><summary>s</summary>{table['data']['text/html']}</details>"}}
+    cell = {"cell_type": "code", "execution_count": 1, "id": "c", "metadata": {}, "source": "", "outputs": [table]}
+    notebook = {"cells": [cell, {**cell, "id": "d"}, {**cell, "id": "e", "outputs": [folded]}], "metadata": {},
+                "nbformat": 4, "nbformat_minor": 5}
+    path = tmp_path / "n.ipynb"
+    path.write_text(json.dumps(notebook))
+    assert repeated_blocks(path) == {("q_0 1", "q_1 2", "q_2 3"): {(0, 0), (1, 0)}}
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_no_notebook_shows_the_same_block_twice(path):
+    """A reader never sees one output's three lines again in another (folded content is off screen)."""
+    found = {block: where for block, where in repeated_blocks(path).items()
+             if not any(path.name == name and any(key in line for line in block)
+                        for name, key in SAID_TWICE_ON_PURPOSE)}
+    assert not found, "\n".join(f"{sorted(where)}: {' / '.join(block)}" for block, where in list(found.items())[:5])

@@ -100,17 +100,18 @@ def test_the_summary_lists_exercises_by_notebook_with_totals_per_notebook_and_fo
     EXERCISE_BOOK.record_attempt("renamed-exercise", True)  # recorded by an earlier version of the chapter
     blocks = summary_blocks()
     assert blocks[0] == [["01 · Что учтёт каждый запрос"],
-                         ["какому значению запрос даст больший вес", "есть попытки, пока неверно", "(попыток: 2)"],
+                         ["какому значению каждый запрос даст больший вес", "есть попытки, пока неверно",
+                          "(попыток: 2)"],
                          ["оценки QKᵀ", "верно", "(попыток: 1)"],
-                         ["итого", "верно 1 из 2, пока неверно 1", "(попыток: 3)"]]
+                         ["итого", "верно 1 из 2; есть попытки, пока неверно: 1", "(попыток: 3)"]]
     assert blocks[6][0] == ["07 · Градиенты"] and blocks[6][-2:] == [
-        ["обратный проход своими руками", "верно", "(попыток: 2)"], ["итого", "верно 1 из 5, пока неверно 0",
-                                                                     "(попыток: 2)"]]
+        ["обратный проход своими руками", "верно", "(попыток: 2)"],
+        ["итого", "верно 1 из 5; есть попытки, пока неверно: 0", "(попыток: 2)"]]
     for notebook, block in zip(NOTEBOOKS, blocks):
         assert [row[0] for row in block[1:]] == [*(EXERCISE_BOOK.title(i) for i in notebook.asks), "итого"]
     assert blocks[-2:] == [[["Упражнения, которых нет в тетрадях главы"], ["renamed-exercise", "верно", "(попыток: 1)"],
-                            ["итого", "верно 1 из 1, пока неверно 0", "(попыток: 1)"]],
-                           [["итого по главе", "верно 2 из 32, пока неверно 1", "(попыток: 5)"]]], \
+                            ["итого", "верно 1 из 1; есть попытки, пока неверно: 0", "(попыток: 1)"]],
+                           [["итого по главе", "верно 2 из 32; есть попытки, пока неверно: 1", "(попыток: 5)"]]], \
         "the chapter's total counts the chapter's own exercises"
     assert [i for i, _, _ in progress().rows] == [*(i for n in NOTEBOOKS for i in n.asks), "renamed-exercise"]
 
@@ -120,8 +121,8 @@ def test_the_summary_by_notebook_speaks_english(english):
     EXERCISE_BOOK.record_attempt("first-look", False)
     blocks = summary_blocks()
     assert blocks[0][0] == ["01 · What each query attends to"]
-    assert blocks[0][-1] == ["total", "1 of 2 right, 1 still wrong", "(attempts: 2)"]
-    assert blocks[-1] == [["chapter total", "1 of 32 right, 1 still wrong", "(attempts: 2)"]]
+    assert blocks[0][-1] == ["total", "1 of 2 right, 1 tried but not right yet", "(attempts: 2)"]
+    assert blocks[-1] == [["chapter total", "1 of 32 right, 1 tried but not right yet", "(attempts: 2)"]]
 
 
 def test_columns_line_up_by_what_the_screen_shows():

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from support.oracle import head, softmax
 
-from llm_from_scratch.book.widgets import CHOICE_CLASS, ExerciseForm
+from llm_from_scratch.book.widgets import CHANGED_STYLE, CHOICE_CLASS, ExerciseForm, mark_changes
 from llm_from_scratch.ch27.evidence import worked_inputs
 from llm_from_scratch.ch27.exercises import EXERCISE_BOOK
 from llm_from_scratch.ch27.strings import text
@@ -86,38 +86,76 @@ def test_moving_the_width_slider_shows_that_widths_row(width):
 
 def test_editing_q_k_v_updates_scores_weights_and_outputs():
     editor = HeadEditor()
-    editor.fields[("Q", 0, 0)].value = 1.0
-    editor.fields[("V", 1, 1)].value = -2.0
+    editor.fields[("Q", 0, 0)].value = "1"
+    editor.fields[("V", 1, 1)].value = "−2"  # a typographic minus reads as one
     q, k, v = worked_inputs()
     q[0, 0, 0], v[0, 1, 1] = 1.0, -2.0
     weights, output = head(q, k, v)
     np.testing.assert_allclose(editor.run.weights, weights, atol=1e-12)
     np.testing.assert_allclose(editor.run.output, output, atol=1e-12)
     np.testing.assert_allclose(editor.run.head.raw_scores.data, q @ np.swapaxes(k, 1, 2))
-    assert "1.000000" in editor.view.value
     editor.reset.click()
     np.testing.assert_array_equal(np.concatenate(editor.current()), np.concatenate(worked_inputs()))
 
 
+def test_the_editor_shows_no_second_copy_of_its_inputs():
+    """The fields are Q, K and V: the trace under them starts at the scores."""
+    view = HeadEditor().view.value
+    assert text("section.scores") in view and text("section.inputs") not in view
+
+
+def test_an_edit_marks_the_numbers_it_changed_and_no_other():
+    editor = HeadEditor()
+    editor.fields[("Q", 0, 0)].value = "1"  # q_0 = (1, 3): its scores go 0, 6 -> 3, 5; q_1's stay 6, -4
+    view = editor.view.value
+    assert text("widget.editor.changed", count=view.count("<mark")) in view
+    raw = view[view.index("QKᵀ"):view.index(text("section.scaled"))]
+    q0, q1 = raw.split("q_0</th>")[1].split("q_1</th>")
+    assert re.findall(r"<mark[^>]*>([^<]+)</mark>", q0) == ["3", "5"]
+    assert "<mark" not in q1
+    editor.fields[("Q", 0, 0)].value = "1,0"  # a decimal comma: the same number, so nothing changes
+    assert "<mark" not in editor.view.value and text("widget.editor.unchanged") in editor.view.value
+
+
+def test_marking_compares_numbers_place_by_place_and_gives_up_on_another_layout():
+    assert mark_changes("<td>1</td><td>2.5</td>", "<td>1</td><td>3.5</td>") == (
+        f'<td>1</td><td><mark style="{CHANGED_STYLE}">3.5</mark></td>', 1)
+    assert mark_changes("<p>a 1</p>", "<p>b 2</p>") == ("<p>b 2</p>", 0)
+
+
+@pytest.mark.parametrize("typed, key", [("abc", "widget.editor.unreadable"), ("  ", "widget.editor.blank"),
+                                        ("1 2", "widget.editor.unreadable")])
+def test_an_entry_that_is_not_a_number_is_told_beside_its_field(typed, key):
+    editor = HeadEditor()
+    before = editor.run
+    editor.fields[("K", 1, 0)].value = typed
+    assert text(key, typed=typed).split(":")[0] in editor.notes[("K", 1, 0)].value
+    assert all(not note.value for where, note in editor.notes.items() if where != ("K", 1, 0))
+    assert editor.run is before and text("widget.editor.kept") in editor.view.value
+    editor.fields[("K", 1, 0)].value = "-1"
+    assert not editor.notes[("K", 1, 0)].value and text("widget.editor.kept") not in editor.view.value
+
+
 def test_the_editor_explains_an_overflow_and_recovers():
     editor = HeadEditor()
-    good = editor.view.value
-    editor.fields[("Q", 0, 0)].value = 1e200
+    good = editor.shown
+    editor.fields[("Q", 0, 0)].value = "1e200"
     assert editor.error is None, "3e200 is still a float64"
-    editor.fields[("K", 0, 0)].value = 1e200  # q_0·k_0 = 1e400 overflows: a forward stage fails
+    editor.fields[("K", 0, 0)].value = "1e200"  # q_0·k_0 = 1e400 overflows: a forward stage fails
     assert editor.error is not None and editor.error.kind == "stage-failure"
-    assert "Этап: оценки QKᵀ до масштабирования." in editor.view.value and "Traceback" not in editor.view.value
-    editor.fields[("K", 1, 1)].value = 5.0  # later edits still answer
-    assert "Этап:" in editor.view.value
+    assert "сбой на этапе «оценки QKᵀ до масштабирования»" in editor.view.value and "Traceback" not in editor.view.value
+    editor.fields[("K", 1, 1)].value = "5"  # later edits still answer
+    assert "сбой на этапе" in editor.view.value
     editor.reset.click()
-    assert editor.error is None and editor.view.value == good
+    assert editor.error is None and editor.shown == good
     np.testing.assert_array_equal(np.concatenate(editor.current()), np.concatenate(worked_inputs()))
 
 
 def test_huge_but_finite_numbers_print_in_exponent_form():
     editor = HeadEditor()
-    editor.fields[("V", 0, 0)].value = 1e150
+    editor.fields[("V", 0, 0)].value = "1e150"
     assert "1.000000e+150" in editor.view.value and "0" * 30 not in editor.view.value
+
 
 def test_the_form_gives_hints_after_an_attempt():
     form = ExerciseForm(EXERCISE_BOOK, "output-shape")
@@ -133,11 +171,11 @@ def test_exercise_form_wrong_then_right_then_reveal():
     form = ExerciseForm(EXERCISE_BOOK, "output-shape")
     assert form.reveal_button.disabled
     form.answer.value = "[4, 7, 7]"
-    form.check_button.click()
+    form.submit()
     assert "[B, T, T]" in form.feedback.value and "✘" in form.feedback.value
     assert not form.reveal_button.disabled
     form.answer.value = "4 7 5"
-    form.check_button.click()
+    form.submit()
     assert "✔" in form.feedback.value
     form.reveal_button.click()
     assert "Ответ: [4,7,5]." in form.solution.value
@@ -148,11 +186,11 @@ def test_choice_form_and_an_unreadable_answer():
     assert [value for _, value in form.choices.options] == ["a", "b", "c", "d"]
     assert CHOICE_CLASS in form.choices._dom_classes, "its options may wrap without overlapping"
     assert form.choices.tabbable is False, "the keyboard goes to the answer box, which keeps its keys"
-    form.check_button.click()  # nothing chosen yet
+    form.submit()  # nothing chosen yet
     assert "выберите" in form.feedback.value.lower() and form.reveal_button.disabled
     form.choices.value = "d"  # a click on option d
     assert form.answer.value == "d"
-    form.check_button.click()
+    form.submit()
     assert "без маски" in form.feedback.value
 
 
@@ -196,8 +234,21 @@ def test_a_letter_typed_in_a_choice_box_selects_its_option():
 
 
 def press_enter(form):
-    """What the browser sends when Enter is pressed in the text box (after the value it holds)."""
-    form.answer._handle_custom_msg({"event": "submit"}, [])
+    """What the browser sends when Enter is pressed in the text box: the text it holds."""
+    form.answer._handle_custom_msg({"event": "submit", "value": form.answer.value}, [])
+
+
+def test_the_check_judges_the_text_sent_with_the_click_even_before_the_boxs_value_arrives():
+    """The browser sends the box's text with Enter or the click; its value may come later, and then clears
+    nothing (the feedback is about that very text)."""
+    form = ExerciseForm(EXERCISE_BOOK, "output-shape")
+    form.answer.value = "[4, 7"  # the last value the kernel has had, mid-typing
+    form.answer._handle_custom_msg({"event": "submit", "value": "[4, 7, 5]"}, [])
+    assert "✔" in form.feedback.value
+    form.answer.value = "[4, 7, 5]"  # the late value
+    assert "✔" in form.feedback.value
+    form.answer.value = "[4, 7, 5]0"  # typing on: the feedback goes
+    assert form.feedback.value == ""
 
 
 def test_enter_in_the_answer_box_checks():
@@ -210,7 +261,7 @@ def test_enter_in_the_answer_box_checks():
 def test_feedback_never_stays_beside_a_newer_answer():
     form = ExerciseForm(EXERCISE_BOOK, "output-shape")
     form.answer.value = "4 7 5"
-    form.check_button.click()
+    form.submit()
     assert "✔" in form.feedback.value
     form.answer.value = "4 7 3"
     assert form.feedback.value == ""
@@ -218,7 +269,7 @@ def test_feedback_never_stays_beside_a_newer_answer():
     assert "✘" in form.feedback.value and "d_v" in form.feedback.value
     choice = ExerciseForm(EXERCISE_BOOK, "permutation")
     choice.answer.value = "d"
-    choice.check_button.click()
+    choice.submit()
     choice.answer.value = "a"
     assert choice.feedback.value == ""
 
@@ -239,7 +290,7 @@ def test_a_folded_answer_is_closed_html_with_its_text_whole():
 
     run = LearnerEvidence().worked
     html = folded_html(head_figure(run, "weights"), sections.softmax_rows(run))
-    assert html.startswith('<details lang="ru"><summary>') and "<details open" not in html
+    assert html.startswith('<details class="llm-folded" lang="ru"><summary>') and "<details open" not in html
     assert "0.985834" in html and "<img alt=" in html
 
 
@@ -263,16 +314,16 @@ def right_shape(n):
 def test_new_example_puts_the_next_variant_above_the_box_and_judges_on_it():
     form = ExerciseForm(EXERCISE_BOOK, "output-shape")
     form.answer.value = "4 7 5"
-    form.check_button.click()
+    form.submit()
     assert form.new_example() == 1 and form.answer.value == "" and form.feedback.value == ""
     shapes = EXERCISE_BOOK.variant("output-shape", 1)["query_shape"]
     assert "×".join(map(str, shapes)) in form.given.value and "Новый пример 1" in form.given.value
     assert form.reveal_button.disabled and form.hint_button.disabled, "nothing was tried on this example yet"
     form.answer.value = "4 7 5"  # variant 0's answer is no longer right
-    form.check_button.click()
+    form.submit()
     assert "✘" in form.feedback.value and not form.reveal_button.disabled
     form.answer.value = right_shape(1)
-    form.check_button.click()
+    form.submit()
     assert "✔" in form.feedback.value and EXERCISE_BOOK.attempted("output-shape", 1)
     assert form.new_example() == 2
     assert ExerciseForm(EXERCISE_BOOK, "permutation").new_button is None, "a question without variants has none"

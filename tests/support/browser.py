@@ -175,11 +175,36 @@ def code_cell_count(page) -> int:
                          ".filter(c => c.model.type === 'code').length")
 
 
+def in_hidden_snapshot(locator) -> bool:
+    """A stored snapshot that its live widget has replaced (book.widgets.show_snapshot): hidden on purpose."""
+    return locator.evaluate("(e) => !!(e.closest('.llm-snapshot') || e.querySelector('.llm-snapshot'))"
+                            " && !e.offsetParent")
+
+
+def wait_for_live_widgets(page, path: pathlib.Path) -> None:
+    """Every widget output of the stored notebook draws a view, and every snapshot in a cell with a live widget
+    has given way to it (views appear asynchronously, so wait for them)."""
+    stored = json.loads(path.read_text(encoding="utf-8"))
+    views = page.locator(".jp-OutputArea-output > .jupyter-widgets")
+    expected_views = sum(1 for c in stored["cells"] for o in c.get("outputs", [])
+                         if "application/vnd.jupyter.widget-view+json" in o.get("data", {}))
+    if expected_views:
+        views.nth(expected_views - 1).wait_for()
+        assert views.count() == expected_views, f"{path.name}: {views.count()} of {expected_views} widgets rendered"
+        assert "Error displaying widget" not in page.locator(".jp-Notebook").inner_text()
+    page.wait_for_function("""() => [...document.querySelectorAll('.jp-Cell')]
+        .filter((cell) => cell.querySelector('.llm-live'))
+        .every((cell) => [...cell.querySelectorAll('.llm-snapshot')].every((s) => !s.offsetParent))""")
+
+
 def assert_clean(page, path: pathlib.Path):
+    """No error or traceback; every widget drawn, and every figure and HTML output on screen but the snapshots
+    the widgets replaced."""
     name = path.name
     errors = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.error']")
     assert errors.count() == 0, f"{name}: {errors.first.inner_text()[:500]}"
     assert "Traceback" not in page.locator(".jp-Notebook").inner_text(), f"{name}: a traceback is shown"
+    wait_for_live_widgets(page, path)
     stored = json.loads(path.read_text(encoding="utf-8"))
     svg_count = sum(1 for c in stored["cells"] for o in c.get("outputs", []) if "image/svg+xml" in o.get("data", {}))
     figures = page.locator(".jp-OutputArea-output img[src^='data:image/svg+xml']")
@@ -187,6 +212,8 @@ def assert_clean(page, path: pathlib.Path):
         figures.nth(svg_count - 1).wait_for(state="attached")
     assert figures.count() >= svg_count, f"{name}: {figures.count()} of {svg_count} figures rendered"
     for i in range(figures.count()):
+        if in_hidden_snapshot(figures.nth(i)):
+            continue
         figures.nth(i).scroll_into_view_if_needed()
         box = figures.nth(i).bounding_box()
         assert box and box["width"] > 50 and box["height"] > 50, f"{name}: figure {i} is not visible"
@@ -196,18 +223,12 @@ def assert_clean(page, path: pathlib.Path):
         rendered_html.nth(html_outputs - 1).wait_for(state="attached")
     assert rendered_html.count() == html_outputs, f"{name}: {rendered_html.count()} of {html_outputs} HTML outputs"
     for i in range(html_outputs):
+        if in_hidden_snapshot(rendered_html.nth(i)):
+            continue
         rendered_html.nth(i).scroll_into_view_if_needed()
         shown = rendered_html.nth(i)
         content = shown.inner_text().strip() or shown.locator("img[alt]").count()  # a figure: an image and its alt
         assert shown.is_visible() and content, f"{name}: HTML {i}"
-    # every live widget output renders a view (views appear asynchronously, so wait for them)
-    views = page.locator(".jp-OutputArea-output > .jupyter-widgets")
-    expected_views = sum(1 for c in stored["cells"] for o in c.get("outputs", [])
-                         if "application/vnd.jupyter.widget-view+json" in o.get("data", {}))
-    if expected_views:
-        views.nth(expected_views - 1).wait_for()
-        assert views.count() == expected_views, f"{name}: {views.count()} of {expected_views} widgets rendered"
-        assert "Error displaying widget" not in page.locator(".jp-Notebook").inner_text()
 
 
 # --- accessibility ---------------------------------------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pathlib
 import re
+from html.parser import HTMLParser
 
 import nbformat
 
@@ -48,3 +49,62 @@ def language_of(notebook: nbformat.NotebookNode) -> str | None:
     return found[0] if found and found[0] in LANGUAGES else None
 
 
+
+
+BLOCK_TAGS = {"p", "div", "tr", "li", "ul", "ol", "pre", "br", "section", "caption", "table", "details", "summary",
+              "h1", "h2", "h3", "h4", "h5", "h6"}
+
+
+class _ShownText(HTMLParser):
+    """The text of HTML as a reader sees it: a line per block, an image by its alternative text, a folded
+    ``<details>`` by its summary alone (what it holds is not on screen until the reader opens it)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+        self.hidden = 0  # inside a style, a script, or a closed details outside its summary
+        self.folds: list[bool] = []  # for each details we are in: closed
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("style", "script"):
+            self.hidden += 1
+        elif tag == "details":
+            closed = "open" not in dict(attrs)
+            self.folds.append(closed)
+            self.hidden += closed
+        elif tag == "summary" and self.folds and self.folds[-1]:
+            self.hidden -= 1
+        if tag in BLOCK_TAGS:
+            self.parts.append("\n")
+        elif tag == "img" and not self.hidden:
+            self.parts.append("\n" + (dict(attrs).get("alt") or "") + "\n")
+        elif tag in ("td", "th"):
+            self.parts.append(" ")
+
+    def handle_endtag(self, tag):
+        if tag in ("style", "script"):
+            self.hidden -= 1
+        elif tag == "details" and self.folds:
+            self.hidden -= self.folds.pop()
+        elif tag == "summary" and self.folds and self.folds[-1]:
+            self.hidden += 1
+        if tag in BLOCK_TAGS:
+            self.parts.append("\n")
+
+    def handle_data(self, data):
+        if not self.hidden:
+            self.parts.append(data)
+
+
+def shown_lines(output: dict) -> list[str]:
+    """What a reader sees of one stored output, as non-empty lines with their spaces collapsed: its HTML when it
+    has some (what JupyterLab shows), else its plain text or stream."""
+    data = output.get("data", {})
+    joined = lambda value: value if isinstance(value, str) else "".join(value)  # noqa: E731
+    if "text/html" in data:
+        parser = _ShownText()
+        parser.feed(joined(data["text/html"]))
+        text = "".join(parser.parts)
+    else:
+        text = joined(data.get("text/plain", output.get("text", "")))
+    return [" ".join(line.split()) for line in text.splitlines() if line.strip()]

@@ -1,7 +1,8 @@
 """How a notebook shows what the book computes: ``show`` plainly, ``show_folded`` folded until opened.
 
 Both take sections (``book.sections``) and figures (``book.figures``). A figure is shown
-as an image with its text table beneath it; a section as text.
+as an image with its text table folded beneath it (a section beside it often prints the
+same numbers, and a reader who needs the table opens it); a section as text.
 
 A stored cell's outputs can be collapsed with JupyterLab's ``jupyter.outputs_hidden``
 metadata, but JupyterLab expands them again as soon as the cell runs. An HTML
@@ -31,8 +32,20 @@ def _plain(part: Section | Figure) -> str:
     return part.table if isinstance(part, Figure) else to_text(part)
 
 
+FOLDED_CLASS = "llm-folded"  # an answer folded until the learner opens it (a form's reveal opens it too)
+
+
+def figure_bundle(figure: Figure) -> dict[str, str]:
+    """One output of a figure: the image with its table folded beneath it (HTML, what JupyterLab shows), the SVG
+    (which nbval compares by meaning) and the table as plain text."""
+    table = (f"<details><summary>{escape(text('figure.table_summary'))}</summary>"
+             f"<pre>{escape(figure.table)}</pre></details>")
+    return {"text/html": figure._repr_html_() + table, "image/svg+xml": figure.described_svg(),
+            "text/plain": figure.table}
+
+
 def show(*parts: Section | Figure) -> None:
-    """Display sections as text (one blank line between them) and each figure with its text table beneath it."""
+    """Display sections as text (one blank line between them) and each figure with its text table folded beneath it."""
     sections: list[Section] = []
     for part in (*parts, None):
         if isinstance(part, Section):
@@ -42,14 +55,13 @@ def show(*parts: Section | Figure) -> None:
             print(to_text(*sections))
             sections = []
         if isinstance(part, Figure):
-            display(part)
-            print(part.table)
+            display(figure_bundle(part), raw=True)
 
 
 def folded_html(*parts: Section | Figure) -> str:
     """The parts inside a closed <details>, whose summary says to open it after answering."""
     body = "".join(_html(part) for part in parts)
-    return (f'<details lang="{language()}"><summary>{escape(text("folded.summary"))}</summary>'
+    return (f'<details class="{FOLDED_CLASS}" lang="{language()}"><summary>{escape(text("folded.summary"))}</summary>'
             f"{body}</details>")
 
 

@@ -24,7 +24,7 @@ from matplotlib.colors import Normalize
 from matplotlib.figure import Figure as MplFigure
 from matplotlib.patches import Rectangle
 
-from .formatting import num, places, table
+from .formatting import num, places, powers_of_two, table
 from .sections import FRAMES
 from .text import language, text
 
@@ -62,10 +62,11 @@ class Figure:
     def alt(self) -> str:
         return f"{self.title}. {text('figure.alt')}"
 
-    def described_svg(self) -> str:
-        """The SVG with its title and description as its first children, for screen readers."""
+    def described_svg(self, description: str | None = None) -> str:
+        """The SVG with its title and description (by default: where its numbers are written) as its first
+        children, for screen readers."""
         start = self.svg.index(">", self.svg.index("<svg")) + 1
-        head = f"<title>{escape(self.title)}</title><desc>{escape(text('figure.alt'))}</desc>"
+        head = f"<title>{escape(self.title)}</title><desc>{escape(description or text('figure.alt'))}</desc>"
         return self.svg[:start] + head + self.svg[start:]
 
     def _repr_svg_(self) -> str:
@@ -176,7 +177,7 @@ class Panel:
     title: str
     ylabel: str
     series: dict[str, np.ndarray]
-    log2_y: bool = False  # plot log2 of the values, label the ticks 2^k
+    log2_y: bool = False  # plot log2 of the values, each tick labelled with its power of two (powers_of_two)
 
 
 # one line style and marker per series, so no series is told apart by colour alone (or dropped)
@@ -226,7 +227,7 @@ def line_panels(x_labels: list[str], xlabel: str, panels: list[Panel], mark: int
         if panel.log2_y:
             low, high = ax.get_ylim()
             ticks = np.arange(np.floor(low), np.ceil(high) + 1, 2)
-            ax.set_yticks(ticks, [f"2^{int(t)}" for t in ticks])
+            ax.set_yticks(ticks, powers_of_two(ticks))
         if mark is not None:
             ax.axvline(mark, color="0.35", linewidth=1.2, linestyle=(0, (1, 2)))
         ax.set_xticks(x, x_labels, fontsize=8)

@@ -43,6 +43,18 @@ def vector(values, decimals: int = DECIMALS) -> str:
     return _row(values, places(values, decimals))
 
 
+SUPERSCRIPT = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def powers_of_two(exponents) -> list[str]:
+    """2 to each of ``exponents`` as a person writes them, all alike: the numbers themselves while each is short
+    (0.125, 1, 4096), else every one as a power with a raised exponent (2⁻¹⁰, 2⁰, 2²⁰)."""
+    written = [f"{2.0 ** int(k):.10f}".rstrip("0").rstrip(".") for k in exponents]
+    if all(len(w) <= 6 for w in written):
+        return written
+    return ["2" + str(int(k)).translate(SUPERSCRIPT) for k in exponents]
+
+
 def below(x: float, bound: float) -> str:
     """Rounding noise shown as a bound ("< 1e-12"), so stored outputs do not depend on the last bits
     of a platform's arithmetic; a value at or above the bound is printed as it is."""

@@ -191,6 +191,12 @@ def to_html(*sections: Section) -> str:
                    + "".join(_part_html(p) for p in s.parts) + "</section>" for s in sections)
 
 
+def to_folded_html(*sections: Section) -> str:
+    """Sections as HTML, each folded under its title until the reader opens it."""
+    return "".join(f'<details style="margin:4px 0"><summary><strong>{escape(s.title)}</strong></summary>'
+                   + "".join(_part_html(p) for p in s.parts) + "</details>" for s in sections)
+
+
 def legend() -> str:
     """Every role's frame, with its meaning in words."""
     return "".join(_part_html(Group((Note(text(caption)),), role)) for role, (_, caption, _) in FRAMES.items())

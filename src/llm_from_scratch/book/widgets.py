@@ -13,7 +13,7 @@ JupyterLab taking the keys; figures carry a title and a description.
 
 from __future__ import annotations
 
-import asyncio
+import re
 from html import escape
 
 import anywidget
@@ -22,9 +22,10 @@ import traitlets
 from IPython.display import HTML, display
 
 from .answers import AnswerFormatError, read_choice
-from .display import show
+from .display import FOLDED_CLASS, figure_bundle
 from .exercises import OPTIONS, ExerciseBook
 from .figures import Figure
+from .sections import Section, to_html, to_text
 from .text import language, text
 
 LABEL_STYLE = {"description_width": "initial"}
@@ -33,7 +34,6 @@ CHOICE_CLASS = "llm-choice"
 # it scrolls), so options never overlap as fixed-height radio labels do. ipywidgets writes a list box's
 # labels with no-break spaces, so a zero-width space after each space lets a long option wrap.
 WRAP_AFTER_SPACE = " \u200b"
-SUBMIT_SETTLE_S = 0.25  # how long Enter's check waits for the box's last value (see ExerciseForm)
 CHOICE_CSS = (f"<style>.{CHOICE_CLASS} select{{height:auto;field-sizing:content;padding:2px}}"
               f".{CHOICE_CLASS} option{{white-space:normal;line-height:1.35;padding:3px 4px}}</style>")
 
@@ -47,14 +47,21 @@ FOCUS_CSS = (f".{LIVE_CLASS}.{LIVE_CLASS} :is(input, select, textarea, button):f
 # ipywidgets gives no way to set an element's attributes: this invisible part of a live widget marks the
 # widget's element with the learner's language (lang), so a screen reader reads a Russian label as Russian
 # in JupyterLab's English page, and brings the focus ring's CSS
+# It also hides the stored snapshot of the same cell once the live widget is drawn, so a reader sees the snapshot
+# (no kernel, or a page that renders notebooks) or the live widget, never both.
+SNAPSHOT_CLASS = "llm-snapshot"
 MARK_ESM = f"""
 function render({{ model, el }}) {{
   el.style.display = "none";
   let tries = 0;
   const mark = () => {{
     const live = el.closest(".{LIVE_CLASS}");
-    if (live) live.setAttribute("lang", model.get("lang"));
-    else if (tries++ < 100) requestAnimationFrame(mark);
+    if (!live) {{ if (tries++ < 100) requestAnimationFrame(mark); return; }}
+    live.setAttribute("lang", model.get("lang"));
+    for (const stored of live.closest(".jp-Cell")?.querySelectorAll(".{SNAPSHOT_CLASS}") ?? []) {{
+      const output = stored.closest(".jp-OutputArea-child");
+      if (output) output.style.display = "none";  // (the hidden attribute loses to its display: flex)
+    }}
   }};
   mark();
 }}
@@ -79,7 +86,7 @@ function render({{ model, el }}) {{
   model.on("change:opened", () => {{
     for (let cell = el.closest(".jp-Cell")?.nextElementSibling; cell; cell = cell.nextElementSibling) {{
       if (cell.querySelector(".{EXERCISE_CLASS}")) return;
-      const details = cell.querySelector(".jp-OutputArea details:not([open])");
+      const details = cell.querySelector(".jp-OutputArea details.{FOLDED_CLASS}:not([open])");
       if (!details) continue;
       cell.querySelector(".jp-OutputPlaceholder")?.click();
       details.open = true;
@@ -115,8 +122,10 @@ def lang_div(html: str) -> str:
 
 
 def figure_html(figure: Figure) -> str:
-    """A live figure: the SVG with its title and description, named as one image."""
-    return f'<div role="img" aria-label="{escape(figure.alt)}">{figure.described_svg()}</div>'
+    """A live figure: the SVG with its title and description, named as one image (its table is not beside it:
+    the explorer's numbers under it say what the step changed)."""
+    live = text("figure.live")
+    return f'<div role="img" aria-label="{escape(f"{figure.title}. {live}")}">{figure.described_svg(live)}</div>'
 
 
 SLIDER_CLASS = "llm-slider"
@@ -221,6 +230,93 @@ class Slider(anywidget.AnyWidget):
         self.value = self.options[change["new"]][1]
 
 
+ANSWER_CLASS = "llm-answer"
+# The box sends what it holds with Enter and with its check button, so the check judges exactly what the
+# learner sees at that moment: ipywidgets sends a box's value only once the kernel has taken the previous one,
+# so a click right after typing could reach the kernel before the last value did.
+ANSWER_ESM = f"""
+const NAMES = ["value", "placeholder", "description", "check_label", "width", "lang"];
+let made = 0;
+
+function render({{ model, el }}) {{
+  const id = `{ANSWER_CLASS}-${{Date.now().toString(36)}}-${{made++}}`;
+  const root = document.createElement("div");
+  root.className = "{ANSWER_CLASS}";
+  const label = document.createElement("label");
+  label.htmlFor = id;
+  const input = Object.assign(document.createElement("input"), {{ type: "text", id }});
+  const check = Object.assign(document.createElement("button"), {{ type: "button" }});
+  check.className = "jupyter-widgets jupyter-button widget-button";
+  root.append(label, input, check);
+  el.append(root);
+  const draw = () => {{
+    if (model.get("lang")) root.lang = model.get("lang");
+    label.textContent = model.get("description");
+    input.placeholder = model.get("placeholder");
+    input.style.width = model.get("width");
+    check.textContent = model.get("check_label");
+    if (input.value !== model.get("value")) input.value = model.get("value");
+  }};
+  const submit = () => model.send({{ event: "submit", value: input.value }});
+  input.addEventListener("input", () => {{
+    model.set("value", input.value);
+    model.save_changes();
+  }});
+  input.addEventListener("keydown", (event) => {{
+    if (event.key !== "Enter" || event.shiftKey) return;
+    event.preventDefault();
+    event.stopPropagation();
+    submit();
+  }});
+  check.addEventListener("click", submit);
+  for (const name of NAMES) model.on(`change:${{name}}`, draw);
+  draw();
+  return () => {{
+    for (const name of NAMES) model.off(`change:${{name}}`, draw);
+  }};
+}}
+export default {{ render }};
+"""
+ANSWER_CSS = (f".{ANSWER_CLASS}{{display:flex;align-items:center;gap:8px;margin:2px 4px;"
+              "font-size:var(--jp-widgets-font-size,13px)}"
+              f".{ANSWER_CLASS} input{{box-sizing:border-box;height:var(--jp-widgets-inline-height,28px);"
+              "padding:0 6px;border:1px solid var(--jp-border-color1,#999);font:inherit}"
+              f".{ANSWER_CLASS} input:focus{{{FOCUS_RING}}}"
+              f".{ANSWER_CLASS} button:focus-visible{{{FOCUS_RING}}}")
+
+
+class AnswerBox(anywidget.AnyWidget):
+    """A labelled text box and its check button; Enter and the button both send the text the box holds then
+    (``on_submit``), and ``value`` follows the typing."""
+
+    _esm = ANSWER_ESM
+    _css = ANSWER_CSS
+    value = traitlets.Unicode("").tag(sync=True)
+    placeholder = traitlets.Unicode("").tag(sync=True)
+    description = traitlets.Unicode("").tag(sync=True)
+    check_label = traitlets.Unicode("").tag(sync=True)
+    width = traitlets.Unicode("auto").tag(sync=True)
+    lang = traitlets.Unicode("").tag(sync=True)
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(lang=language(), **kwargs)
+        self._submitted: list = []
+        self.on_msg(self._on_message)
+
+    def on_submit(self, callback) -> None:
+        """Call ``callback(text)`` with the box's text at each Enter or click."""
+        self._submitted.append(callback)
+
+    def submit(self, typed: str | None = None) -> None:
+        """What Enter or the button does, with the text the box holds (``value`` when none is given)."""
+        for callback in self._submitted:
+            callback(self.value if typed is None else typed)
+
+    def _on_message(self, _widget, content, _buffers) -> None:
+        if isinstance(content, dict) and content.get("event") == "submit" and isinstance(content.get("value"), str):
+            self.submit(content["value"])
+
+
 def pre(lines: str) -> str:
     """Monospaced lines that wrap only between words: JupyterLab breaks an output's pre anywhere
     (word-break: break-all), which split a number of the d_k explorer across two lines."""
@@ -228,14 +324,45 @@ def pre(lines: str) -> str:
             f'overflow-wrap:break-word">{escape(lines)}</pre>')
 
 
-def snapshot(parts: list[Figure | str]) -> None:
-    """Show a default state statically: figures with their text tables, then text."""
-    display(HTML(lang_div(f"<p><em>{escape(text('widget.snapshot'))}</em></p>")))
+def show_snapshot(html: str, plain: str, svg: str | None = None) -> None:
+    """One output of a stored snapshot, marked so that the live widget of its cell hides it once drawn; it keeps
+    its plain text (and a figure its SVG) for nbval and for pages that do not show HTML."""
+    bundle = {"text/html": f'<div class="{SNAPSHOT_CLASS}" lang="{language()}">{html}</div>', "text/plain": plain}
+    if svg:
+        bundle["image/svg+xml"] = svg
+    display(bundle, raw=True)
+
+
+def snapshot(parts: list[Figure | Section | str]) -> None:
+    """Show a default state statically, for readers without a kernel: a note that it is a snapshot, then figures
+    (each with its table folded beneath it), sections and text, each output marked as the snapshot."""
+    note = text("widget.snapshot")
+    show_snapshot(f"<p><em>{escape(note)}</em></p>", note)
     for part in parts:
         if isinstance(part, Figure):
-            show(part)
+            bundle = figure_bundle(part)
+            show_snapshot(bundle["text/html"], bundle["text/plain"], bundle["image/svg+xml"])
+        elif isinstance(part, Section):
+            show_snapshot(to_html(part), to_text(part))
         else:
-            print(part)
+            show_snapshot(pre(part), part)
+
+
+# A tag, or a number in a text: split by it, even places hold the text between them
+TAG_OR_NUMBER = re.compile(r"(<[^>]*>|-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)")
+CHANGED_STYLE = "font-weight:bold;text-decoration:underline;background:#fff3b0;color:#000"  # readable without colour
+
+
+def mark_changes(before: str, after: str) -> tuple[str, int]:
+    """``after`` with every number that differs from the one at its place in ``before`` marked (bold, underlined,
+    highlighted), and how many were; nothing is marked when the two are laid out differently."""
+    old, new = TAG_OR_NUMBER.split(before), TAG_OR_NUMBER.split(after)
+    if len(old) != len(new) or old[::2] != new[::2]:
+        return after, 0
+    changed = [i for i in range(1, len(new), 2) if old[i] != new[i] and not new[i].startswith("<")]
+    for i in changed:
+        new[i] = f'<mark style="{CHANGED_STYLE}">{new[i]}</mark>'
+    return "".join(new), len(changed)
 
 
 class Explorer:
@@ -263,9 +390,9 @@ class Explorer:
 
 
 class ExerciseForm:
-    """An answer box (Enter checks), a check button, feedback, and hint and reveal buttons enabled after an attempt;
-    an exercise with variants adds «Новый пример», which puts the next variant's inputs above the box and judges the
-    next answers on it.
+    """An answer box with its check button (``AnswerBox``: Enter or the button judges the text it holds then),
+    feedback, and hint and reveal buttons enabled after an attempt; an exercise with variants adds «Новый пример»,
+    which puts the next variant's inputs above the box and judges the next answers on it.
 
     A choice adds the list of its options: a click there writes the option's letter in
     the box, and a letter typed in the box selects the option. The keyboard never
@@ -286,8 +413,11 @@ class ExerciseForm:
         self.source = source  # an exercise of kind "state": what its answer is read from when checked
         options = book.options(exercise_id)
         self.choices = None
+        check = text("widget.exercise.check")
         if self.exercise.kind == "state":
             self.answer = None
+            self.check_button = w.Button(description=check)
+            self.check_button.on_click(lambda _: self.submit())
         elif options:
             # named by its tooltip (ipywidgets writes it as the list's title): it has no visible label
             self.choices = w.Select(options=[(f"{k}) {v}".replace(" ", WRAP_AFTER_SPACE), k) for k, v in options],
@@ -295,18 +425,16 @@ class ExerciseForm:
                                     tooltip=text("widget.exercise.options", title=book.title(exercise_id)))
             self.choices.add_class(CHOICE_CLASS)
             self.choices.observe(lambda change: setattr(self.answer, "value", change["new"] or ""), names="value")
-            self.answer = w.Text(placeholder=text("widget.exercise.letters", letters=", ".join(OPTIONS[:-1]),
-                                                  last=OPTIONS[-1]),
-                                 description=text("widget.exercise.choose"), style=LABEL_STYLE,
-                                 layout=w.Layout(width="16em"))
+            self.answer = AnswerBox(placeholder=text("widget.exercise.letters", letters=", ".join(OPTIONS[:-1]),
+                                                     last=OPTIONS[-1]),
+                                    description=text("widget.exercise.choose"), check_label=check, width="10em")
         else:
-            self.answer = w.Text(placeholder=book.form(exercise_id, variant),
-                                 description=text("widget.exercise.answer"), style=LABEL_STYLE,
-                                 layout=w.Layout(width="36em"))
+            self.answer = AnswerBox(placeholder=book.form(exercise_id, variant), description=text(
+                "widget.exercise.answer"), check_label=check, width="36em")
+        self.judged: str | None = None  # the text last judged: its value arriving late clears nothing
         if self.answer is not None:
-            self.answer.on_msg(self._on_answer_message)
+            self.answer.on_submit(self.submit)
             self.answer.observe(self._answer_changed, names="value")
-        self.check_button = w.Button(description=text("widget.exercise.check"))
         self.hint_button = w.Button(description=text("widget.exercise.hint"))
         self.reveal_button = w.Button(description=text("widget.exercise.reveal"))
         self.new_button = w.Button(description=text("widget.exercise.new_example")) if self.exercise.varies else None
@@ -315,7 +443,6 @@ class ExerciseForm:
         self.feedback = w.HTML()
         self.hint_text = w.HTML()
         self.solution = w.HTML()
-        self.check_button.on_click(lambda _: self.submit())
         self.hint_button.on_click(lambda _: self.show_hint())
         self.reveal_button.on_click(lambda _: self.show_solution())
         if self.new_button:
@@ -336,32 +463,23 @@ class ExerciseForm:
         self.reveal_button.disabled = self.hint_button.disabled = not self.book.attempted(self.exercise.id,
                                                                                           self.variant)
 
-    def _on_answer_message(self, _widget, content, _buffers) -> None:
-        """The box sends {"event": "submit"} when Enter is pressed.
-
-        ipywidgets sends a box's new value only once the kernel has answered the previous one, while the
-        submit goes at once: after fast typing (or in a busy kernel) the last value arrives just after the
-        submit, and the check would judge the value before it, then lose its feedback to the change. In a
-        kernel the check therefore waits SUBMIT_SETTLE_S for that value; without an event loop it runs now.
-        """
-        if isinstance(content, dict) and content.get("event") == "submit":
-            try:
-                loop = asyncio.get_running_loop()
-            except RuntimeError:
-                self.submit()
-            else:
-                loop.call_later(SUBMIT_SETTLE_S, self.submit)
-
     def _answer_changed(self, change) -> None:
-        self.feedback.value = ""
+        if change["new"] != self.judged:  # the feedback belongs to the text it judged
+            self.feedback.value = ""
+            self.judged = None
         if self.choices is not None:
             try:
                 self.choices.value = read_choice(change["new"], OPTIONS)
             except AnswerFormatError:
                 self.choices.value = None
 
-    def submit(self):
-        answer = self.source if self.answer is None else self.answer.value
+    def submit(self, typed: str | None = None):
+        """Judge ``typed`` (what the box held at Enter or the click; by default its value), or the source of a
+        state exercise as it stands now."""
+        if self.answer is None:
+            answer = self.source
+        else:
+            answer = self.judged = self.answer.value if typed is None else typed
         feedback = self.book.check(self.exercise.id, answer, self.variant)
         self.feedback.value = lang_div(feedback._repr_html_())
         self._unlock()
@@ -392,22 +510,29 @@ class ExerciseForm:
         return self.variant
 
     def static_html(self) -> str:
+        """The exercise's title and task, and the answer's written form; a choice's options are in ``show``."""
         exercise_id = self.exercise.id
-        options = "".join(f"<li><strong>{k})</strong> {escape(v)}</li>" for k, v in self.book.options(exercise_id))
         written = self.book.form(exercise_id, self.variant)
-        form = (f'<ul style="list-style:none">{options}</ul>' if options else
-                f"<p><em>{escape(text('widget.exercise.form'))}: {escape(written)}</em></p>" if written else "")
+        form = f"<p><em>{escape(text('widget.exercise.form'))}: {escape(written)}</em></p>" if written else ""
         which = f" {text('widget.exercise.variant', n=self.variant)}" if self.variant else ""
         return (f'<div lang="{language()}" style="border:2px solid #000;padding:6px 10px">'
                 f"<p><strong>{escape(text('widget.exercise.title', title=self.book.title(exercise_id)) + which)}"
                 f"</strong> {escape(self.book.prompt(exercise_id, self.variant))}</p>{form}</div>")
 
+    def show_options(self) -> None:
+        """A choice's options as a stored list, for readers without a kernel: the live list replaces it."""
+        options = self.book.options(self.exercise.id)
+        if options:
+            items = "".join(f"<li><strong>{k})</strong> {escape(v)}</li>" for k, v in options)
+            show_snapshot(f'<ul style="list-style:none;margin:0">{items}</ul>',
+                          "\n".join(f"{k}) {v}" for k, v in options))
+
     def show(self) -> None:
         display(HTML(self.static_html()))
-        buttons = [self.check_button, self.hint_button, self.reveal_button, *([self.new_button] if self.new_button
-                                                                              else [])]
+        self.show_options()
+        buttons = [self.hint_button, self.reveal_button, *([self.new_button] if self.new_button else [])]
         if self.answer is None:
-            form = [w.HBox(buttons)]
+            form = [w.HBox([self.check_button, *buttons])]
         elif self.choices is None:
             form = [self.answer, w.HBox(buttons)]
         else:

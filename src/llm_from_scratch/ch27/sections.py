@@ -13,7 +13,19 @@ from html import escape
 import numpy as np
 
 from ..book.formatting import FD_NOISE, NOISE, below, labels, num, shape, vector
-from ..book.sections import Group, Matrix, Note, Section, Table, Value, Verdict, legend, to_html, to_text
+from ..book.sections import (
+    Group,
+    Matrix,
+    Note,
+    Section,
+    Table,
+    Value,
+    Verdict,
+    legend,
+    to_folded_html,
+    to_html,
+    to_text,
+)
 from ..book.text import language
 from ..engine.attention import INPUT_NAMES, SelfAttentionError
 from ..engine.closed_form import closed_form_backward, softmax
@@ -444,8 +456,8 @@ def html_block(*sections: Section) -> str:
 
 
 def render_trace(ev: LearnerEvidence | None = None) -> Trace:
-    """The full trace of the worked example (upstream dO = I)."""
+    """The full trace of the worked example (upstream dO = I), each section folded under its title."""
     ev = ev or evidence()
     return Trace(f'<div lang="{language()}" style="font-family:sans-serif;line-height:1.4">'
                  f"<h3>{escape(text('trace.title'))}</h3><p>{escape(text('trace.legend'))}</p>{legend()}"
-                 f"{to_html(*chapter_sections(ev))}</div>")
+                 f"<p>{escape(text('trace.folded'))}</p>{to_folded_html(*chapter_sections(ev))}</div>")

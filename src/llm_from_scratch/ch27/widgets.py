@@ -15,9 +15,20 @@ import numpy as np
 from IPython.display import HTML, display
 
 from ..book.figures import Figure, Panel, heatmap, line_panels
-from ..book.formatting import labels, num, vector
+from ..book.formatting import labels, num, trimmed, vector
 from ..book.sections import Section, Value, to_text
-from ..book.widgets import LABEL_STYLE, ExerciseForm, Explorer, LiveWidget, Slider, figure_html, lang_div, pre, snapshot
+from ..book.widgets import (
+    LABEL_STYLE,
+    ExerciseForm,
+    Explorer,
+    LiveWidget,
+    Slider,
+    figure_html,
+    lang_div,
+    mark_changes,
+    pre,
+    snapshot,
+)
 from ..engine import SelfAttentionError, scaled_dot_product_self_attention
 from ..engine.closed_form import softmax
 from . import sections
@@ -209,20 +220,24 @@ EDITOR_TITLES = {"Q": "widget.editor.Q", "K": "widget.editor.K", "V": "widget.ed
 
 
 class HeadEditor:
-    """Number fields for every entry of the worked example's Q, K and V; everything downstream updates."""
+    """A field for every entry of the worked example's Q, K and V, and below them the head's forward pass on
+    them (scores, scaled scores, weight rows, mixtures: the fields are the inputs). After an edit the numbers
+    that changed are marked; an entry that is not one number is told beside its field, and the head keeps
+    its last readable inputs."""
 
     def __init__(self) -> None:
         self.inputs = dict(zip("QKV", worked_inputs()))
-        self.fields: dict[tuple[str, int, int], w.FloatText] = {}
+        self.fields: dict[tuple[str, int, int], w.Text] = {}
+        self.notes: dict[tuple[str, int, int], w.HTML] = {}
         grids = []
         for name, matrix in self.inputs.items():
             cells = []
             for (i, j), value in np.ndenumerate(matrix[0]):
-                field = w.FloatText(value=float(value), step=0.5, description=f"{name}[{i},{j}]",
-                                    style=LABEL_STYLE, layout=w.Layout(width="9em"))
+                field = w.Text(value=trimmed(value), description=f"{name}[{i},{j}]", continuous_update=False,
+                               style=LABEL_STYLE, layout=w.Layout(width="9em"))
                 field.observe(lambda change: self.update(), names="value")
-                self.fields[(name, i, j)] = field
-                cells.append(field)
+                self.fields[(name, i, j)], self.notes[(name, i, j)] = field, w.HTML(layout=w.Layout(width="9em"))
+                cells.append(w.VBox([field, self.notes[(name, i, j)]]))
             grids.append(w.VBox([w.HTML(f"<strong>{escape(text(EDITOR_TITLES[name]))}</strong>"),
                                  w.GridBox(cells, layout=w.Layout(grid_template_columns="repeat(2, 10em)"))]))
         self.controls = w.HBox(grids)
@@ -231,48 +246,75 @@ class HeadEditor:
         self.view = w.HTML()
         self.restoring = False
         self.error: SelfAttentionError | None = None
-        self.run = self.update()
+        self.run = run_head(*worked_inputs())
+        self.shown = self.render(self.run)
+        self.view.value = self.shown
 
     def restore(self) -> None:
         """Put every field back to the worked example, then recompute once."""
-        originals = dict(zip("QKV", worked_inputs()))
         self.restoring = True
         try:
             for (name, i, j), field in self.fields.items():
-                field.value = float(originals[name][0, i, j])
+                field.value = trimmed(self.inputs[name][0, i, j])
         finally:
             self.restoring = False
         self.update()
 
-    def current(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        arrays = [np.zeros_like(m) for m in self.inputs.values()]
-        for (name, i, j), field in self.fields.items():
-            arrays["QKV".index(name)][0, i, j] = field.value
-        return tuple(arrays)
+    def read(self, key: tuple[str, int, int]) -> float | None:
+        """The field's number (a decimal comma and a typographic minus are read too; nan and inf are numbers the
+        head itself refuses), or None with a note beside the field."""
+        typed = self.fields[key].value
+        try:
+            number = float(typed.strip().replace(",", ".").replace("−", "-"))
+        except ValueError:
+            number = None
+        else:
+            self.notes[key].value = ""
+            return number
+        said = text("widget.editor.blank") if not typed.strip() else text("widget.editor.unreadable", typed=typed[:20])
+        self.notes[key].value = lang_div(f'<small role="status" style="display:block;line-height:1.3">'
+                                         f"{escape(said)}</small>")
+        return None
 
-    def state_for(self, q, k, v) -> HeadRun:
-        return run_head(q, k, v)
+    def current(self) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """Q, K, V as the fields say, or None when a field cannot be read (each such field is told)."""
+        arrays = [np.zeros_like(m) for m in self.inputs.values()]
+        readable = True
+        for key in self.fields:
+            number = self.read(key)
+            readable = readable and number is not None
+            if number is not None:
+                arrays["QKV".index(key[0])][0, key[1], key[2]] = number
+        return tuple(arrays) if readable else None
 
     def render(self, run: HeadRun) -> str:
-        return html_block(*forward(run))
+        return html_block(*forward(run)[1:])
 
     def update(self) -> HeadRun:
-        """Recompute from the fields; a refused input is explained and the last good run kept."""
+        """Recompute from the fields, marking what changed; a refused or unreadable input is explained and the
+        last good run kept."""
         if self.restoring:
             return self.run
+        inputs = self.current()
+        if inputs is None:
+            self.view.value = lang_div(f"<p><strong>{escape(text('widget.editor.kept'))}</strong></p>") + self.shown
+            return self.run
         try:
-            self.run, self.error = self.state_for(*self.current()), None
+            self.run, self.error = run_head(*inputs), None
         except SelfAttentionError as error:
             self.error = error
             self.view.value = html_block(sections.error(error))
             return self.run
-        self.view.value = self.render(self.run)
+        drawn = self.render(self.run)
+        marked, changed = mark_changes(self.shown, drawn)
+        self.shown = drawn
+        said = text("widget.editor.changed", count=changed) if changed else text("widget.editor.unchanged")
+        self.view.value = lang_div(f"<p>{escape(said)}</p>") + marked
         return self.run
 
     def show(self) -> None:
-        display(HTML(lang_div(f"<p><em>{escape(text('widget.snapshot'))}</em></p>")
-                     + self.render(self.state_for(*worked_inputs()))))
-        display(LiveWidget([self.controls, self.reset, self.view], text("widget.editor.repr")))
+        snapshot(list(forward(run_head(*worked_inputs()))))
+        display(LiveWidget([self.controls, w.HBox([self.reset]), self.view], text("widget.editor.repr")))
 
 
 def controls(moves: int) -> dict[str, tuple[w.DOMWidget, list, float]]:
@@ -281,7 +323,7 @@ def controls(moves: int) -> dict[str, tuple[w.DOMWidget, list, float]]:
     return {
         "scale": (scale.slider, [round(0.1 * (i % 20) + 0.05, 2) for i in range(moves)], 100),
         "d_k": (width.slider, [KEY_WIDTHS[i % len(KEY_WIDTHS)] for i in range(1, moves + 1)], 100),
-        "Q/K/V": (editor.fields[("Q", 0, 0)], [0.25 * i for i in range(1, moves + 1)], 100),
+        "Q/K/V": (editor.fields[("Q", 0, 0)], [trimmed(0.25 * i) for i in range(1, moves + 1)], 100),
     }
 
 

@@ -15,8 +15,9 @@ STRINGS: dict[str, str] = {
     "figure.frame.score": "dotted frame — scores",
     "figure.frame.weight": "thick solid frame — attention weights",
     "figure.mark": "dotted vertical line — the chosen value {label}",
-    "widget.snapshot": "A snapshot at the default values, saved with the notebook. The live widget below "
-        "needs a running kernel.",
+    "widget.snapshot": "A snapshot at the default values, saved with the notebook: it shows without a kernel. Once "
+        "the cell has run, the live widget works in its place.",
+    "figure.table_summary": "The figure's numbers as a table",
     "widget.exercise.title": "Exercise: {title}.",
     "widget.exercise.choose": "option",
     "widget.exercise.options": "options of the exercise “{title}”",
@@ -65,7 +66,7 @@ STRINGS: dict[str, str] = {
     "progress.note.memory": "Progress cannot be saved in {path} ({reason}): it is kept in this kernel only and "
         "is lost when the kernel restarts. The environment variable LLM_FROM_SCRATCH_PROGRESS "
         "sets another path.",
-    "progress.header": "The chapter's exercises checked in any notebook and any kernel:",
+    "progress.header": "The chapter's exercises by notebook, with attempts from every notebook and kernel:",
     "progress.right": "right",
     "progress.tried": "tried, not right yet",
     "progress.open": "not checked",
@@ -79,7 +80,7 @@ STRINGS: dict[str, str] = {
     "progress.attempts": "(attempts: {attempts})",
     "progress.notebook": "{number} · {title}",
     "progress.other": "Exercises not in the chapter's notebooks",
-    "progress.count": "{right} of {total} right, {tried} still wrong",
+    "progress.count": "{right} of {total} right, {tried} tried but not right yet",
     "progress.total": "total",
     "progress.chapter_total": "chapter total",
     "progress.skills_header": "Skills (mastered once enough answers right at the first attempt without hints are "
@@ -113,6 +114,7 @@ STRINGS: dict[str, str] = {
         "engine's result.",
     "code.differs": "The numbers {case} differ from the engine's: {outputs} (largest difference {difference}). "
         "Check the code against the formulas step by step.",
-    "figure.alt": "Every number in the figure is printed as a text table right below it.",
+    "figure.alt": "Every number in the figure is also in the text table below it.",
+    "figure.live": "The figure follows the slider; the main numbers are in the lines under it.",
     "folded.summary": "Answer hidden: open it once you have answered the question above.",
 }
