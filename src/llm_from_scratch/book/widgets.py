@@ -3,7 +3,8 @@
 An explorer separates its numbers (``state_for``) from their rendering
 (``render``), so tests check the numbers without a browser. A widget cell first
 shows a static snapshot of the default state (guarded by nbval, readable without
-a kernel), then the live widget, whose plain-text form only names it.
+a kernel), then the live widget, whose plain-text form only names it; once drawn,
+the live widget hides the snapshot of its cell.
 
 Accessibility: a live widget is marked with the learner's language and shows a
 visible focus ring on every control; a slider is a native ``<input type="range">``

@@ -222,8 +222,8 @@ EDITOR_TITLES = {"Q": "widget.editor.Q", "K": "widget.editor.K", "V": "widget.ed
 class HeadEditor:
     """A field for every entry of the worked example's Q, K and V, and below them the head's forward pass on
     them (scores, scaled scores, weight rows, mixtures: the fields are the inputs). After an edit the numbers
-    that changed are marked; an entry that is not one number is told beside its field, and the head keeps
-    its last readable inputs."""
+    that changed are marked; an entry that is not one number is told beside its field, and what the last
+    inputs read whole gave stays."""
 
     def __init__(self) -> None:
         self.inputs = dict(zip("QKV", worked_inputs()))
