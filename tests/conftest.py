@@ -6,9 +6,18 @@ each test module its own (JupyterLab servers live as long as a module), and each
 """
 
 import pytest
+from support.browser import MEASURED
 
 from llm_from_scratch.book.progress import ENV
 from llm_from_scratch.book.text import LANGUAGES, set_language
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The step times the browser tests measured, at the end of the run, where CI's log shows them."""
+    if MEASURED:
+        terminalreporter.section("step times measured in the browser")
+        for line in MEASURED:
+            terminalreporter.write_line(line)
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -47,6 +47,7 @@ from support.browser import (
     lab_page,
     notebook_state,
     open_and_run,
+    report_figure,
     require_browser,
     run_cell,
     tab_to,
@@ -343,8 +344,8 @@ def report_slider_steps(steps: dict[str, list[float]], lang: str) -> None:
     for name, times in steps.items():
         median, worst = statistics.median(times), max(times)
         verdict = "within" if median <= STEP_MEDIAN_MS and worst <= STEP_WORST_MS else "OVER"
-        print(f"\n{lang} slider {name}: median {median:.1f} ms, worst {worst:.1f} ms over {len(times)} steps "
-              f"({verdict} the bounds of {STEP_MEDIAN_MS} ms median, {STEP_WORST_MS} ms worst)")
+        report_figure(f"{lang} slider {name}: median {median:.1f} ms, worst {worst:.1f} ms over {len(times)} steps "
+                      f"({verdict} the bounds of {STEP_MEDIAN_MS} ms median, {STEP_WORST_MS} ms worst)")
 
 
 def explorer_steps(page, lang: str) -> dict[str, list[float]]:

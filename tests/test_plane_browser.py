@@ -21,6 +21,7 @@ from support.browser import (
     axe_audit,
     blocking,
     notebook_state,
+    report_figure,
     require_browser,
     throwaway_notebook,
 )
@@ -119,8 +120,8 @@ def report(kind: str, times: list[float]) -> None:
     """The median and worst of ``times``, with a verdict against the bound (a printed figure, no assertion)."""
     median, worst = statistics.median(times), max(times)
     verdict = "within" if median <= BOUND_MS else "OVER"
-    print(f"\nvector plane, {kind}: median {median:.1f} ms, worst {worst:.1f} ms over {len(times)} moves "
-          f"({verdict} the {BOUND_MS} ms bound for the median)")
+    report_figure(f"vector plane, {kind}: median {median:.1f} ms, worst {worst:.1f} ms over {len(times)} moves "
+                  f"({verdict} the {BOUND_MS} ms bound for the median)")
 
 
 def slider(page, name: str, axis: str):

@@ -21,6 +21,15 @@ import time
 import urllib.request
 from collections.abc import Iterator
 
+MEASURED: list[str] = []  # the step times the browser tests measured, repeated in the run's summary
+
+
+def report_figure(line: str) -> None:
+    """A measured figure: printed where its test runs (seen with pytest -s) and again in the run's summary."""
+    print(f"\n{line}")
+    MEASURED.append(line)
+
+
 CHROMIUM = pathlib.Path("/usr/bin/chromium")
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                   "--disable-sync", "--no-first-run", "--disable-quic"]
