@@ -21,7 +21,9 @@ import numpy as np
 from llm_from_scratch import Tensor, scaled_dot_product_self_attention
 from llm_from_scratch.engine import functions as F
 
-PRIMITIVES = ("transpose", "matmul", "mul", "log_softmax", "exp")
+# each primitive the head calls, with the Tensor's operators and methods that are it (``Q @ K.transpose(1, 2)``)
+PRIMITIVES = {"transpose": ("transpose",), "matmul": ("__matmul__", "matmul"), "mul": ("__mul__", "__rmul__", "mul"),
+              "log_softmax": ("log_softmax",), "exp": ("exp",)}
 WIDTH = 64
 spent: collections.defaultdict[str, float] = collections.defaultdict(float)
 
@@ -52,8 +54,11 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=8)
     parser.add_argument("--tokens", type=int, nargs="+", default=[512, 2048])
     args = parser.parse_args()
-    for name in PRIMITIVES:
-        setattr(F, name, timed(name, getattr(F, name)))
+    for name, methods in PRIMITIVES.items():
+        wrapped = timed(name, getattr(F, name))
+        setattr(F, name, wrapped)
+        for method in methods:
+            setattr(Tensor, method, wrapped)
 
     rng = np.random.default_rng(27)
     for tokens in args.tokens:

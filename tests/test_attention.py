@@ -82,7 +82,7 @@ def test_a_failure_inside_a_stage_names_that_stage(monkeypatch):
     def broken(*args, **kwargs):
         raise ValueError("broken on purpose")
 
-    monkeypatch.setattr(F, "log_softmax", broken)
+    monkeypatch.setattr(Tensor, "log_softmax", broken)  # the method the head calls
     q = Tensor(ones(1, 2, 2), requires_grad=True)
     with pytest.raises(SelfAttentionError, match="row log-softmax failed: broken on purpose") as caught:
         scaled_dot_product_self_attention(q, ones(1, 2, 2), ones(1, 2, 2))

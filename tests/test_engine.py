@@ -146,3 +146,76 @@ def test_log_softmax_along_a_middle_axis_and_its_gradient():
     out.backward(upstream)
     softmax = np.exp(out.data)
     np.testing.assert_allclose(x.grad, upstream - softmax * upstream.sum(axis=1, keepdims=True), rtol=1e-12)
+
+
+def test_each_operator_and_method_is_a_primitive_or_a_step_composed_of_them():
+    aliases = {"__matmul__": F.matmul, "matmul": F.matmul, "__rmatmul__": F.rmatmul, "__add__": F.add,
+               "__radd__": F.add, "add": F.add, "__mul__": F.mul, "__rmul__": F.mul, "mul": F.mul, "__neg__": F.neg,
+               "__sub__": F.sub, "__rsub__": F.rsub, "__truediv__": F.div, "transpose": F.transpose, "exp": F.exp,
+               "log_softmax": F.log_softmax, "softmax": F.softmax, "sum": F.sum}
+    assert {name: getattr(Tensor, name) for name in aliases} == aliases
+
+
+def test_the_worked_example_written_as_its_formula_gives_the_sources_numbers():
+    q = Tensor([[[0, 3], [2, -1]]], requires_grad=True)
+    k = Tensor([[[3, 0], [-1, 2]]], requires_grad=True)
+    v = Tensor([[[3, -3], [1, 3]]], requires_grad=True)
+    scores = q @ k.transpose(1, 2)
+    scaled = scores / np.sqrt(2)
+    weights = scaled.softmax(2)
+    output = weights @ v
+    np.testing.assert_array_equal(scores.data, [[[0, 6], [6, -4]]])
+    np.testing.assert_allclose(scaled.data, [[[0, 4.242641], [4.242641, -2.828427]]], atol=1e-6)
+    np.testing.assert_allclose(weights.data, [[[0.014166, 0.985834], [0.999151, 0.000849]]], atol=1e-6)
+    np.testing.assert_allclose(output.data, [[[1.028332, 2.915004], [2.998303, -2.994908]]], atol=1e-6)
+    assert [t.op for t in (scores, scaled, weights, output)] == ["matmul", "mul", "exp", "matmul"]
+
+
+def test_operators_with_numbers_and_arrays_on_either_side():
+    x = Tensor([[1.0, -2.0]], requires_grad=True)
+    for result, expected in ((x + 1, [[2, -1]]), (1 + x, [[2, -1]]), (x - 1, [[0, -3]]), (1 - x, [[0, 3]]),
+                             (2 * x, [[2, -4]]), (x * 2, [[2, -4]]), (x / 2, [[0.5, -1]]), (-x, [[-1, 2]]),
+                             (np.eye(1) @ x, [[1, -2]]), (x @ np.ones((2, 1)), [[-1]])):
+        assert isinstance(result, Tensor) and result.requires_grad
+        np.testing.assert_array_equal(result.data, expected)
+    (x - 3 * x).sum().backward()
+    np.testing.assert_array_equal(x.grad, [[-2, -2]])
+
+
+@pytest.mark.parametrize("divisor, error", [(Tensor([2.0]), TypeError), (np.ones(2), TypeError), ("2", TypeError),
+                                            (0, ZeroDivisionError)])
+def test_a_tensor_is_divided_by_a_plain_nonzero_number_only(divisor, error):
+    with pytest.raises(error, match="plain number|divided by 0"):
+        Tensor([1.0, 2.0]) / divisor
+
+
+def test_softmax_is_exp_of_log_softmax_and_its_rows_sum_to_one():
+    scores = Tensor([[0.0, 6.0], [6.0, -4.0]], requires_grad=True)
+    weights = scores.softmax(1)
+    assert weights.op == "exp" and weights.parents[0].op == "log_softmax"
+    np.testing.assert_allclose(weights.data.sum(axis=1), 1.0)
+    np.testing.assert_allclose(scores.softmax(0).data.sum(axis=0), 1.0)
+
+
+def test_a_kept_intermediate_gradient_is_the_engines_own_and_accumulates_like_an_inputs():
+    s = Tensor([[0.5, -1.0, 2.0]], requires_grad=True)
+    a = s.softmax(1).retain_grad()
+    upstream = np.array([[1.0, 0.0, -1.0]])
+    a.backward(upstream)
+    np.testing.assert_array_equal(a.grad, upstream)
+    assert a.grad is not upstream
+    p = a.data
+    np.testing.assert_allclose(s.grad, p * (upstream - (p * upstream).sum()))  # the softmax Jacobian
+    first = s.grad.copy()
+    a.backward(upstream)
+    np.testing.assert_allclose(s.grad, 2 * first)
+    np.testing.assert_allclose(a.grad, 2 * upstream)
+    s.grad = a.grad = None  # starting again, as the gradient cell does
+    a.backward(upstream)
+    np.testing.assert_allclose(s.grad, first)
+
+
+def test_a_tensor_shows_its_numbers_and_how_it_was_made():
+    shown = repr(Tensor([[0.0, 6.0]], requires_grad=True) * 0.5)
+    assert shown == "Tensor([[0., 3.]], op='mul', requires_grad=True)"
+    assert repr(Tensor([1.0])) == "Tensor([1.], op='input')"

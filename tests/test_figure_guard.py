@@ -79,14 +79,14 @@ def first_plotted_value(s: str) -> str:
 
 # (edition, the figure cell's call, what the change is, the output it changes, how)
 CHANGES = [
-    ("ru", 'head_figure(ev.worked, "raw")', "a number in a heatmap cell", SVG, first_number_in_cell),
+    ("ru", 'head_figure(ev.worked, "scores")', "a number in a heatmap cell", SVG, first_number_in_cell),
     ("ru", 'head_figure(ev.worked, "scaled")', "a heatmap cell's colour", SVG, cell_colour),
     ("ru", 'head_figure(ev.worked, "weights")', "a number's colour (contrast)", SVG,
      replace_once("; fill: #ffffff", "")),
     ("ru", 'head_figure(ev.worked, "output")', "the frame's line style (its role)", SVG, dashed_frame),
     ("ru", "WidthExplorer()", "a legend entry", SVG, replace_once(f">{text_in('ru', 'widget.width.raw')}<", ">?<")),
     ("ru", "ScaleExplorer()", "a tick label", SVG, replace_once(">q_1<", ">q_2<")),
-    ("en", 'head_figure(ev.worked, "raw")', "an axis label", SVG,
+    ("en", 'head_figure(ev.worked, "scores")', "an axis label", SVG,
      replace_once(f">{text_in('en', 'figure.axis.key_columns')}<", ">key positions<")),
     ("en", 'head_figure(ev.worked, "scaled")', "the title", SVG,
      replace_once(f">{text_in('en', 'figure.scaled')}<", ">S<")),

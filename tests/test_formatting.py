@@ -43,7 +43,7 @@ def test_the_worked_example_shows_whole_matrices_without_decimals():
 
 def test_figures_label_their_cells_and_tables_the_same_way():
     run = LearnerEvidence().worked
-    raw, weights = head_figure(run, "raw"), head_figure(run, "weights")
+    raw, weights = head_figure(run, "scores"), head_figure(run, "weights")
     cells = re.compile(r">(-?\d+(?:\.\d+)?)</text>")
     assert cells.findall(raw.svg) == ["0", "6", "6", "-4"] and "q_1    6   -4" in raw.table
     found = cells.findall(weights.svg)

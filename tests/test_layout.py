@@ -54,13 +54,20 @@ def test_every_engine_function_fits_on_a_screen_and_writes_into_no_array(path):
             assert "out" not in {k.arg for k in node.keywords}, f"line {node.lineno}: a result written into out="
 
 
-def test_the_head_is_its_six_steps_without_a_lambda():
+def test_the_head_is_its_six_steps_written_as_the_formula():
+    """The head reads as a cell does: ``query @ key.transpose(1, 2)``, ``* scale``, ``.log_softmax(2)``, ``.exp()``,
+    ``@ value``, one statement per stage (so a failure names its stage), and no primitive called by its module."""
     head = next(node for node in ast.walk(tree(PACKAGE / "engine" / "attention.py"))
                 if isinstance(node, ast.FunctionDef) and node.name == "scaled_dot_product_self_attention")
     assert not [n for n in ast.walk(head) if isinstance(n, ast.Lambda)]
-    steps = [n.func.attr for n in ast.walk(head) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-             and isinstance(n.func.value, ast.Name) and n.func.value.id == "F"]
-    assert sorted(steps) == sorted(["matmul", "transpose", "mul", "log_softmax", "exp", "matmul"])
+    stages = [w for w in ast.walk(head) if isinstance(w, ast.With)]
+    inside = [n for w in stages for n in ast.walk(w)]
+    operators = sorted(type(n.op).__name__ for n in inside if isinstance(n, ast.BinOp))
+    methods = sorted(n.func.attr for n in inside if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute))
+    assert operators == ["MatMult", "MatMult", "Mult"] and methods == ["exp", "log_softmax", "transpose"]
+    assert [w.items[0].context_expr.args[0].value for w in stages] == [
+        "raw-scores", "scaled-scores", "row-log-softmax", "probabilities", "value-mixture"]
+    assert all(len(w.body) == 1 for w in stages)
 
 
 def test_a_wheel_holds_the_package_and_no_tooling(tmp_path):

@@ -131,10 +131,12 @@ def _frame(ax: Axes, role: str) -> None:
                                fill=False, linestyle=style, linewidth=width, edgecolor="black", clip_on=False))
 
 
-def heatmap(matrix, row_labels, column_labels, title: str, row_axis: str, column_axis: str, role: str = "score",
-            row_sums: bool = False, value_range: tuple[float, float] | None = None) -> Figure:
+def heatmap(matrix, row_labels, column_labels, title: str, row_axis: str, column_axis: str,
+            role: str | None = "score", row_sums: bool = False,
+            value_range: tuple[float, float] | None = None) -> Figure:
     """A labelled heatmap of a 2-D matrix, every value printed in its cell; the axes are titled
-    ``row_axis`` and ``column_axis`` and the frame's style names the ``role``."""
+    ``row_axis`` and ``column_axis`` and the frame's style names the ``role`` (None: a matrix of no role,
+    unframed)."""
     matrix = np.asarray(matrix, dtype=np.float64)
     rows, columns = matrix.shape
     fig = MplFigure(figsize=(1.3 * columns + 2.4, 0.75 * rows + 1.4))
@@ -159,7 +161,8 @@ def heatmap(matrix, row_labels, column_labels, title: str, row_axis: str, column
     ax.set_xlabel(column_axis)
     ax.set_ylabel(row_axis)
     ax.set_title(title, pad=12)
-    _frame(ax, role)
+    if role is not None:
+        _frame(ax, role)
     alt = table(matrix, row_labels, column_labels)
     if row_sums:
         sums = matrix.sum(axis=1)
@@ -167,8 +170,9 @@ def heatmap(matrix, row_labels, column_labels, title: str, row_axis: str, column
             ax.text(columns - 0.4, i, f"Σ = {num(total)}", ha="left", va="center", fontsize=10)
         alt = "\n".join(line + ("" if i == 0 else f"   Σ = {num(sums[i - 1])}")
                         for i, line in enumerate(alt.splitlines()))
-    fig.text(0.5, -0.06, text(FRAMES[role][1]), ha="center", va="top", fontsize=9, style="italic",
-             transform=ax.transAxes)
+    if role is not None:
+        fig.text(0.5, -0.06, text(FRAMES[role][1]), ha="center", va="top", fontsize=9, style="italic",
+                 transform=ax.transAxes)
     return Figure(to_svg(fig), title, alt)
 
 

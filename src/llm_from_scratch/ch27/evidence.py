@@ -17,7 +17,6 @@ from functools import cached_property
 import numpy as np
 
 from ..engine import Tensor
-from ..engine import functions as F
 from ..engine.attention import SelfAttentionError, SelfAttentionForward, scaled_dot_product_self_attention
 from ..engine.closed_form import closed_form_backward, softmax
 from ..engine.gradcheck import GradCheckReport, check_gradients
@@ -95,9 +94,12 @@ class HeadRun:
 
 
 def run_head(query, key, value, upstream=None) -> HeadRun:
-    """Run the head forward, then backward with ``upstream`` (ones when omitted)."""
+    """Run the head forward, then backward with ``upstream`` (ones when omitted); the scaled scores and the
+    weights keep their gradients (S̄, Ā)."""
     tensors = [Tensor(x, requires_grad=True) for x in (query, key, value)]
     head = scaled_dot_product_self_attention(*tensors)
+    head.scaled_scores.retain_grad()
+    head.weights.retain_grad()
     upstream = np.ones_like(head.output.data) if upstream is None else np.asarray(upstream, dtype=np.float64)
     head.output.backward(upstream)
     grads = [t.grad if t.grad is not None else np.zeros_like(t.data) for t in tensors]
@@ -135,13 +137,9 @@ class BackwardSteps:
 
 
 def backward_steps(run: HeadRun) -> BackwardSteps:
-    """Each stage's gradient from the engine's own rules, on the part of the graph after that stage:
-    A and V as the inputs of O = A V give Ā and V̄; S as the input of A = exp(log_softmax(S)) gives S̄."""
-    weights, value = Tensor(run.weights, requires_grad=True), Tensor(run.value, requires_grad=True)
-    F.matmul(weights, value).backward(run.upstream)
-    scores = Tensor(run.head.scaled_scores.data, requires_grad=True)
-    F.matmul(F.exp(F.log_softmax(scores, axis=2)), Tensor(run.value)).backward(run.upstream)
-    return BackwardSteps(value.grad[0], weights.grad[0], scores.grad[0])
+    """Each stage's gradient as the engine's backward left it: V̄ on V, Ā and S̄ kept on the weights and the
+    scaled scores (``retain_grad``)."""
+    return BackwardSteps(run.grad_value[0], run.head.weights.grad[0], run.head.scaled_scores.grad[0])
 
 
 def closed_form_difference(run: HeadRun) -> float:
@@ -213,7 +211,7 @@ def hand_inputs() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def exponentials(scores) -> np.ndarray:
     """e to the power of each score, through the engine's exp: the numerators of a softmax by hand."""
-    return F.exp(Tensor(scores)).data
+    return Tensor(scores).exp().data
 
 
 def masked_softmax(scores: np.ndarray, keep: np.ndarray) -> np.ndarray:

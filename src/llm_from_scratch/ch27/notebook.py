@@ -9,7 +9,7 @@ shows an exercise's form (on a variant, too), ``challenge`` a task on the vector
 
 from inspect import getsource
 
-from ..book.display import show, show_folded
+from ..book import display
 from ..book.text import set_language
 from ..engine import SelfAttentionError, scaled_dot_product_self_attention
 from . import sections
@@ -17,12 +17,23 @@ from .appendix import BlockSizeExplorer, cost_table, doubling_table, measure_hea
 from .code_exercises import buggy_head
 from .evidence import evidence
 from .exercises import check, check_code, hint, mastery, progress, reveal, variant
-from .figures import head_figure
+from .figures import as_shown, head_figure
 from .plane import VectorPlane
 from .sections import render_trace
 from .widgets import HeadEditor, ScaleExplorer, WidthExplorer, challenge, exercise, review
 
 ev = evidence()
+
+
+def show(*parts) -> None:
+    """Display sections, figures, and tensors or arrays as heatmaps, each followed by its role if it has one:
+    ``show(A, "weights")``, ``show(Q.grad, "grad-query")`` (the roles: ``figures.ROLES``)."""
+    display.show(*as_shown(parts))
+
+
+def show_folded(*parts) -> None:
+    """``show``, folded in a closed box until the learner opens it: an answer after its question."""
+    display.show_folded(*as_shown(parts))
 
 
 def show_source(function) -> None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import functions as F
+from . import functions  # noqa: F401  (makes the primitives the Tensor's operators)
 from .tensor import Tensor, as_float_array
 
 INPUT_NAMES = ("query", "key", "value")
@@ -80,15 +80,15 @@ def scaled_dot_product_self_attention(query: object, key: object, value: object)
     scale = 1.0 / math.sqrt(query.shape[2])  # d_k is the width of the queries and keys
 
     with stage("raw-scores"):
-        raw_scores = F.matmul(query, F.transpose(key, 1, 2))  # one dot product per query and key
+        raw_scores = query @ key.transpose(1, 2)  # one dot product per query and key
     with stage("scaled-scores"):
-        scaled_scores = F.mul(raw_scores, scale)
+        scaled_scores = raw_scores * scale
     with stage("row-log-softmax"):
-        log_weights = F.log_softmax(scaled_scores, axis=2)  # axis 2: the keys of each query's row
+        log_weights = scaled_scores.log_softmax(2)  # axis 2: the keys of each query's row
     with stage("probabilities"):
-        weights = F.exp(log_weights)
+        weights = log_weights.exp()
     with stage("value-mixture"):
-        output = F.matmul(weights, value)
+        output = weights @ value
 
     return SelfAttentionForward(raw_scores, scaled_scores, weights, output, scale, query.shape[2], value.shape[2])
 

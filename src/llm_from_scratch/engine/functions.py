@@ -3,6 +3,10 @@
 A backward rule receives the gradient of the primitive's result and returns one
 gradient per input, of that input's shape (``None`` for an input that needs
 none). Rules compute new arrays and never write into the ones they are given.
+
+After the primitives come the few steps composed of them (negation, difference,
+division by a number, softmax), and the block that makes all of them the Tensor's
+operators and methods, so a cell writes the formula: ``(Q @ K.transpose(1, 2)) / math.sqrt(d_k)``.
 """
 
 from __future__ import annotations
@@ -133,3 +137,57 @@ def sum(x: Tensor, axis: int | tuple[int, ...] | None = None, keepdims: bool = F
         return (np.broadcast_to(grad, x.shape),)  # every summed entry receives the same gradient
 
     return Tensor.from_op(np.asarray(np.sum(x.data, axis=axis, keepdims=keepdims)), (x,), backward, "sum")
+
+
+# Steps composed of the primitives: each has no backward rule of its own.
+def neg(x: Tensor) -> Tensor:
+    """−x: ``mul`` by −1."""
+    return mul(x, -1.0)
+
+
+def sub(a: Tensor, b: Tensor | float) -> Tensor:
+    """a − b: ``add`` of the negation."""
+    return add(a, neg(b))
+
+
+def rsub(a: Tensor, b: float) -> Tensor:
+    """b − a, for a plain number on the left of ``-``."""
+    return add(neg(a), b)
+
+
+def div(a: Tensor, b: float) -> Tensor:
+    """a / b for a plain number ``b``: ``mul`` by its reciprocal."""
+    if isinstance(b, Tensor) or not np.isscalar(b) or isinstance(b, (str, bytes)):
+        raise TypeError(f"a tensor is divided by a plain number only, got {type(b).__name__}; "
+                        "to divide by a tensor's entries, multiply by their reciprocals")
+    if b == 0:
+        raise ZeroDivisionError("a tensor divided by 0")
+    return mul(a, 1.0 / b)
+
+
+def softmax(x: Tensor, axis: int = -1) -> Tensor:
+    """e^x / Σ e^x along ``axis``, composed as the head does it: ``exp`` of ``log_softmax``."""
+    return exp(log_softmax(x, axis))
+
+
+def rmatmul(a: Tensor, b: object) -> Tensor:
+    """b @ a, for an array on the left of ``@``."""
+    return matmul(b, a)
+
+
+# The primitives as the Tensor's operators and methods. numpy defers to them: an array on the left of a tensor
+# (``np.eye(2) @ V``) gives a Tensor, not an array of Tensors.
+Tensor.__array_ufunc__ = None
+Tensor.__matmul__ = Tensor.matmul = matmul
+Tensor.__rmatmul__ = rmatmul
+Tensor.__add__ = Tensor.__radd__ = Tensor.add = add
+Tensor.__mul__ = Tensor.__rmul__ = Tensor.mul = mul
+Tensor.__neg__ = neg
+Tensor.__sub__ = sub
+Tensor.__rsub__ = rsub
+Tensor.__truediv__ = div
+Tensor.transpose = transpose
+Tensor.exp = exp
+Tensor.log_softmax = log_softmax
+Tensor.softmax = softmax
+Tensor.sum = sum

@@ -7,7 +7,13 @@ to the inputs (a reversed topological order) and adds up every gradient that
 reaches a tensor, so a tensor used twice receives both contributions. No rule
 writes into an array it is given: each returns new arrays (or views of them),
 so adding them up is right by construction. An input keeps a copy of its own,
-which nothing else in the graph or the caller's code sees.
+which nothing else in the graph or the caller's code sees; so does a result that
+asked to keep its gradient (``retain_grad``). Like PyTorch, ``backward`` adds to
+``.grad``: set it to None to start again.
+
+The operators and methods a formula needs (``Q @ K.transpose(1, 2) * scale``,
+``.log_softmax(2)``, ``.exp()``, ``-``, ``/`` …) are the primitives of
+``functions.py``, attached to the class there, beside their definitions.
 """
 
 from __future__ import annotations
@@ -56,6 +62,7 @@ class Tensor:
         self.op = "input"
         self.parents: tuple[Tensor, ...] = ()
         self.backward_rule: BackwardRule | None = None
+        self.retains_grad = False
 
     @classmethod
     def from_op(cls, data: np.ndarray, parents: Sequence[Tensor], backward_rule: BackwardRule, op: str) -> Tensor:
@@ -77,7 +84,14 @@ class Tensor:
         return self.data.ndim
 
     def __repr__(self) -> str:
-        return f"Tensor(shape={list(self.shape)}, op={self.op!r}, requires_grad={self.requires_grad})"
+        numbers = np.array2string(self.data, precision=6, suppress_small=True, separator=", ", prefix="Tensor(")
+        return f"Tensor({numbers}, op={self.op!r}{', requires_grad=True' if self.requires_grad else ''})"
+
+    def retain_grad(self) -> Tensor:
+        """Keep the gradient that reaches this result in ``.grad`` (an input keeps its own anyway), as PyTorch's
+        ``retain_grad``: Ā and S̄ are read from the engine, not from a second formula."""
+        self.retains_grad = True
+        return self
 
     def backward(self, upstream: object = None) -> None:
         """Add d(sum(self * upstream))/d(input) to the ``.grad`` of every input with requires_grad=True.
@@ -99,8 +113,9 @@ class Tensor:
             grad = grads.pop(tensor, None)
             if grad is None:
                 continue
-            if tensor.backward_rule is None:  # an input: its .grad is an array of its own
+            if tensor.backward_rule is None or tensor.retains_grad:  # .grad: an array of its own
                 tensor.grad = grad.copy() if tensor.grad is None else tensor.grad + grad
+            if tensor.backward_rule is None:  # an input: nothing further back
                 continue
             for parent, parent_grad in _checked(tensor, tensor.backward_rule(grad)):
                 grads[parent] = parent_grad if parent not in grads else grads[parent] + parent_grad

@@ -1,0 +1,72 @@
+"""``show`` draws the learner's own values: any Tensor or array as a framed heatmap with its table, in a role;
+``check`` takes a Tensor a cell computed."""
+
+import re
+
+import numpy as np
+import pytest
+
+from llm_from_scratch import Tensor
+from llm_from_scratch.book.sections import Section
+from llm_from_scratch.ch27.exercises import check
+from llm_from_scratch.ch27.figures import ROLES, as_shown, matrix_figures
+from llm_from_scratch.ch27.notebook import show
+
+CELLS = re.compile(r">(-?\d+(?:\.\d+)?)</text>")
+SCORES = Tensor([[[0.0, 6.0], [6.0, -4.0]]])
+
+
+def test_a_tensor_in_a_role_is_titled_labelled_and_framed_as_that_role():
+    [figure] = matrix_figures(SCORES, "scores")
+    assert figure.title == "QKᵀ: скалярные произведения"
+    assert CELLS.findall(figure.svg) == ["0", "6", "6", "-4"]
+    assert "q_1" in figure.table and "k_1" in figure.table and "пунктирная рамка" in figure.svg
+    [weights] = matrix_figures(SCORES.softmax(2), "weights")
+    assert "Σ = 1.000000" in weights.table and "толстая сплошная рамка" in weights.svg
+
+
+@pytest.mark.parametrize("role", list(ROLES))
+def test_every_role_draws_an_array_and_a_tensor_alike(role):
+    values = np.array([[[1.0, -2.0, 0.5], [0.25, 3.0, -1.0]]])
+    assert matrix_figures(values, role)[0].svg == matrix_figures(Tensor(values), role)[0].svg
+
+
+def test_a_batch_gives_one_figure_per_element_and_a_vector_one_row():
+    batch = matrix_figures(np.arange(8.0).reshape(2, 2, 2), "output")
+    assert [f.title.rsplit(" · ", 1)[1] for f in batch] == ["b = 0", "b = 1"]
+    [row] = matrix_figures([0.5, 0.5])
+    assert CELLS.findall(row.svg)[-2:] == ["0.500000", "0.500000"] and row.title == "матрица формы [1, 2]"
+    assert "рамка" not in row.svg, "a matrix of no role has no role's frame"
+
+
+@pytest.mark.parametrize("bad", [np.float64(2.0), np.zeros((0, 2, 2)), np.zeros((1, 2, 2, 2))])
+def test_what_is_not_a_matrix_is_told_in_the_editions_words(bad):
+    with pytest.raises(ValueError, match="show рисует матрицы.*форма"):
+        matrix_figures(bad, "scores")
+
+
+def test_a_role_is_named_after_its_tensor_and_an_unknown_one_lists_the_roles(english):
+    with pytest.raises(ValueError, match="show has no role 'weigths'. The roles: query, key"):
+        as_shown((SCORES, "weigths"))
+    with pytest.raises(ValueError, match="comes right after the tensor"):
+        as_shown(("weights", SCORES))
+    section = Section("t", ())
+    assert as_shown((section,)) == [section]
+    assert [f.title for f in as_shown((SCORES, "scaled", SCORES))] == [
+        "S = QKᵀ/√d_k: scaled scores", "a matrix of shape [2, 2]"]
+
+
+def test_show_displays_the_figure_with_its_table(monkeypatch):
+    shown = []
+    monkeypatch.setattr("llm_from_scratch.book.display.display", lambda bundle, raw: shown.append(bundle))
+    show(SCORES, "scores")
+    [bundle] = shown
+    assert "<img alt=" in bundle["text/html"] and "<details>" in bundle["text/html"]
+    assert "q_0" in bundle["text/plain"] and "<svg" in bundle["image/svg+xml"]
+
+
+def test_check_takes_a_tensor_a_cell_computed_its_batch_axis_of_one_dropped():
+    q = Tensor([[[0.0, 3.0], [2.0, -1.0]]], requires_grad=True)
+    k = Tensor([[[3.0, 0.0], [-1.0, 2.0]]])
+    assert check("scores", q @ k.transpose(1, 2)).correct
+    assert not check("scores", q @ k).correct
