@@ -56,7 +56,8 @@ from support.browser import (
 
 from llm_from_scratch.book.chapters import chapters
 from llm_from_scratch.book.formatting import num, places, vector
-from llm_from_scratch.ch27.evidence import run_head, worked_inputs
+from llm_from_scratch.ch27.evidence import run_head
+from llm_from_scratch.ch27.examples import worked_inputs
 from llm_from_scratch.ch27.exercises import EXERCISE_BOOK
 from llm_from_scratch.ch27.strings import text_in
 from llm_from_scratch.ch27.widgets import KEY_WIDTHS, ScaleExplorer

@@ -22,7 +22,8 @@ from llm_from_scratch.book.answers import MAX_DEPTH
 from llm_from_scratch.book.chapters import chapters
 from llm_from_scratch.book.exercises import OPTIONS, Feedback
 from llm_from_scratch.book.text import set_language
-from llm_from_scratch.ch27.evidence import LearnerEvidence, hand_inputs, worked_inputs
+from llm_from_scratch.ch27.evidence import LearnerEvidence
+from llm_from_scratch.ch27.examples import hand_inputs, worked_inputs
 from llm_from_scratch.ch27.exercises import (
     EXERCISE_BOOK,
     EXERCISES,
@@ -456,14 +457,14 @@ def test_progress_tracks_checked_and_right():
 
 def test_expected_answers_are_computed_by_the_engine(monkeypatch):
     """Change an input: the exercises must follow, proving no answer is stored."""
-    from llm_from_scratch.ch27 import evidence
+    from llm_from_scratch.ch27 import evidence, examples
 
     evidence.evidence.cache_clear()  # the kernel's evidence is computed once: start it again on the new inputs
-    monkeypatch.setattr(evidence, "WORKED_KEY", ((0.0, 3.0), (-1.0, 2.0)))
+    monkeypatch.setattr(examples, "WORKED_KEY", ((0.0, 3.0), (-1.0, 2.0)))
     assert not check("scores", [[0, 6], [6, -4]]).correct
     assert check("scores", [[9, 6], [-3, -4]]).correct
     evidence.evidence.cache_clear()
-    monkeypatch.setattr(evidence, "HAND_VALUE", ((2.0, 0.0), (0.0, 1.0), (1.0, 1.0)))
+    monkeypatch.setattr(examples, "HAND_VALUE", ((2.0, 0.0), (0.0, 1.0), (1.0, 1.0)))
     assert not check("output-by-hand", OUT).correct
     assert check("output-by-hand", A @ np.array([[2, 0], [0, 1], [1, 1]])).correct
     evidence.evidence.cache_clear()

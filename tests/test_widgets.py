@@ -8,7 +8,7 @@ import pytest
 from support.oracle import head, softmax
 
 from llm_from_scratch.book.widgets import CHANGED_STYLE, CHOICE_CLASS, ExerciseForm, mark_changes
-from llm_from_scratch.ch27.evidence import worked_inputs
+from llm_from_scratch.ch27.examples import worked_inputs
 from llm_from_scratch.ch27.exercises import EXERCISE_BOOK
 from llm_from_scratch.ch27.strings import text
 from llm_from_scratch.ch27.widgets import HeadEditor, ScaleExplorer, WidthExplorer, softmax_jacobian_norm

@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from llm_from_scratch.ch27.evidence import gradcheck_head, run_head, worked_inputs
+from llm_from_scratch.ch27.evidence import gradcheck_head, run_head
+from llm_from_scratch.ch27.examples import worked_inputs
 from llm_from_scratch.engine.closed_form import closed_form_backward
 
 # The source's figures (ch27-self-attention.ru.txt), to six decimals.

@@ -1,7 +1,8 @@
 """Every claim of chapter 27, computed by the engine at run time.
 
-Only the inputs are written here (the source's Q, K, V, the second example's and
-the edge cases' inputs); every score, weight, output, gradient and verdict is computed.
+The inputs are written in ``examples.py`` (the source's Q, K, V, the second example's and the
+edge cases'), as the notebooks write them out; every score, weight, output, gradient and verdict
+is computed here with the same Tensor operations the notebooks' cells use.
 ``evidence()`` is the kernel's one ``LearnerEvidence``: each fact is computed the first
 time something asks for it, and kept. A variant's evidence is a ``LearnerEvidence`` of an
 ``Instance``: the inputs that variant draws in place of the chapter's (``ch27.variants``).
@@ -20,40 +21,24 @@ from ..engine import Tensor
 from ..engine.attention import SelfAttentionError, SelfAttentionForward, scaled_dot_product_self_attention
 from ..engine.closed_form import closed_form_backward, softmax
 from ..engine.gradcheck import GradCheckReport, check_gradients
-
-# The worked example's inputs: the projections that chapter 26 produced.
-WORKED_QUERY = ((0.0, 3.0), (2.0, -1.0))
-WORKED_KEY = ((3.0, 0.0), (-1.0, 2.0))
-WORKED_VALUE = ((3.0, -3.0), (1.0, 3.0))
-
-# The second example, for the learner's own hands: d_k = 4, so 1/sqrt(d_k) = 1/2, and the scaled
-# scores are 0 and ±1, so every weight needs only e; QK^T is not symmetric.
-HAND_QUERY = ((1.0, 1.0, 0.0, 0.0), (0.0, 0.0, 1.0, 1.0), (-1.0, 1.0, 0.0, 0.0))
-HAND_KEY = ((1.0, 1.0, 0.0, 0.0), (1.0, -1.0, 1.0, 1.0), (0.0, 0.0, 1.0, 1.0))
-HAND_VALUE = ((1.0, 0.0), (0.0, 1.0), (1.0, 1.0))
-
-SCALE_EXAMPLE_SCORES = (1.0, 0.0)
-SCALE_EXAMPLE_KEY_WIDTH = 2
-# Pairs of score rows with the same difference and different signs: softmax gives each pair the same weights.
-SHIFTED_ROWS = (((-0.1, 0.1), (0.0, 0.2)), ((0.0, 1.0), (5.0, 6.0)))
-# Random q, k with independent components of mean 0 and variance 1 (the assumptions of Vaswani et al.'s
-# footnote): the d_k explorer's draws, and the width at which dividing by sqrt(d_k) meets dividing by d_k.
-RANDOM_BATCH, RANDOM_TOKENS, RANDOM_SEED = 64, 16, 27
-DIVISOR_KEY_WIDTH = 64
-SINGLE_TOKEN_VALUE = (5.0, -2.0)
-
-# The review's inputs.
-TEMPERATURE_SCORES = (1.0, 3.0, 0.0)
-TEMPERATURE_LIMITS = (1e-6, 1e6)  # tau close to 0 and very large
-ROW_SHIFT = 10.0
-SATURATING_FACTOR = 4.0  # the worked example's Q times 4 makes every row of A one-hot to six decimals
-MODEL_WIDTH, HEADS = 512, 8
-OUTPUT_SHAPE_INPUTS = ((4, 7, 3), (4, 7, 3), (4, 7, 5))  # the shapes of Q, K and V in the shape question
-
-
-def worked_inputs() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Q, K, V of the worked example as [1, 2, 2] arrays (fresh copies)."""
-    return tuple(np.array([m], dtype=np.float64) for m in (WORKED_QUERY, WORKED_KEY, WORKED_VALUE))
+from .examples import (
+    DIVISOR_KEY_WIDTH,
+    HEADS,
+    MODEL_WIDTH,
+    OUTPUT_SHAPE_INPUTS,
+    RANDOM_BATCH,
+    RANDOM_SEED,
+    RANDOM_TOKENS,
+    ROW_SHIFT,
+    SATURATING_FACTOR,
+    SCALE_EXAMPLE_KEY_WIDTH,
+    SCALE_EXAMPLE_SCORES,
+    SINGLE_TOKEN_VALUE,
+    TEMPERATURE_LIMITS,
+    TEMPERATURE_SCORES,
+    hand_inputs,
+    worked_inputs,
+)
 
 
 @dataclass(frozen=True)
@@ -202,11 +187,6 @@ def divisor_example(key_width: int = DIVISOR_KEY_WIDTH) -> DivisorExample:
     by_width = raw / key_width
     return DivisorExample(key_width, raw.shape[-1], float(head.scaled_scores.data.var()), float(by_width.var()),
                           float(head.weights.data.max(axis=-1).mean()), float(softmax(by_width).max(axis=-1).mean()))
-
-
-def hand_inputs() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Q, K, V of the second example as [1, 3, 4], [1, 3, 4] and [1, 3, 2] arrays (fresh copies)."""
-    return tuple(np.array([m], dtype=np.float64) for m in (HAND_QUERY, HAND_KEY, HAND_VALUE))
 
 
 def exponentials(scores) -> np.ndarray:

@@ -37,7 +37,8 @@ from ..book.formatting import NOISE, below, labels, matrix, num, shape, vector
 from ..book.mistakes import ROUNDING, diagnose
 from .challenges import CHALLENGES
 from .code_exercises import BUG_HUNT, CODE_EXERCISES
-from .evidence import SATURATING_FACTOR, LearnerEvidence, evidence, exponentials
+from .evidence import LearnerEvidence, evidence, exponentials
+from .examples import SATURATING_FACTOR
 from .mistakes import (
     CAUSAL_MISTAKES,
     HEAD_MISTAKES,

@@ -23,7 +23,8 @@ from ..book.figures import Figure
 from ..book.formatting import num, trimmed
 from ..book.text import language
 from ..book.widgets import FOCUS_RING, LiveWidget, snapshot
-from .evidence import HeadRun, run_head, worked_inputs
+from .evidence import HeadRun, run_head
+from .examples import worked_inputs
 from .strings import text
 
 NAMES = ("q0", "q1", "k0", "k1", "v0", "v1")

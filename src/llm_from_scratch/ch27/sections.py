@@ -32,7 +32,6 @@ from ..engine.closed_form import closed_form_backward, softmax
 from ..engine.gradcheck import GradCheckReport
 from .code_exercises import buggy_head
 from .evidence import (
-    SHIFTED_ROWS,
     HeadRun,
     LearnerEvidence,
     ShapeCase,
@@ -41,6 +40,7 @@ from .evidence import (
     exponentials,
     row_sum_deviation,
 )
+from .examples import SHIFTED_ROWS
 from .strings import text
 
 TEXT_WIDTH = 96  # a long sentence in a text output wraps here: a notebook column holds about 115 characters

@@ -26,16 +26,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..engine.closed_form import softmax
-from .evidence import (
-    HEADS,
-    MODEL_WIDTH,
-    OUTPUT_SHAPE_INPUTS,
-    Instance,
-    LearnerEvidence,
-    hand_inputs,
-    identical_keys_inputs,
-    single_token_inputs,
-)
+from .evidence import Instance, LearnerEvidence, identical_keys_inputs, single_token_inputs
+from .examples import HEADS, MODEL_WIDTH, OUTPUT_SHAPE_INPUTS, hand_inputs
 
 HAND_TOKENS, HAND_TOKENS_P = (2, 3, 4), (0.35, 0.45, 0.2)  # how often each: a 4×4 by hand is long work
 HAND_KEY_WIDTHS, HAND_KEY_WIDTHS_P = (1, 4, 9), (0.3, 0.5, 0.2)

@@ -32,16 +32,8 @@ from ..book.widgets import (
 from ..engine import SelfAttentionError, scaled_dot_product_self_attention
 from ..engine.closed_form import softmax
 from . import sections
-from .evidence import (
-    RANDOM_BATCH,
-    RANDOM_SEED,
-    RANDOM_TOKENS,
-    HeadRun,
-    evidence,
-    random_query_key,
-    run_head,
-    worked_inputs,
-)
+from .evidence import HeadRun, evidence, random_query_key, run_head
+from .examples import RANDOM_BATCH, RANDOM_SEED, RANDOM_TOKENS, worked_inputs
 from .exercises import EXERCISE_BOOK
 from .sections import forward, html_block
 from .strings import text
