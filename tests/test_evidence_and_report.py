@@ -119,7 +119,7 @@ def test_a_contribution_is_the_weight_times_the_length_of_its_value_row(evidence
     from llm_from_scratch.ch27.sections import contributions
 
     run = evidence.identical_keys  # equal weights 0.5, value rows of different lengths
-    section = to_text(contributions(run))
+    section = to_text(contributions(run.head.weights, run.value))
     lengths = np.linalg.norm(run.value[0], axis=1)
     assert f"{0.5 * lengths[0]:.6f}" in section and f"{0.5 * lengths[1]:.6f}" in section
     assert lengths[0] != lengths[1], "equal weights, unequal contributions"

@@ -79,22 +79,22 @@ def first_plotted_value(s: str) -> str:
 
 # (edition, the figure cell's call, what the change is, the output it changes, how)
 CHANGES = [
-    ("ru", 'head_figure(ev.worked, "scores")', "a number in a heatmap cell", SVG, first_number_in_cell),
-    ("ru", 'head_figure(ev.worked, "scaled")', "a heatmap cell's colour", SVG, cell_colour),
-    ("ru", 'head_figure(ev.worked, "weights")', "a number's colour (contrast)", SVG,
+    ("ru", 'show(scores, "scores")', "a number in a heatmap cell", SVG, first_number_in_cell),
+    ("ru", 'show(S, "scaled")', "a heatmap cell's colour", SVG, cell_colour),
+    ("ru", 'show_folded(A, "weights", answers="weights")', "a number's colour (contrast)", SVG,
      replace_once("; fill: #ffffff", "")),
-    ("ru", 'head_figure(ev.worked, "output")', "the frame's line style (its role)", SVG, dashed_frame),
+    ("ru", 'show(O, "output")', "the frame's line style (its role)", SVG, dashed_frame),
     ("ru", "WidthExplorer()", "a legend entry", SVG, replace_once(f">{text_in('ru', 'widget.width.raw')}<", ">?<")),
     ("ru", "ScaleExplorer()", "a tick label", SVG, replace_once(">q_1<", ">q_2<")),
-    ("en", 'head_figure(ev.worked, "scores")', "an axis label", SVG,
+    ("en", 'show(scores, "scores")', "an axis label", SVG,
      replace_once(f">{text_in('en', 'figure.axis.key_columns')}<", ">key positions<")),
-    ("en", 'head_figure(ev.worked, "scaled")', "the title", SVG,
+    ("en", 'show(S, "scaled")', "the title", SVG,
      replace_once(f">{text_in('en', 'figure.scaled')}<", ">S<")),
-    ("en", 'head_figure(ev.worked, "weights")', "the caption", SVG,
+    ("en", 'show_folded(A, "weights", answers="weights")', "the caption", SVG,
      replace_once(f">{text_in('en', 'figure.frame.weight')}<", ">a frame<")),
     ("en", "WidthExplorer()", "a plotted value (the table beside the plot)", TABLE, first_plotted_value),
 ]
-LAYOUT_ONLY = [("en", 'head_figure(ev.worked, "output")'), ("en", "ScaleExplorer()")]
+LAYOUT_ONLY = [("en", 'show(O, "output")'), ("en", "ScaleExplorer()")]
 
 
 def figure_cells(notebook: dict) -> list[tuple[int, dict]]:

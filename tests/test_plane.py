@@ -203,7 +203,7 @@ def test_every_challenge_is_in_02_after_the_plane_in_both_editions():
     for lang in ("ru", "en"):
         path = next(p for p in ch27.notebooks(lang) if p.name.startswith("02_"))
         sources = [c.source for c in code_cells(load(path))]
-        plane = sources.index("plane = VectorPlane()\nplane.show()")
+        plane = next(i for i, source in enumerate(sources) if source.startswith("plane = VectorPlane(Q, K, V)"))
         asked = [i for s in sources[plane:] for i in exercises_asked(s)]
         assert asked == ["plane-equal-prediction", "plane-equal", "plane-strong-prediction", "plane-strong",
                          "plane-long-prediction", "plane-long"]
@@ -219,3 +219,17 @@ def test_every_label_stays_inside_its_plane_wherever_the_vectors_go(moves):
         start = {"start": x, "end": x - width, "middle": x - width / 2}[
             re.search(rf'x="{x:.1f}" y="{y:.1f}" font-size="13" text-anchor="(\w+)"', svg)[1]]
         assert plane - 0.1 <= start and start + width <= plane + 240 + 0.1 and 30 <= y - 11 and y + 3 <= 270.1, words
+
+
+def test_a_plane_opens_on_the_cells_vectors_and_returns_to_them():
+    from llm_from_scratch import Tensor
+
+    q = Tensor([[[0.0, 3.0], [2.0, -1.0]]]) * 2
+    plane = VectorPlane(q, None, np.array([[3.0, -3.0], [1.0, 3.0]]))
+    assert plane.state.vectors["q0"] == (0.0, 6.0) and plane.state.vectors["k0"] == (3.0, 0.0)
+    assert plane.reset_label == "Вернуть входы из ячейки"
+    plane.move("q0", 1.0, 1.0)
+    assert plane.reset().vectors["q0"] == (0.0, 6.0)
+    assert VectorPlane().reset_label == "Вернуть разобранный пример"
+    with pytest.raises(ValueError, match="две строки по две координаты: Q здесь формы \\[1, 3, 4\\]"):
+        VectorPlane(np.zeros((1, 3, 4)))

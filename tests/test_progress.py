@@ -11,6 +11,7 @@ import textwrap
 import platformdirs
 import pytest
 
+from llm_from_scratch import Tensor
 from llm_from_scratch.book import progress as lasting
 from llm_from_scratch.book.exercises import _aligned
 from llm_from_scratch.ch27.exercises import (
@@ -18,6 +19,7 @@ from llm_from_scratch.ch27.exercises import (
     NOTEBOOKS,
     attempted,
     check,
+    mastery,
     progress,
     reset_progress,
     reveal,
@@ -48,7 +50,7 @@ def test_attempts_last_across_a_kernel_restart():
     assert rows()["scores"] == (1, True) and rows()["weights"] == (1, False)
     assert attempted("weights") and reveal("weights").shown
     data = json.loads(store_file().read_text(encoding="utf-8"))
-    assert data == {"format": lasting.FORMAT, "version": 3, "learner": {"id": "stored-notebooks", "name": ""},
+    assert data == {"format": lasting.FORMAT, "version": 4, "learner": {"id": "stored-notebooks", "name": ""},
                     "chapters": {"ch27": {"scores": {"attempts": [ATTEMPT(True)], "hints": {}},
                                           "weights": {"attempts": [ATTEMPT(False)], "hints": {}}}}}
 
@@ -73,7 +75,8 @@ def test_unreadable_answers_are_not_recorded():
 def test_every_check_goes_through_record_attempt_and_other_ids_are_listed(monkeypatch):
     recorded = []
     door = EXERCISE_BOOK.record_attempt
-    monkeypatch.setattr(EXERCISE_BOOK, "record_attempt", lambda i, c, v=0: recorded.append((i, c)) or door(i, c, v))
+    monkeypatch.setattr(EXERCISE_BOOK, "record_attempt",
+                        lambda i, c, v=0, computed=False: recorded.append((i, c)) or door(i, c, v, computed))
     check("row-normalization", "a")
     check("row-normalization", "c")
     EXERCISE_BOOK.record_attempt("code-softmax", True)  # a code exercise checked elsewhere
@@ -153,7 +156,7 @@ def test_the_path_comes_from_the_environment_or_the_users_own_data_directory(mon
 @pytest.mark.parametrize("content", [b"{not json", b"", b"\xff\xfe garbage", json.dumps({"cells": []}).encode(),
                                      json.dumps({"format": lasting.FORMAT, "version": 1,
                                                  "chapters": {"ch27": {"scores": ["yes"]}}}).encode(),
-                                     json.dumps({"format": lasting.FORMAT, "version": 4, "chapters": {}}).encode(),
+                                     json.dumps({"format": lasting.FORMAT, "version": 5, "chapters": {}}).encode(),
                                      json.dumps({"format": lasting.FORMAT, "version": 3, "chapters": {}}).encode(),
                                      b"[" * 100_000],
                          ids=["corrupt", "empty", "binary", "foreign", "wrong-types", "other-version", "no-learner",
@@ -244,7 +247,7 @@ def test_a_version_1_file_is_read_and_upgraded_in_place_nothing_lost():
     assert not list(file.parent.glob("progress.backup-*")), "an older store is not corrupt"
     check("weights", [0.014166, 0.985834])
     data = json.loads(file.read_text(encoding="utf-8"))
-    assert data["version"] == 3 and data["chapters"]["ch28"] == {"mask": {"attempts": [ATTEMPT(True)], "hints": {}}}
+    assert data["version"] == 4 and data["chapters"]["ch28"] == {"mask": {"attempts": [ATTEMPT(True)], "hints": {}}}
     assert data["chapters"]["ch27"]["weights"] == {"attempts": [ATTEMPT(False), ATTEMPT(True)], "hints": {}}
     assert data["chapters"]["ch27"]["scores"] == {"attempts": [ATTEMPT(False), ATTEMPT(True)], "hints": {}}
     assert data["learner"]["id"], "the upgrade gives the learner an id"
@@ -265,3 +268,35 @@ def test_a_version_2_file_is_upgraded_with_its_hints_and_the_first_attempt_count
                                                   "hints": {"0": 1}}
     assert data["chapters"]["ch27"]["weights"] == {"attempts": [ATTEMPT(True)], "hints": {}}
     assert data["chapters"]["ch28"] == {"mask": {"attempts": [ATTEMPT(True)], "hints": {}}}
+
+
+def test_a_version_3_file_is_read_as_it_is_and_written_as_version_4():
+    file = store_file()
+    file.parent.mkdir(parents=True, exist_ok=True)
+    chapters = {"ch27": {"scores": {"attempts": [ATTEMPT(True)], "hints": {}}}}
+    file.write_text(json.dumps({"format": lasting.FORMAT, "version": 3, "learner": {"id": "earlier", "name": ""},
+                                "chapters": chapters}), encoding="utf-8")
+    assert rows()["scores"] == (1, True)
+    check("weights", [0.5, 0.5])
+    data = json.loads(file.read_text(encoding="utf-8"))
+    assert data["version"] == 4 and data["learner"]["id"] == "earlier"
+    assert data["chapters"]["ch27"]["scores"] == chapters["ch27"]["scores"]
+
+
+def test_a_tensor_the_engine_computed_is_judged_and_kept_but_counts_for_no_skill():
+    q = Tensor([[[0.0, 3.0], [2.0, -1.0]]], requires_grad=True)
+    k = Tensor([[[3.0, 0.0], [-1.0, 2.0]]])
+    feedback = check("scores", q @ k.transpose(1, 2))
+    assert feedback.correct and "посчитал движок" in feedback.note
+    [attempt] = json.loads(store_file().read_text(encoding="utf-8"))["chapters"]["ch27"]["scores"]["attempts"]
+    assert attempt == {**ATTEMPT(True), "computed": True}
+    skill = mastery()["skill.dot-products"]
+    assert skill.attempts == 1 and skill.first_right == 0
+    typed = check("scores", Tensor([[[0.0, 6.0], [6.0, -4.0]]]))  # a tensor written out: numbers from a hand
+    assert typed.correct and "посчитал движок" not in typed.note
+
+
+def test_a_new_store_gives_the_learner_an_id_before_any_attempt():
+    assert EXERCISE_BOOK.learner().id
+    data = json.loads(store_file().read_text(encoding="utf-8"))
+    assert data["version"] == 4 and data["chapters"] == {} and data["learner"]["id"] == EXERCISE_BOOK.learner().id

@@ -1,15 +1,15 @@
 """Every question before its answer, and Russian written in its own words.
 
-1. Walking each edition in reading order — every notebook, every cell, prose and outputs, folded ones
-   included, and what each earlier exercise says once it is attempted (its explanation, hints and the
-   feedback of its options) — no computed exercise's answer appears as numbers before the exercise is
-   asked. The answer counts as shown where its numbers stand in a row, each printed to at least two
-   decimals unless it is whole: the whole answer anywhere in a text, or one of its rows on one line.
-   A row of whole numbers, or of zeros and ones only, occurs everywhere (shapes, indices) and says
-   nothing alone; choice questions are judged by a read-through instead.
-2. No sentence of the Russian edition — its prose, what its cells print, and every string the package
-   prints in Russian — follows a sentence of the source (tests/data/source, a copy of the chapter's
-   source text): no run of five word stems (the first five letters of each word of three letters or
+1. Walking each edition in reading order — every notebook, every cell, prose, the code's comments and
+   outputs, folded ones included, and what each earlier exercise says once it is attempted (its explanation,
+   hints and the feedback of its options) — no computed exercise's answer appears as numbers before the
+   exercise is asked. The answer counts as shown where its numbers stand in a row, each printed to at least
+   two decimals unless it is whole: the whole answer anywhere in a text, or one of its rows on one line. A
+   row of whole numbers, or of zeros and ones only, occurs everywhere (shapes, indices) and says nothing
+   alone; choice questions are judged by a read-through instead.
+2. No sentence of the Russian edition — its prose, its code's comments, what its cells print, and every
+   string the package prints in Russian — follows a sentence of the source (tests/data/source, a copy of
+   the chapter's source text): no run of five word stems (the first five letters of each word of three letters or
    more) is shared.
 """
 
@@ -18,7 +18,7 @@ import re
 
 import numpy as np
 import pytest
-from support.notebooks import exercises_asked, load, outputs_text
+from support.notebooks import comments, exercises_asked, load, outputs_text
 
 from llm_from_scratch.book.chapters import chapters
 from llm_from_scratch.book.text import set_language
@@ -107,7 +107,7 @@ def test_no_answer_stands_before_its_question(lang):
                     shown = _found(lines, exercise.expected(ev))
                     if shown and (exercise.id, where[0]) not in SHOWN_ON_PURPOSE:
                         found.append(f"{exercise.id} stands in {where[0]} {where[1]}: {shown}")
-        text = cell.source if cell.cell_type == "markdown" else outputs_text(cell)
+        text = cell.source if cell.cell_type == "markdown" else f"{comments(cell.source)}\n{outputs_text(cell)}"
         seen.append(((name, f"cell {index}"), _numbers(text)))
         for exercise in asked:
             said = said_after_an_attempt(exercise, ev, lang)
@@ -176,7 +176,7 @@ def test_the_check_finds_sentences_that_follow_the_source(sentence):
 def test_no_russian_sentence_follows_the_source():
     source, found = _source_runs(), []
     for name, index, cell in _reading("ru"):
-        text = cell.source if cell.cell_type == "markdown" else outputs_text(cell)
+        text = cell.source if cell.cell_type == "markdown" else f"{comments(cell.source)}\n{outputs_text(cell)}"
         found += [f"{name} cell {index}: {sentence}" for sentence in copied(text, source)]
     catalogue = STRINGS  # the chapter's strings, then the book's
     while catalogue:

@@ -70,3 +70,8 @@ def test_check_takes_a_tensor_a_cell_computed_its_batch_axis_of_one_dropped():
     k = Tensor([[[3.0, 0.0], [-1.0, 2.0]]])
     assert check("scores", q @ k.transpose(1, 2)).correct
     assert not check("scores", q @ k).correct
+
+
+def test_none_is_told_what_it_usually_is():
+    with pytest.raises(ValueError, match="Показывать нечего: здесь None.*retain_grad"):
+        matrix_figures(Tensor([[1.0]]).grad, "grad-query")

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import pathlib
 import re
+import tokenize
 from html.parser import HTMLParser
 
 import nbformat
@@ -21,6 +23,25 @@ def exercises_asked(source: str) -> list[str]:
     for call, exercise_id in EXERCISE_CALL.findall(source):
         asked += [f"{exercise_id}-prediction", exercise_id] if call == "challenge" else [exercise_id]
     return asked
+
+
+def without_comments(source: str) -> str:
+    """A cell's code with its comments cut off (a line that was only a comment goes): what every edition shares,
+    since a comment speaks the edition's language."""
+    lines = source.splitlines()
+    commented = set()
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.COMMENT:
+            row, column = token.start
+            lines[row - 1] = lines[row - 1][:column].rstrip()
+            commented.add(row - 1)
+    return "\n".join(line for i, line in enumerate(lines) if line or i not in commented)
+
+
+def comments(source: str) -> str:
+    """A cell's comments, a line each: what a reader reads in the code besides the code."""
+    return "\n".join(token.string for token in tokenize.generate_tokens(io.StringIO(source).readline)
+                     if token.type == tokenize.COMMENT)
 
 
 def load(path: pathlib.Path) -> nbformat.NotebookNode:

@@ -78,3 +78,9 @@ def show_folded(*parts: Section | Figure) -> None:
     if figures:
         bundle["image/svg+xml"] = figures[0].described_svg()
     display(bundle, raw=True)
+
+
+def show_note(message: str) -> None:
+    """Display a note the learner should read before going on (as HTML, and as text for nbval)."""
+    display({"text/html": f'<div role="note" lang="{language()}" style="border-left:4px dotted #000;padding:4px 8px">'
+                          f"{escape(message)}</div>", "text/plain": message}, raw=True)

@@ -27,6 +27,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from ..engine import Tensor
 from .answers import AnswerFormatError, read_choice, read_numbers
 from .formatting import num, shape
 from .mastery import Served, SkillMastery, mastery
@@ -314,7 +315,10 @@ class ExerciseBook:
             said = f"{self._read_as(read)} {error}" if isinstance(read, np.ndarray) else str(error)
             return Feedback(exercise_id, False, said, readable=False, verdict_word=self.strings.text("feedback.wrong"),
                             pending=error.pending)
-        note = self.record_attempt(exercise_id, judgement.correct, variant)
+        computed = issubclass(type(answer), Tensor) and answer.op != "input"  # the engine did the arithmetic
+        note = self.record_attempt(exercise_id, judgement.correct, variant, computed)
+        if computed:
+            note = " ".join(filter(None, (self.strings.text("feedback.computed"), note)))
         verdict = self.strings.text("feedback.correct" if judgement.correct else "feedback.wrong")
         feedback = Feedback(exercise_id, judgement.correct, self.strings.text(judgement.key, **judgement.fields),
                             judgement.misconception, verdict_word=verdict, note=note)
@@ -350,10 +354,11 @@ class ExerciseBook:
                                   formatter={"float_kind": lambda x: f"{x:g}"})
         return self.strings.text("answer.read_as", numbers=numbers, shape=shape(read.shape))
 
-    def record_attempt(self, exercise_id: str, correct: bool, variant: int = 0) -> str:
-        """Record one readable attempt in the lasting store; returns what the learner must now be told about it."""
+    def record_attempt(self, exercise_id: str, correct: bool, variant: int = 0, computed: bool = False) -> str:
+        """Record one readable attempt in the lasting store (``computed``: a tensor the engine computed, which
+        counts for no skill); returns what the learner must now be told about it."""
         lasting = store()
-        lasting.record(self.chapter, exercise_id, bool(correct), int(variant))
+        lasting.record(self.chapter, exercise_id, bool(correct), int(variant), computed)
         return " ".join(self._say(notice) for notice in lasting.take_notices())
 
     def _say(self, notice: StoreNotice) -> str:

@@ -43,7 +43,7 @@ def _counting(exercise: Served, record: Mapping) -> int:
     """How many of the exercise's instances count for its skills."""
     first: dict[int, bool] = {}
     for attempt in attempts_of(record):
-        first.setdefault(attempt.variant, attempt.correct and not attempt.hinted)
+        first.setdefault(attempt.variant, attempt.correct and not attempt.hinted and not attempt.computed)
     counted = [variant for variant, good in first.items() if good and (exercise.code or not exercise.varied
                                                                        or variant >= 1)]
     return min(len(counted), 1) if exercise.code or not exercise.varied else len(counted)

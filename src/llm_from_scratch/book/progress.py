@@ -4,18 +4,21 @@ The file is ``progress.json`` in the user's data directory (``platformdirs``: on
 JupyterHub or Binder that lies in each user's own home), or the path given by the
 environment variable ``LLM_FROM_SCRATCH_PROGRESS``. It holds the learner (a random id made
 the first time, and a display name they may add) and, by chapter and exercise, every
-attempt in order (on which variant, right or not, after a hint on that variant or not) and
-the hints taken on each variant::
+attempt in order (on which variant, right or not, after a hint on that variant or not, and
+whether it was a tensor the engine computed rather than a number worked out by hand) and the
+hints taken on each variant::
 
-    {"format": "llm-from-scratch-progress", "version": 3, "learner": {"id": "5f0c2a9e71d4", "name": ""},
+    {"format": "llm-from-scratch-progress", "version": 4, "learner": {"id": "5f0c2a9e71d4", "name": ""},
      "chapters": {"ch27": {"scores": {"attempts": [{"variant": 0, "correct": false, "hinted": false},
-                                                   {"variant": 0, "correct": true, "hinted": true}],
+                                                   {"variant": 0, "correct": true, "hinted": true,
+                                                    "computed": true}],
                                       "hints": {"0": 1}}}}}
 
 ``LLM_FROM_SCRATCH_LEARNER`` fixes the id (tests and the notebooks' runs, so that the variants
 they show stay the same). A file of an earlier version (1: only the results, ``{"scores":
-[false, true]}``; 2: ``{"attempts": [false, true], "hints": 1}``) is read as variant 0 and
-upgraded in place, under the lock, the next time anything is written.
+[false, true]}``; 2: ``{"attempts": [false, true], "hints": 1}``) is read as variant 0, and one of
+version 3 as it is (its attempts were all worked out by hand); each is upgraded in place, under the
+lock, the next time anything is written.
 
 For a teacher with a class, ``python -m llm_from_scratch.book.progress export FILE... --csv``
 merges learners' files into one table: learner, skill, attempts, first-attempt successes,
@@ -58,7 +61,7 @@ except ImportError:  # Windows: each write is still an atomic replace, but write
 ENV = "LLM_FROM_SCRATCH_PROGRESS"
 LEARNER_ENV = "LLM_FROM_SCRATCH_LEARNER"
 FORMAT = "llm-from-scratch-progress"
-VERSION = 3
+VERSION = 4
 
 Chapters = dict[str, dict[str, dict]]  # chapter -> exercise id -> {"attempts": [attempt, ...], "hints": {variant: n}}
 
@@ -68,6 +71,7 @@ class Attempt:
     variant: int
     correct: bool
     hinted: bool  # a hint on this variant was taken before it
+    computed: bool = False  # the answer was a tensor the engine computed, not numbers worked out by hand
 
 
 @dataclass(frozen=True)
@@ -105,12 +109,14 @@ def _record_v2(value: object) -> bool:
 
 
 def _attempt(value: object) -> bool:
-    return (isinstance(value, dict) and set(value) == {"variant", "correct", "hinted"} and _count(value["variant"])
-            and isinstance(value["correct"], bool) and isinstance(value["hinted"], bool))
+    return (isinstance(value, dict) and set(value) - {"computed"} == {"variant", "correct", "hinted"}
+            and _count(value["variant"]) and isinstance(value["correct"], bool) and isinstance(value["hinted"], bool)
+            and isinstance(value.get("computed", False), bool))
 
 
 def _record(value: object) -> bool:
-    """One exercise's record in version 3: its attempts and the hints taken on each variant."""
+    """One exercise's record in versions 3 and 4: its attempts (a version 4 attempt may say it was computed) and
+    the hints taken on each variant."""
     return (isinstance(value, dict) and isinstance(value.get("attempts"), list)
             and all(map(_attempt, value["attempts"]))
             and isinstance(value.get("hints"), dict)
@@ -154,6 +160,8 @@ def parse(raw: bytes) -> dict | None:
         return {"learner": None, "chapters": {c: {i: _upgraded(r["attempts"], r["hints"]) for i, r in exercises.items()}
                                               for c, exercises in older.items()}}
     chapters = _chapters_in(data, VERSION, _record)
+    if chapters is None:  # version 3 differs only in that no attempt says it was computed
+        chapters = _chapters_in(data, 3, _record)
     if chapters is None or not _learner(data.get("learner")):
         return None
     return {"learner": Learner(data["learner"]["id"], data["learner"]["name"]), "chapters": chapters}
@@ -192,7 +200,7 @@ def _of(data: dict, chapter: str, exercise_id: str) -> dict:
 
 
 def attempts_of(record: dict) -> list[Attempt]:
-    return [Attempt(a["variant"], a["correct"], a["hinted"]) for a in record["attempts"]]
+    return [Attempt(a["variant"], a["correct"], a["hinted"], a.get("computed", False)) for a in record["attempts"]]
 
 
 class Store:
@@ -230,11 +238,12 @@ class Store:
         self._update(lambda data: data.update(learner=Learner(data["learner"].id, str(name).strip())))
         return self.learner()
 
-    def record(self, chapter: str, exercise_id: str, correct: bool, variant: int = 0) -> None:
+    def record(self, chapter: str, exercise_id: str, correct: bool, variant: int = 0, computed: bool = False) -> None:
         def add(data: dict) -> None:
             record = _of(data, chapter, exercise_id)
             hinted = record["hints"].get(str(variant), 0) > 0
-            record["attempts"].append({"variant": variant, "correct": bool(correct), "hinted": hinted})
+            attempt = {"variant": variant, "correct": bool(correct), "hinted": hinted}
+            record["attempts"].append({**attempt, "computed": True} if computed else attempt)
 
         self._update(add)
 

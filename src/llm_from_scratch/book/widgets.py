@@ -78,19 +78,19 @@ class _LiveMark(anywidget.AnyWidget):
 
 EXERCISE_CLASS = "llm-exercise"
 # An exercise's answer sits folded in a cell below its form (show_folded: a closed <details>, in a cell whose
-# stored output is collapsed too): once the form reveals the answer, it opens the first folded answer after the
-# form's cell (a collapsed output expands when its placeholder is clicked), looking no further than the next
-# exercise's form.
+# stored output is collapsed too): once the form reveals the answer, it opens every folded answer of the first cell
+# after the form's cell that has one (a collapsed output expands when its placeholder is clicked), looking no
+# further than the next exercise's form.
 UNFOLD_ESM = f"""
 function render({{ model, el }}) {{
   el.style.display = "none";
   model.on("change:opened", () => {{
     for (let cell = el.closest(".jp-Cell")?.nextElementSibling; cell; cell = cell.nextElementSibling) {{
       if (cell.querySelector(".{EXERCISE_CLASS}")) return;
-      const details = cell.querySelector(".jp-OutputArea details.{FOLDED_CLASS}:not([open])");
-      if (!details) continue;
+      const folded = cell.querySelectorAll(".jp-OutputArea details.{FOLDED_CLASS}:not([open])");
+      if (!folded.length) continue;
       cell.querySelector(".jp-OutputPlaceholder")?.click();
-      details.open = true;
+      folded.forEach((details) => {{ details.open = true; }});
       return;
     }}
   }});

@@ -29,6 +29,7 @@ from .examples import (
     RANDOM_BATCH,
     RANDOM_SEED,
     RANDOM_TOKENS,
+    REJECTION_CASES,
     ROW_SHIFT,
     SATURATING_FACTOR,
     SCALE_EXAMPLE_KEY_WIDTH,
@@ -37,6 +38,7 @@ from .examples import (
     TEMPERATURE_LIMITS,
     TEMPERATURE_SCORES,
     hand_inputs,
+    invalid_inputs,
     worked_inputs,
 )
 
@@ -352,32 +354,14 @@ class RejectedInput:
     error: SelfAttentionError
 
 
-# (label, query shape, key shape, value shape): the source's five, then three more; the last
-# has finite inputs (1e200) whose dot products overflow, so a forward stage fails and is named.
-REJECTION_CASES = (
-    ("query-rank-2", (2, 2), (1, 2, 2), (1, 2, 2)),
-    ("batch-1-2-1", (1, 2, 2), (2, 2, 2), (1, 2, 2)),
-    ("tokens-2-3-2", (1, 2, 2), (1, 3, 2), (1, 2, 2)),
-    ("tokens-0", (1, 0, 2), (1, 0, 2), (1, 0, 2)),
-    ("widths-2-3", (1, 2, 2), (1, 2, 3), (1, 2, 2)),
-    ("value-width-0", (1, 2, 2), (1, 2, 2), (1, 2, 0)),
-    ("query-nan", (1, 2, 2), (1, 2, 2), (1, 2, 2)),
-    ("overflow-1e200", (1, 2, 2), (1, 2, 2), (1, 2, 2)),
-)
-OVERFLOWING_INPUT = 1e200
-
-
 def rejected_inputs() -> tuple[RejectedInput, ...]:
     """Call the head on each invalid input and keep the error it raises."""
     rejected = []
-    for label, *shapes in REJECTION_CASES:
-        inputs = [np.full(shape, OVERFLOWING_INPUT if label == "overflow-1e200" else 1.0) for shape in shapes]
-        if label == "query-nan":
-            inputs[0][0, 1, 0] = np.nan
+    for label, inputs in zip((case[0] for case in REJECTION_CASES), invalid_inputs()):
         try:
             scaled_dot_product_self_attention(*inputs)
         except SelfAttentionError as error:
-            rejected.append(RejectedInput(label, tuple(map(tuple, shapes)), error))
+            rejected.append(RejectedInput(label, tuple(x.shape for x in inputs), error))
         else:
             raise AssertionError(f"the head accepted the invalid input {label}")
     return tuple(rejected)

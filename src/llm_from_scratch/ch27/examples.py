@@ -18,8 +18,6 @@ HAND_VALUE = ((1.0, 0.0), (0.0, 1.0), (1.0, 1.0))
 
 SCALE_EXAMPLE_SCORES = (1.0, 0.0)
 SCALE_EXAMPLE_KEY_WIDTH = 2
-# Pairs of score rows with the same difference and different signs: softmax gives each pair the same weights.
-SHIFTED_ROWS = (((-0.1, 0.1), (0.0, 0.2)), ((0.0, 1.0), (5.0, 6.0)))
 # Random q, k with independent components of mean 0 and variance 1 (the assumptions of Vaswani et al.'s
 # footnote): the d_k explorer's draws, and the width at which dividing by sqrt(d_k) meets dividing by d_k.
 RANDOM_BATCH, RANDOM_TOKENS, RANDOM_SEED = 64, 16, 27
@@ -43,3 +41,29 @@ def worked_inputs() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def hand_inputs() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Q, K, V of the second example as [1, 3, 4], [1, 3, 4] and [1, 3, 2] arrays (fresh copies)."""
     return tuple(np.array([m], dtype=np.float64) for m in (HAND_QUERY, HAND_KEY, HAND_VALUE))
+
+
+# (label, query shape, key shape, value shape): the source's five, then three more; the last
+# has finite inputs (1e200) whose dot products overflow, so a forward stage fails and is named.
+REJECTION_CASES = (
+    ("query-rank-2", (2, 2), (1, 2, 2), (1, 2, 2)),
+    ("batch-1-2-1", (1, 2, 2), (2, 2, 2), (1, 2, 2)),
+    ("tokens-2-3-2", (1, 2, 2), (1, 3, 2), (1, 2, 2)),
+    ("tokens-0", (1, 0, 2), (1, 0, 2), (1, 0, 2)),
+    ("widths-2-3", (1, 2, 2), (1, 2, 3), (1, 2, 2)),
+    ("value-width-0", (1, 2, 2), (1, 2, 2), (1, 2, 0)),
+    ("query-nan", (1, 2, 2), (1, 2, 2), (1, 2, 2)),
+    ("overflow-1e200", (1, 2, 2), (1, 2, 2), (1, 2, 2)),
+)
+OVERFLOWING_INPUT = 1e200
+
+
+def invalid_inputs() -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Q, K, V of each case the head must refuse, in REJECTION_CASES's order."""
+    cases = []
+    for label, *shapes in REJECTION_CASES:
+        inputs = [np.full(shape, OVERFLOWING_INPUT if label == "overflow-1e200" else 1.0) for shape in shapes]
+        if label == "query-nan":
+            inputs[0][0, 1, 0] = np.nan
+        cases.append(tuple(inputs))
+    return cases

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from ..book.figures import Figure, heatmap
@@ -11,28 +13,56 @@ from ..engine import Tensor
 from .evidence import HeadRun
 from .strings import text
 
-# role -> (title key, frame, row prefix, row axis key, column axis key); a gradient is framed as what it is the
-# gradient of, since its rows and columns are the same positions and features
+
+@dataclass(frozen=True)
+class Role:
+    """How a matrix in one role is drawn: its title, its frame, what its rows and columns are (a prefix such as
+    "q" numbers them q_0, q_1, …; "" by number; "Σ" a sum) and the axes' titles (catalogue keys)."""
+
+    title: str
+    frame: str | None  # None: no role's frame
+    rows: str
+    columns: str
+    row_axis: str
+    column_axis: str
+    row_sums: bool = False  # each row's sum printed beside it
+
+
+QUERY_ROWS, KEY_ROWS, VALUE_ROWS = "figure.axis.query_rows", "figure.axis.key_rows", "figure.axis.value_rows"
+KEY_COLUMNS, FEATURES = "figure.axis.key_columns", "figure.axis.features"
+VALUE_FEATURES, SUM = "figure.axis.value_features", "figure.axis.sum"
+# A gradient is framed as what it is the gradient of: its rows and columns are the same positions and features.
 ROLES = {
-    "query": ("role.query", "query", "q", "figure.axis.query_rows", "figure.axis.features"),
-    "key": ("role.key", "key", "k", "figure.axis.key_rows", "figure.axis.features"),
-    "value": ("role.value", "value", "v", "figure.axis.value_rows", "figure.axis.features"),
-    "scores": ("figure.raw", "score", "q", "figure.axis.query_rows", "figure.axis.key_columns"),
-    "scaled": ("figure.scaled", "score", "q", "figure.axis.query_rows", "figure.axis.key_columns"),
-    "weights": ("figure.weights", "weight", "q", "figure.axis.query_rows", "figure.axis.key_columns"),
-    "output": ("figure.output", "value", "o", "figure.axis.query_rows", "figure.axis.value_features"),
-    "grad-output": ("figure.grad_output", "value", "o", "figure.axis.query_rows", "figure.axis.value_features"),
-    "grad-value": ("figure.grad_value", "value", "v", "figure.axis.value_rows", "figure.axis.features"),
-    "grad-weights": ("figure.grad_weights", "weight", "q", "figure.axis.query_rows", "figure.axis.key_columns"),
-    "grad-scores": ("figure.grad_scores", "score", "q", "figure.axis.query_rows", "figure.axis.key_columns"),
-    "grad-query": ("figure.grad_query", "query", "q", "figure.axis.query_rows", "figure.axis.features"),
-    "grad-key": ("figure.grad_key", "key", "k", "figure.axis.key_rows", "figure.axis.features"),
+    "query": Role("role.query", "query", "q", "", QUERY_ROWS, FEATURES),
+    "key": Role("role.key", "key", "k", "", KEY_ROWS, FEATURES),
+    "value": Role("role.value", "value", "v", "", VALUE_ROWS, FEATURES),
+    "scores": Role("figure.raw", "score", "q", "k", QUERY_ROWS, KEY_COLUMNS),
+    "scaled": Role("figure.scaled", "score", "q", "k", QUERY_ROWS, KEY_COLUMNS),
+    "exponentials": Role("figure.exponentials", "score", "q", "k", QUERY_ROWS, KEY_COLUMNS, row_sums=True),
+    "weights": Role("figure.weights", "weight", "q", "k", QUERY_ROWS, KEY_COLUMNS, row_sums=True),
+    "row-sums": Role("figure.row_sums", "weight", "Σ", "q", SUM, "figure.axis.query_columns"),
+    "column-sums": Role("figure.column_sums", "weight", "Σ", "k", SUM, KEY_COLUMNS),
+    "output": Role("figure.output", "value", "o", "", QUERY_ROWS, VALUE_FEATURES),
+    "grad-output": Role("figure.grad_output", "value", "o", "", QUERY_ROWS, VALUE_FEATURES),
+    "grad-value": Role("figure.grad_value", "value", "v", "", VALUE_ROWS, FEATURES),
+    "grad-weights": Role("figure.grad_weights", "weight", "q", "k", QUERY_ROWS, KEY_COLUMNS),
+    "grad-scores": Role("figure.grad_scores", "score", "q", "k", QUERY_ROWS, KEY_COLUMNS),
+    "grad-query": Role("figure.grad_query", "query", "q", "", QUERY_ROWS, FEATURES),
+    "grad-key": Role("figure.grad_key", "key", "k", "", KEY_ROWS, FEATURES),
 }
+
+
+def _names(prefix: str, count: int) -> tuple[str, ...]:
+    if prefix == "Σ":
+        return ("Σ",) * count
+    return labels(prefix, count) if prefix else tuple(str(i) for i in range(count))
 
 
 def matrices(value: object) -> list[np.ndarray]:
     """A Tensor's or an array's matrices: itself if 2-D, a row if 1-D, each batch element if 3-D; else a
     ValueError in the edition's language."""
+    if value is None:
+        raise ValueError(text("show.none"))
     data = value.data if isinstance(value, Tensor) else np.asarray(value, dtype=np.float64)
     if data.ndim == 1:
         data = data[None]
@@ -44,24 +74,20 @@ def matrices(value: object) -> list[np.ndarray]:
 
 
 def matrix_figures(value: object, role: str | None = None) -> list[Figure]:
-    """Heatmaps of ``value`` (a Tensor or an array) in ``role``, one per batch element; the weights' rows show
-    their sums, and their colours run from 0 to 1. Without a role: rows and columns by number, unframed."""
+    """Heatmaps of ``value`` (a Tensor or an array) in ``role``, one per batch element; the weights' colours run
+    from 0 to 1. Without a role: rows and columns by number, unframed."""
     if role is not None and role not in ROLES:
         raise ValueError(text("show.unknown_role", role=role, known=", ".join(ROLES)))
+    drawn = ROLES.get(role, Role("show.matrix", None, "", "", "", ""))
     found = matrices(value)
     figures = []
     for b, matrix in enumerate(found):
-        rows, columns = (tuple(str(i) for i in range(n)) for n in matrix.shape)
-        if role is None:
-            title, frame, row_axis, column_axis = text("show.matrix", shape=list(matrix.shape)), None, "", ""
-        else:
-            title_key, frame, row_prefix, row_key, column_key = ROLES[role]
-            title, row_axis, column_axis = text(title_key), text(row_key), text(column_key)
-            rows = labels(row_prefix, matrix.shape[0])
-            columns = labels("k", matrix.shape[1]) if column_key == "figure.axis.key_columns" else columns
-        weights = role == "weights"
-        figures.append(heatmap(matrix, rows, columns, title if len(found) == 1 else f"{title} · b = {b}", row_axis,
-                               column_axis, role=frame, row_sums=weights, value_range=(0.0, 1.0) if weights else None))
+        title = text(drawn.title, shape=list(matrix.shape))
+        figures.append(heatmap(
+            matrix, _names(drawn.rows, matrix.shape[0]), _names(drawn.columns, matrix.shape[1]),
+            title if len(found) == 1 else f"{title} · b = {b}", drawn.row_axis and text(drawn.row_axis),
+            drawn.column_axis and text(drawn.column_axis), role=drawn.frame, row_sums=drawn.row_sums,
+            value_range=(0.0, 1.0) if role == "weights" else None))
     return figures
 
 

@@ -10,16 +10,20 @@ shows an exercise's form (on a variant, too), ``challenge`` a task on the vector
 from inspect import getsource
 
 from ..book import display
+from ..book.figures import Figure
+from ..book.sections import Section
 from ..book.text import set_language
-from ..engine import SelfAttentionError, scaled_dot_product_self_attention
+from ..engine import SelfAttentionError, Tensor, scaled_dot_product_self_attention
 from . import sections
 from .appendix import BlockSizeExplorer, cost_table, doubling_table, measure_heads, measurement_figure
 from .code_exercises import buggy_head
 from .evidence import evidence
-from .exercises import check, check_code, hint, mastery, progress, reveal, variant
+from .examples import invalid_inputs
+from .exercises import EXERCISE_BOOK, check, check_code, hint, holds_answer, mastery, progress, reveal, variant
 from .figures import as_shown, head_figure
 from .plane import VectorPlane
 from .sections import render_trace
+from .strings import text
 from .widgets import HeadEditor, ScaleExplorer, WidthExplorer, challenge, exercise, review
 
 ev = evidence()
@@ -31,9 +35,21 @@ def show(*parts) -> None:
     display.show(*as_shown(parts))
 
 
-def show_folded(*parts) -> None:
-    """``show``, folded in a closed box until the learner opens it: an answer after its question."""
-    display.show_folded(*as_shown(parts))
+def show_folded(*parts, answers: str = "") -> None:
+    """``show``, folded in a closed box until the learner opens it: an answer after its question; a figure to a box
+    (one output holds one SVG), sections in the last. A fold that ``answers`` an exercise shows its numbers only
+    while its tensors hold the judge's answer (the chapter's inputs: ``exercises.holds_answer``); otherwise it says
+    why there is nothing to compare, and how to get back."""
+    values = [part for part in parts if not isinstance(part, (str, Section, Figure))]
+    if answers and not holds_answer(answers, values):
+        display.show_note(text("fold.other_inputs", title=EXERCISE_BOOK.title(answers)))
+        return
+    shown = as_shown(parts)
+    figures = [part for part in shown if isinstance(part, Figure)]
+    boxes = [[figure] for figure in figures] or [[]]
+    boxes[-1] += [part for part in shown if not isinstance(part, Figure)]
+    for box in boxes:
+        display.show_folded(*box)
 
 
 def show_source(function) -> None:
@@ -41,9 +57,9 @@ def show_source(function) -> None:
     print(getsource(function))
 
 
-__all__ = ["BlockSizeExplorer", "HeadEditor", "ScaleExplorer", "SelfAttentionError", "VectorPlane", "WidthExplorer",
-           "buggy_head",
-           "challenge", "check", "check_code", "cost_table", "doubling_table", "ev", "exercise", "head_figure", "hint",
-           "mastery", "measure_heads", "measurement_figure", "progress", "render_trace", "reveal", "review",
-           "scaled_dot_product_self_attention", "sections", "set_language", "show", "show_folded", "show_source",
-           "variant"]
+__all__ = ["BlockSizeExplorer", "HeadEditor", "ScaleExplorer", "SelfAttentionError", "Tensor",
+           "VectorPlane", "WidthExplorer", "buggy_head", "challenge", "check", "check_code", "cost_table",
+           "doubling_table", "ev", "exercise", "head_figure", "hint", "invalid_inputs", "mastery",
+           "measure_heads", "measurement_figure", "progress", "render_trace", "reveal", "review",
+           "scaled_dot_product_self_attention", "sections", "set_language", "show", "show_folded",
+           "show_source", "variant"]

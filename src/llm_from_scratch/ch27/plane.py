@@ -38,10 +38,17 @@ WIDTH, HEIGHT = 760, 300
 FIRST_SELECTED = "q1"  # the query whose projections show first: both of q₁'s are seen (q₀'s onto k₀ is 0)
 
 
-def default_vectors() -> dict[str, tuple[float, float]]:
-    """The worked example's rows: q₀ = (0, 3), q₁ = (2, −1), k₀ = (3, 0), …"""
-    q, k, v = (x[0] for x in worked_inputs())
-    rows = {"q": q, "k": k, "v": v}
+def default_vectors(query: object = None, key: object = None, value: object = None) -> dict[str, tuple[float, float]]:
+    """The rows of Q, K and V (Tensors or arrays of two rows of two, a batch axis of one allowed), the worked
+    example's where one is not given: q₀ = (0, 3), q₁ = (2, −1), k₀ = (3, 0), …"""
+    worked = (x[0] for x in worked_inputs())
+    rows = {}
+    for letter, given, default in zip("qkv", (query, key, value), worked):
+        matrix = default if given is None else np.asarray(getattr(given, "data", given), dtype=np.float64)
+        matrix = matrix[0] if matrix.ndim == 3 and matrix.shape[0] == 1 else matrix
+        if matrix.shape != (2, 2) or not np.isfinite(matrix).all():
+            raise ValueError(text("plane.two_by_two", name=letter.upper(), shape=list(np.shape(given))))
+        rows[letter] = matrix
     return {name: tuple(float(c) for c in rows[name[0]][int(name[1])]) for name in NAMES}
 
 
@@ -442,8 +449,9 @@ PLANE_CSS = (f".{PLANE_CLASS} svg{{max-width:100%;height:auto}}"
 
 
 class VectorPlane(anywidget.AnyWidget):
-    """The worked example's q, k and v as arrows to move: ``move("k1", x, y)`` moves a tip, ``weights`` is the
-    engine's weight matrix now, ``reset()`` returns to the worked example. The browser draws the SVG the kernel
+    """The rows of Q, K and V as arrows to move (``VectorPlane(Q, K, V)``; the worked example's by default):
+    ``move("k1", x, y)`` moves a tip, ``weights`` is the engine's weight matrix now, ``reset()`` returns to where
+    the plane opened. The browser draws the SVG the kernel
     sends; a drag sends only its latest position while a reply is pending."""
 
     _esm = PLANE_ESM
@@ -456,11 +464,13 @@ class VectorPlane(anywidget.AnyWidget):
     positions = traitlets.Dict().tag(sync=True)  # each vector's [x, y], for the range inputs
     lang = traitlets.Unicode("").tag(sync=True)
 
-    def __init__(self, **kwargs) -> None:
-        super().__init__(lang=language(), reset_label=text("plane.reset"), keys_label=text("plane.keys"),
-                         **kwargs)
+    def __init__(self, query: object = None, key: object = None, value: object = None, **kwargs) -> None:
+        self.start = default_vectors(query, key, value)  # where the plane opens and what its button returns to
+        worked = self.start == default_vectors()
+        super().__init__(lang=language(), reset_label=text("plane.reset" if worked else "plane.reset_given"),
+                         keys_label=text("plane.keys"), **kwargs)
         self.selected = FIRST_SELECTED
-        self.state = plane_state(default_vectors())
+        self.state = plane_state(self.start)
         self._draw()
         self.on_msg(self._on_message)
 
@@ -482,7 +492,7 @@ class VectorPlane(anywidget.AnyWidget):
         return self.state
 
     def reset(self) -> PlaneState:
-        self.state = plane_state(default_vectors())
+        self.state = plane_state(self.start)
         self._draw()
         return self.state
 

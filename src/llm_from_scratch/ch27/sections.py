@@ -27,20 +27,19 @@ from ..book.sections import (
     to_text,
 )
 from ..book.text import language
-from ..engine.attention import INPUT_NAMES, SelfAttentionError
-from ..engine.closed_form import closed_form_backward, softmax
-from ..engine.gradcheck import GradCheckReport
+from ..engine.attention import INPUT_NAMES, SelfAttentionError, SelfAttentionForward
+from ..engine.closed_form import closed_form_backward
+from ..engine.gradcheck import GradCheckReport, check_gradients
 from .code_exercises import buggy_head
 from .evidence import (
     HeadRun,
     LearnerEvidence,
-    ShapeCase,
     closed_form_difference,
     evidence,
     exponentials,
+    head_loss,
     row_sum_deviation,
 )
-from .examples import SHIFTED_ROWS
 from .strings import text
 
 TEXT_WIDTH = 96  # a long sentence in a text output wraps here: a notebook column holds about 115 characters
@@ -127,22 +126,31 @@ def softmax_rows(run: HeadRun) -> Section:
 
 
 def mixture(run: HeadRun) -> Section:
+    return mixture_of(run.weights, run.value, run.output)
+
+
+def mixture_of(weights: object, value: object, output: object) -> Section:
+    """Each output row as the sum of value rows times its weights (batch element 0): A, V and O as the cells
+    computed them (Tensors or arrays); the terms A_ij·v_j are written out, the sum is O's own row."""
+    weights, value, output = (np.asarray(getattr(x, "data", x))[0] for x in (weights, value, output))
     groups = []
-    for i, terms in enumerate(run.weighted_terms[0]):
-        weighted = " + ".join(f"{num(a)}·{vector(v)}" for a, v in zip(run.weights[0, i], run.value[0]))
-        groups.append(Group((Value(text("trace.weights_of", query=f"q_{i}"), vector(run.weights[0, i])),
+    for i, row in enumerate(weights):
+        weighted = " + ".join(f"{num(a)}·{vector(v)}" for a, v in zip(row, value))
+        groups.append(Group((Value(text("trace.weights_of", query=f"q_{i}"), vector(row)),
                              Value(text("terms"), weighted),
-                             Value(text("terms.computed"), " + ".join(vector(t) for t in terms)),
-                             Value(f"o_{i}", vector(run.output[0, i]))), "value", f"o_{i}"))
+                             Value(text("terms.computed"), " + ".join(vector(a * v) for a, v in zip(row, value))),
+                             Value(f"o_{i}", vector(output[i]))), "value", f"o_{i}"))
     return Section(text("section.mixture"), tuple(groups))
 
 
-def contributions(run: HeadRun) -> Section:
-    """A weight beside what it actually adds: ‖A_ij v_j‖ also depends on the size of the value row."""
-    tokens = run.weights.shape[1]
-    sizes = np.linalg.norm(run.weighted_terms[0], axis=-1)
+def contributions(weights: object, value: object) -> Section:
+    """A weight beside what it actually adds (batch element 0 of a cell's A and V): ‖A_ij v_j‖ also depends on
+    the size of the value row."""
+    weights, value = _matrix(weights), _matrix(value)
+    tokens = len(weights)
+    sizes = weights * np.linalg.norm(value, axis=-1)  # ‖A_ij v_j‖ = A_ij ‖v_j‖, since A_ij ≥ 0
     return Section(text("section.contributions"), (
-        Matrix("A", run.weights[0], labels("q", tokens), labels("k", tokens), text("contributions.weights")),
+        Matrix("A", weights, labels("q", tokens), labels("k", tokens), text("contributions.weights")),
         Matrix("‖A_ij v_j‖", sizes, labels("q", tokens), labels("k", tokens), text("contributions.sizes"))))
 
 
@@ -163,41 +171,32 @@ def _features(matrix: np.ndarray) -> tuple[str, ...]:
     return tuple(str(j) for j in range(matrix.shape[-1]))
 
 
-def backward_inputs(run: HeadRun) -> Section:
-    """What the backward pass of O = AV starts from: the weights, the values and the upstream gradient."""
-    tokens = run.weights.shape[1]
-    return Section(text("section.backward_inputs"), (
-        Matrix("A", run.weights[0], labels("q", tokens), labels("k", tokens), text("backward.weights")),
-        Matrix("V", run.value[0], labels("v", tokens), _features(run.value), text("backward.values")),
-        Matrix("Ō", run.upstream[0], labels("o", tokens), _features(run.upstream), text("backward.upstream"))))
-
-
-def value_gradient(ev: LearnerEvidence) -> Section:
-    grad = ev.worked_steps.grad_value
-    return Section(text("section.value_gradient"), (
-        Matrix("V̄ = AᵀŌ", grad, labels("v", len(grad)), _features(grad), text("backward.value_gradient")),))
-
-
-def weight_gradient(ev: LearnerEvidence) -> Section:
-    grad = ev.worked_steps.grad_weights
-    return Section(text("section.weight_gradient"), (
-        Matrix("Ā = ŌVᵀ", grad, labels("q", len(grad)), labels("k", len(grad)), text("backward.weight_gradient")),))
-
-
-def score_gradient(ev: LearnerEvidence) -> Section:
-    """S̄ row by row, as a hand computes it: the row's ⟨a, ā⟩, then a ⊙ (ā − ⟨a, ā⟩), which sums to 0."""
-    weights, steps = ev.worked.weights[0], ev.worked_steps
+def score_gradient(weights: object, grad_weights: object, grad_scores: object) -> Section:
+    """S̄ row by row, as a hand computes it (batch element 0 of the cell's A, Ā and S̄): the row's ⟨a, ā⟩, then
+    a ⊙ (ā − ⟨a, ā⟩), which sums to 0."""
+    weights, grad_weights, grad_scores = (_matrix(x) for x in (weights, grad_weights, grad_scores))
     groups = tuple(Group((Value("a", vector(a)), Value("ā", vector(grad_a)), Value("⟨a, ā⟩", num(a @ grad_a)),
                           Value(f"S̄_{i},:", vector(grad_s)), Value(text("backward.row_sum"), num(grad_s.sum()))),
                          "score", f"q_{i}")
-                   for i, (a, grad_a, grad_s) in enumerate(zip(weights, steps.grad_weights, steps.grad_scores)))
+                   for i, (a, grad_a, grad_s) in enumerate(zip(weights, grad_weights, grad_scores)))
     return Section(text("section.score_gradient"), groups)
 
 
-def gradient_table(ev: LearnerEvidence) -> Section:
-    """The worked example's checked coordinates: the engine's backward, closed form, central difference, error."""
-    run, report = ev.worked, ev.worked_gradcheck
-    closed = dict(zip(INPUT_NAMES, closed_form_backward(run.query, run.key, run.value, run.upstream)))
+def _matrix(x: object) -> np.ndarray:
+    """Batch element 0 of a Tensor or an array."""
+    return np.asarray(getattr(x, "data", x))[0]
+
+
+def gradient_check(query: object, key: object, value: object, upstream: object) -> Section:
+    """The gradients the engine left in ``.grad`` of Q, K and V (Tensors whose output was run backward with
+    ``upstream``), beside the closed form and central differences, coordinate by coordinate."""
+    inputs = tuple(np.asarray(x.data) for x in (query, key, value))
+    grads = tuple(x.grad for x in (query, key, value))
+    if any(grad is None for grad in grads):
+        raise ValueError(text("gradient.not_run"))
+    upstream = np.asarray(getattr(upstream, "data", upstream))
+    report = check_gradients(lambda xs: head_loss((*xs, upstream)), inputs, grads, INPUT_NAMES)
+    closed = dict(zip(INPUT_NAMES, closed_form_backward(*inputs, upstream)))
     letters = dict(zip(INPUT_NAMES, "QKV"))
     rows = tuple((f"{letters[c.input_name]}[{','.join(map(str, c.index))}]", num(c.analytic),
                   num(closed[c.input_name][c.index]), num(c.numeric), below(c.error, FD_NOISE))
@@ -224,9 +223,9 @@ def shapes(ev: LearnerEvidence) -> Section:
     return Section(text("section.shapes"), tuple(parts))
 
 
-def output_shape(case: ShapeCase) -> Section:
-    return Section(text("section.output_shape"), (Value("A", shape(case.weights_shape)),
-                                                  Value("O", shape(case.output_shape))))
+def output_shape(weights: object, output: object) -> Section:
+    """The shapes of A and O as a cell's head gave them (anything with a ``.shape``)."""
+    return Section(text("section.output_shape"), (Value("A", shape(weights.shape)), Value("O", shape(output.shape))))
 
 
 def sums(run: HeadRun) -> Section:
@@ -291,7 +290,12 @@ def _refusal(error: SelfAttentionError) -> Group:
 
 
 def rejected(ev: LearnerEvidence) -> Section:
-    return Section(text("section.rejected"), tuple(_refusal(r.error) for r in ev.rejected))
+    return refusals([r.error for r in ev.rejected])
+
+
+def refusals(errors: list[SelfAttentionError]) -> Section:
+    """Why each input was refused and what in it broke the rule, as the engine's errors say."""
+    return Section(text("section.rejected"), tuple(_refusal(error) for error in errors))
 
 
 def error(error: SelfAttentionError) -> Section:
@@ -309,9 +313,8 @@ def checks(ev: LearnerEvidence) -> Section:
         Value(text("closed_form"), below(closed_form_difference(ev.worked), NOISE), ": ")))
 
 
-def record(run: HeadRun) -> Section:
+def record(head: SelfAttentionForward) -> Section:
     """The inspectable record's tensors and numbers."""
-    head = run.head
     fields = [Value(name, text("record.shape", shape=shape(getattr(head, name).shape)), ": ")
               for name in ("raw_scores", "scaled_scores", "weights", "output")]
     return Section(text("section.record"), (*fields, Value("scale", num(head.scale)),
@@ -319,9 +322,9 @@ def record(run: HeadRun) -> Section:
                                             Value("value_width", str(head.value_width))))
 
 
-def composition(run: HeadRun) -> Section:
-    """The primitives behind the output, walked back from O to the inputs."""
-    ops, tensor = [], run.head.output
+def composition(output: object) -> Section:
+    """The primitives behind ``output`` (a Tensor the engine computed), walked back from it to the inputs."""
+    ops, tensor = [], output
     while tensor.parents:
         ops.append(tensor.op)
         tensor = next((p for p in tensor.parents if p.parents), tensor.parents[0])
@@ -379,16 +382,6 @@ def hand_example(ev: LearnerEvidence) -> tuple[Section, ...]:
 
 
 # --- the scale example and history -------------------------------------------------------
-
-def shift_invariance() -> Section:
-    """Score rows with the same difference get the same weights, whatever the signs of the scores."""
-    values = []
-    for rows in SHIFTED_ROWS:
-        for row in np.array(rows):
-            values.append(Value(f"s = {vector(row, 1)}", f"s_1 − s_0 = {num(row[1] - row[0], 1)}, "
-                                                         f"softmax(s) = {vector(softmax(row))}", ": "))
-    return Section(text("section.shift_invariance"), tuple(values))
-
 
 def scale_example(ev: LearnerEvidence) -> Section:
     example = ev.scale

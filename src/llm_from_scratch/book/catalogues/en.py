@@ -114,6 +114,8 @@ STRINGS: dict[str, str] = {
         "engine's result.",
     "code.differs": "The numbers {case} differ from the engine's: {outputs} (largest difference {difference}). "
         "Check the code against the formulas step by step.",
+    "feedback.computed": "This answer is a tensor the engine computed, not numbers worked out by hand: it is "
+                         "judged, but it does not count towards mastering a skill.",
     "figure.alt": "Every number in the figure is also in the text table below it.",
     "figure.live": "The figure follows the slider; the main numbers are in the lines under it.",
     "folded.summary": "Answer hidden: open it once you have answered the question above.",

@@ -1,0 +1,157 @@
+"""The notebooks are a lab: the head is computed in their own cells, from inputs they write out.
+
+- each inputs cell writes out the examples' inputs (``ch27/examples.py``) exactly;
+- the cells' stages are bitwise what ``evidence.py`` computes, so one computation has two readers;
+- with other inputs (Q × 2) a notebook still runs top to bottom, every table ``show`` prints outside forms and
+  folds is the tests' own oracle's on the new inputs, and a fold that answers an exercise shows no numbers.
+"""
+
+import ast
+import contextlib
+import html
+import io
+import pathlib
+import re
+
+import nbformat
+import numpy as np
+import pytest
+from nbclient import NotebookClient
+from support.notebooks import code_cells, load
+from support.oracle import head, head_gradients
+
+from llm_from_scratch.book.chapters import chapters
+from llm_from_scratch.book.display import FOLDED_CLASS
+from llm_from_scratch.ch27.evidence import evidence
+from llm_from_scratch.ch27.examples import HAND_KEY, HAND_QUERY, HAND_VALUE, WORKED_KEY, WORKED_QUERY, WORKED_VALUE
+from llm_from_scratch.ch27.exercises import EXERCISES
+from llm_from_scratch.ch27.figures import ROLES
+from llm_from_scratch.ch27.strings import STRINGS
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+CH27 = next(c for c in chapters(ROOT) if c.name == "chapter27")
+WORKED, HAND = (WORKED_QUERY, WORKED_KEY, WORKED_VALUE), (HAND_QUERY, HAND_KEY, HAND_VALUE)
+# the notebooks that compute on an example, and which one
+LAB = {"01_predict": WORKED, "02_scores_softmax_mixture": WORKED, "03_shapes": WORKED, "07_gradients": WORKED,
+       "08_trace": HAND}
+WIDGETS = ("exercise(", "challenge(", "VectorPlane(", "HeadEditor(", "render_trace(", "check(")
+
+
+def lab_notebooks() -> list[pathlib.Path]:
+    return [path for path in CH27.notebooks() if path.stem in LAB]
+
+
+def inputs_cell(notebook) -> nbformat.NotebookNode:
+    [cell] = [c for c in code_cells(notebook) if re.search(r"^Q = Tensor\(", c.source, re.M)]
+    return cell
+
+
+def written_inputs(source: str) -> dict[str, object]:
+    """Q, K and V as the cell writes them: the literal given to each Tensor(...)."""
+    found = {}
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and node.targets[0].id in "QKV":
+            found[node.targets[0].id] = ast.literal_eval(node.value.args[0])
+    return found
+
+
+@pytest.mark.parametrize("path", lab_notebooks(), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_each_inputs_cell_writes_out_its_example(path):
+    written = written_inputs(inputs_cell(load(path)).source)
+    assert {name: np.array(value, dtype=float).tolist() for name, value in written.items()} == {
+        name: [list(map(list, rows))] for name, rows in zip("QKV", LAB[path.stem])}
+
+
+def run_stages(path: pathlib.Path) -> dict[str, object]:
+    """Run a notebook's computing cells in this process (its widgets and exercises left out, show silenced) and
+    return what they defined."""
+    namespace: dict[str, object] = {}
+    for cell in code_cells(load(path)):
+        if any(call in cell.source for call in WIDGETS):
+            continue
+        with contextlib.redirect_stdout(io.StringIO()):
+            exec(compile(cell.source, str(path), "exec"), namespace)
+        namespace["show"] = namespace["show_folded"] = lambda *parts, **options: None
+    return namespace
+
+
+@pytest.mark.parametrize("path", lab_notebooks(), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_the_cells_give_bitwise_what_the_evidence_gives(path):
+    run = evidence().hand if LAB[path.stem] is HAND else evidence().worked
+    found = run_stages(path)
+    stages = {"scores": run.head.raw_scores.data, "S": run.head.scaled_scores.data, "A": run.weights, "O": run.output}
+    compared = {name: found[name].data for name in stages if name in found}
+    if found["Q"].grad is not None:  # the notebook ran the backward pass: every gradient, kept ones included
+        stages |= {"Q̄": run.grad_query, "K̄": run.grad_key, "V̄": run.grad_value, "Ā": run.head.weights.grad,
+                   "S̄": run.head.scaled_scores.grad}
+        compared |= {"Q̄": found["Q"].grad, "K̄": found["K"].grad, "V̄": found["V"].grad, "Ā": found["A"].grad,
+                     "S̄": found["S"].grad}
+    assert compared, "the notebook computes no stage"
+    for name, value in compared.items():
+        assert value.tobytes() == stages[name].tobytes(), name
+
+
+def shown_title(svg: str) -> str:
+    return html.unescape(re.search(r"<title>(.*?)</title>", svg, re.S).group(1))
+
+
+def table_numbers(table: str) -> np.ndarray:
+    """A figure's text table as numbers: each row's values after its label, a row's sum left out."""
+    rows = [line.split("Σ")[0].split()[1:] for line in table.splitlines()[1:]]
+    return np.array(rows, dtype=float)
+
+
+def rerun_with(path: pathlib.Path, tmp_path: pathlib.Path, factor: float) -> nbformat.NotebookNode:
+    notebook = load(path)
+    cell = inputs_cell(notebook)
+    written = repr(written_inputs(cell.source)["Q"])
+    scaled = repr((factor * np.array(written_inputs(cell.source)["Q"])).tolist())
+    cell.source = cell.source.replace(f"Q = Tensor({written}", f"Q = Tensor({scaled}", 1)
+    assert scaled in cell.source
+    NotebookClient(notebook, timeout=300, kernel_name="python3",
+                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    return notebook
+
+
+def chapters_answer(exercise_id: str) -> np.ndarray:
+    return np.asarray(EXERCISES[exercise_id].expected(evidence()), dtype=float)
+
+
+@pytest.mark.parametrize("path", [p for p in lab_notebooks() if p.stem != "03_shapes"],
+                         ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_other_inputs_flow_through_every_shown_table_and_no_fold_answers_for_them(path, tmp_path):
+    lang = "en" if path.parent.name == "en" else "ru"
+    q, k, v = (np.array([m], dtype=float) for m in LAB[path.stem])
+    q = 2 * q
+    scores = q @ k.transpose(0, 2, 1)
+    weights, output = head(q, k, v)
+    upstream = np.eye(2)[None]
+    grad_q, grad_k, _ = head_gradients(q, k, v, upstream) if q.shape[1] == 2 else (None, None, None)
+    oracle = {"query": q, "key": k, "value": v, "scores": scores, "scaled": scores / np.sqrt(q.shape[-1]),
+              "weights": weights, "output": output, "grad-output": upstream, "grad-query": grad_q, "grad-key": grad_k}
+    titles = {STRINGS.text_in(lang, ROLES[role].title): role for role in oracle}
+    notebook = rerun_with(path, tmp_path, 2)
+    compared, notes = [], 0
+    for cell in code_cells(notebook):
+        if any(call in cell.source for call in WIDGETS):
+            continue
+        answers = re.search(r'answers="([\w-]+)"', cell.source)
+        for output in cell.outputs:
+            data = output.get("data", {})
+            html = "".join(data.get("text/html", ""))
+            if "image/svg+xml" in data and FOLDED_CLASS not in html:
+                role = titles[shown_title("".join(data["image/svg+xml"]))]
+                np.testing.assert_allclose(table_numbers("".join(data["text/plain"])), oracle[role][0], atol=5e-7)
+                compared.append(role)
+            elif answers and FOLDED_CLASS in html and output is cell.outputs[0]:
+                shown = table_numbers("".join(data["text/plain"]).split("\n\n")[0])
+                expected = chapters_answer(answers[1])
+                while shown.ndim > expected.ndim:
+                    shown = shown[0]
+                np.testing.assert_allclose(shown, expected, atol=5e-7, err_msg="a fold shows the chapter's answer only")
+            if 'role="note"' in html:
+                notes += 1
+                assert answers and not re.search(r"\d\.\d", "".join(data["text/plain"])), "a note has no numbers"
+    assert notes, "the folds that answer for the chapter's inputs say the inputs changed, instead of their numbers"
+    assert len(compared) >= {"01_predict": 3, "02_scores_softmax_mixture": 3, "07_gradients": 5, "08_trace": 3}[
+        path.stem], compared

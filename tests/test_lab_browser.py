@@ -1,0 +1,101 @@
+"""A try-it in a real JupyterLab in Chromium: edit a stage's line, run from there, see what follows; put it back.
+
+02 is opened and run in a copy of the chapter; the line ``S = scores / math.sqrt(d_k)`` is replaced by
+``S = scores / d_k`` as a learner types it, and the cells from there down are run again: the scaled scores' figure
+and the output's figure below show the new numbers (the tests' own oracle's), and the folded answer of step 3
+says the numbers are not the chapter's instead of showing them. Putting the line back and running again brings
+every number back. Screenshots go to artifacts/. Needs Debian's Chromium at /usr/bin/chromium.
+"""
+
+from __future__ import annotations
+
+import math
+import pathlib
+import shutil
+
+import numpy as np
+import pytest
+from support.browser import cell_index, close_notebook, jupyterlab, lab_page, open_and_run, require_browser
+from support.oracle import head
+
+from llm_from_scratch.book.text import LANGUAGES
+from llm_from_scratch.ch27.examples import worked_inputs
+from llm_from_scratch.ch27.strings import text_in
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "artifacts"
+CHAPTER = ROOT / "chapter27"
+LINE = "S = scores / math.sqrt(d_k)"
+TRIED = "S = scores / d_k"
+
+require_browser()
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    home = tmp_path_factory.mktemp("lab")
+    served = home / "project"
+    shutil.copytree(CHAPTER, served / "chapter27", ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    with jupyterlab(served, home) as server, lab_page(*server) as page:
+        yield page
+
+
+def notebook_of(lang: str) -> str:
+    return f"chapter27/{'' if lang == LANGUAGES[0] else lang + '/'}02_scores_softmax_mixture.ipynb"
+
+
+def shown(page, index: int) -> str:
+    """What a cell's outputs hold as text, folded tables included."""
+    return page.evaluate("(i) => window.jupyterapp.shell.currentWidget.content.widgets[i]"
+                         ".node.querySelector('.jp-Cell-outputWrapper').textContent", index)
+
+
+def type_line(page, index: int, old: str, new: str) -> None:
+    """Select the cell's text in its editor and type it again with ``old`` replaced by ``new``, as a learner
+    would (the text goes in as typed text, so no bracket is closed for it), then run it and every cell below."""
+    source = page.evaluate("(i) => window.jupyterapp.shell.currentWidget.content.widgets[i].model.sharedModel.source",
+                           index)
+    assert old in source
+    editor = page.locator(".jp-Notebook .jp-Cell").nth(index).locator(".cm-content")
+    editor.scroll_into_view_if_needed()
+    editor.click()
+    page.keyboard.press("Control+a")
+    page.keyboard.insert_text(source.replace(old, new))
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-below')")
+    page.wait_for_function("""(i) => {
+        const panel = window.jupyterapp.shell.currentWidget;
+        const cells = panel.content.widgets.slice(i).filter(c => c.model.type === 'code');
+        return panel.sessionContext.session.kernel.status === 'idle'
+            && cells.every(c => c.promptNode.textContent.trim() !== '[*]:');
+    }""", arg=index, timeout=120_000)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_changed_line_flows_to_the_figures_below_and_back(lab, lang):
+    page = lab
+    open_and_run(page, notebook_of(lang))
+    scaled, output, folded = (cell_index(page, needle) for needle in (LINE, "O = A @ V", "S.softmax(2)"))
+    q, k, v = worked_inputs()
+    scores = q @ k.transpose(0, 2, 1)
+    before = {"scaled": shown(page, scaled), "output": shown(page, output), "folded": shown(page, folded)}
+    assert f"{scores[0, 0, 1] / math.sqrt(2):.6f}" in before["scaled"] and f"{head(q, k, v)[1][0, 0, 0]:.6f}" in \
+        before["output"]
+
+    type_line(page, scaled, LINE, TRIED)
+    _, tried_output = head(q / math.sqrt(2), k, v)  # S = QKᵀ/2 is the head of Q/√2 at d_k = 2
+    after = {"scaled": shown(page, scaled), "output": shown(page, output), "folded": shown(page, folded)}
+    ARTIFACTS.mkdir(exist_ok=True)
+    for index, part in ((scaled, "scaled"), (output, "output"), (folded, "fold")):
+        cell = page.locator(".jp-Notebook .jp-Cell").nth(index)
+        cell.screenshot(path=str(ARTIFACTS / f"{lang}-02-try-it-{part}.png"))
+    assert "4.242641" not in after["scaled"] and "-2" in after["scaled"], after["scaled"]
+    for number in tried_output[0].ravel():
+        assert f"{number:.6f}" in after["output"], (number, after["output"])
+    note = text_in(lang, "fold.other_inputs", title=text_in(lang, "ex.weights.title"))
+    assert " ".join(note.split()) in " ".join(after["folded"].split())
+    assert not np.any([f"{w:.6f}" in after["folded"] for w in head(q, k, v)[0].ravel()]), "the fold shows no numbers"
+
+    type_line(page, scaled, TRIED, LINE)
+    assert shown(page, scaled) == before["scaled"] and shown(page, output) == before["output"]
+    assert shown(page, folded) == before["folded"], "the folded answer is back"
+    close_notebook(page)
