@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from llm_from_scratch.book.text import LANGUAGES, set_language
-from llm_from_scratch.ch27.evidence import LearnerEvidence, history
+from llm_from_scratch.ch27.evidence import LearnerEvidence, attention_history
 from llm_from_scratch.ch27.sections import REFUSALS, offending, render_report
 from llm_from_scratch.engine import attention
 from llm_from_scratch.engine.attention import SelfAttentionError
@@ -79,7 +79,7 @@ def test_every_refusal_says_what_was_wrong_in_words(lang):
 
 
 def test_history_pairs_queries_and_keys_as_the_source_says():
-    h = history()
+    h = attention_history()
     assert h.queries_and_keys_from_different_sequences and h.queries_and_keys_from_one_sequence
     assert h.encoder_decoder[1] == ("decoder-state-0", "encoder-annotation-1")
     assert len(h.self_attention) == 4

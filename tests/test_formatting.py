@@ -9,7 +9,7 @@ from llm_from_scratch.book.figures import Panel, line_panels
 from llm_from_scratch.book.formatting import matrix, powers_of_two, table, vector
 from llm_from_scratch.book.sections import to_html, to_text
 from llm_from_scratch.ch27.evidence import LearnerEvidence
-from llm_from_scratch.ch27.figures import head_figure
+from llm_from_scratch.ch27.figures import matrix_figures
 from llm_from_scratch.ch27.sections import inputs, scores, softmax_rows
 
 
@@ -43,7 +43,7 @@ def test_the_worked_example_shows_whole_matrices_without_decimals():
 
 def test_figures_label_their_cells_and_tables_the_same_way():
     run = LearnerEvidence().worked
-    raw, weights = head_figure(run, "scores"), head_figure(run, "weights")
+    [raw], [weights] = matrix_figures(run.head.raw_scores, "scores"), matrix_figures(run.weights, "weights")
     cells = re.compile(r">(-?\d+(?:\.\d+)?)</text>")
     assert cells.findall(raw.svg) == ["0", "6", "6", "-4"] and "q_1    6   -4" in raw.table
     found = cells.findall(weights.svg)

@@ -155,3 +155,46 @@ def test_other_inputs_flow_through_every_shown_table_and_no_fold_answers_for_the
     assert notes, "the folds that answer for the chapter's inputs say the inputs changed, instead of their numbers"
     assert len(compared) >= {"01_predict": 3, "02_scores_softmax_mixture": 3, "07_gradients": 5, "08_trace": 3}[
         path.stem], compared
+
+
+def test_a_notebooks_numbers_come_from_its_cells_not_from_the_package():
+    from llm_from_scratch.ch27 import notebook
+
+    assert "ev" not in notebook.__all__ and not hasattr(notebook, "ev")
+    uses = [path.name for path in CH27.notebooks() for cell in code_cells(load(path))
+            if re.search(r"\bev\b|evidence\(", cell.source)]
+    assert not uses, uses
+
+
+def test_the_learners_head_may_return_the_engines_tensor():
+    from llm_from_scratch.ch27.exercises import check_code
+    from llm_from_scratch.ch27.notebook import scaled_dot_product_self_attention
+
+    feedback = check_code("write-head", lambda q, k, v: scaled_dot_product_self_attention(q, k, v).output)
+    assert feedback.correct, feedback.message
+    wrong = check_code("write-head", lambda q, k, v: scaled_dot_product_self_attention(q, k, k).output)
+    assert not wrong.correct
+
+
+def test_the_editor_opens_on_the_cells_inputs_and_returns_to_them():
+    from llm_from_scratch import Tensor
+    from llm_from_scratch.ch27.widgets import HeadEditor
+
+    q = Tensor([[[0.0, 6.0], [4.0, -2.0]]])
+    editor = HeadEditor(q)
+    assert editor.fields[("Q", 0, 1)].value == "6" and editor.fields[("K", 0, 0)].value == "3"
+    np.testing.assert_array_equal(editor.run.head.raw_scores.data, (q @ Tensor(WORKED_KEY).transpose(0, 1)).data)
+    editor.fields[("Q", 0, 1)].value = "1"
+    editor.restore()
+    assert editor.fields[("Q", 0, 1)].value == "6"
+
+
+def test_the_trace_follows_a_cells_inputs():
+    from llm_from_scratch import Tensor
+    from llm_from_scratch.ch27.sections import render_trace
+
+    q, k, v = (np.array([m], dtype=float) for m in WORKED)
+    weights, output = head(2 * q, k, v)
+    given = render_trace(Tensor(2 * q), k, v).html
+    assert all(f"{x:.6f}" in given for x in output.ravel()) and f"{weights[0, 0, 1]:.6f}" in given
+    assert f"{head(q, k, v)[1][0, 0, 0]:.6f}" not in given and "1.028332" in render_trace().html

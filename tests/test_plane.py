@@ -231,5 +231,5 @@ def test_a_plane_opens_on_the_cells_vectors_and_returns_to_them():
     plane.move("q0", 1.0, 1.0)
     assert plane.reset().vectors["q0"] == (0.0, 6.0)
     assert VectorPlane().reset_label == "Вернуть разобранный пример"
-    with pytest.raises(ValueError, match="две строки по две координаты: Q здесь формы \\[1, 3, 4\\]"):
+    with pytest.raises(ValueError, match="две строки по две координаты, а у Q форма \\[1, 3, 4\\]"):
         VectorPlane(np.zeros((1, 3, 4)))

@@ -286,20 +286,20 @@ def test_a_folded_answer_is_closed_html_with_its_text_whole():
     from llm_from_scratch.book.display import folded_html
     from llm_from_scratch.ch27 import sections
     from llm_from_scratch.ch27.evidence import LearnerEvidence
-    from llm_from_scratch.ch27.figures import head_figure
+    from llm_from_scratch.ch27.figures import matrix_figures
 
     run = LearnerEvidence().worked
-    html = folded_html(head_figure(run, "weights"), sections.softmax_rows(run))
+    html = folded_html(matrix_figures(run.weights, "weights")[0], sections.softmax_rows(run))
     assert html.startswith('<details class="llm-folded" lang="ru"><summary>') and "<details open" not in html
     assert "0.985834" in html and "<img alt=" in html
 
 
 def test_the_output_heatmap_names_its_columns_value_features_not_key_positions():
     from llm_from_scratch.ch27.evidence import LearnerEvidence
-    from llm_from_scratch.ch27.figures import head_figure
+    from llm_from_scratch.ch27.figures import matrix_figures
 
     run = LearnerEvidence().worked
-    output, weights = head_figure(run, "output").svg, head_figure(run, "weights").svg
+    output, weights = matrix_figures(run.output, "output")[0].svg, matrix_figures(run.weights, "weights")[0].svg
     assert text("figure.axis.value_features") in output and text("figure.axis.key_columns") not in output
     assert text("figure.axis.key_columns") in weights
 

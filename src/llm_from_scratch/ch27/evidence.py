@@ -391,7 +391,7 @@ class HistoryEvidence:
         return all(q.startswith("hidden") and k.startswith("hidden") for q, k in self.self_attention)
 
 
-def history() -> HistoryEvidence:
+def attention_history() -> HistoryEvidence:
     """Where the queries and the keys come from, before and after self-attention."""
     decoder = ("decoder-state-0", "decoder-state-1")
     encoder = ("encoder-annotation-0", "encoder-annotation-1")
@@ -507,7 +507,7 @@ class LearnerEvidence:
 
     @cached_property
     def history(self) -> HistoryEvidence:
-        return history()
+        return attention_history()
 
 
 @functools.cache

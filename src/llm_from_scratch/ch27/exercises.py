@@ -564,13 +564,17 @@ set_name = EXERCISE_BOOK.set_name
 def holds_answer(exercise_id: str, values: list[object]) -> bool:
     """Whether ``values`` (the Tensors or arrays a fold is about to show) hold the judge's answer on the chapter's
     inputs: the first of them, or its first row where the question asks for one row (a batch axis of one
-    dropped), or all of them read in order where the answer joins several (a weight and an output)."""
+    dropped), or the first few read in order where the answer joins several (a weight and an output)."""
     expected = np.asarray(EXERCISE_BOOK[exercise_id].expected(evidence()), dtype=np.float64)
     arrays = [np.asarray(getattr(value, "data", value), dtype=np.float64) for value in values]
     first = arrays[0]
     while first.ndim > expected.ndim:
         first = first[0]
-    joined = np.concatenate([array.ravel() for array in arrays])
-    candidates = [first] + ([joined.reshape(expected.shape)] if joined.size == expected.size else [])
+    joined, size = [], 0
+    for array in arrays:  # the first arrays that together hold as many numbers as the answer
+        if size < expected.size:
+            joined.append(array.ravel())
+            size += array.size
+    candidates = [first] + ([np.concatenate(joined).reshape(expected.shape)] if size == expected.size else [])
     return any(found.shape == expected.shape and bool(np.allclose(found, expected, rtol=0.0, atol=1e-12))
                for found in candidates)

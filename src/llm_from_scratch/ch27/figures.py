@@ -10,7 +10,6 @@ from ..book.figures import Figure, heatmap
 from ..book.formatting import labels
 from ..book.sections import Section
 from ..engine import Tensor
-from .evidence import HeadRun
 from .strings import text
 
 
@@ -105,10 +104,3 @@ def as_shown(parts: tuple[object, ...]) -> list[object]:
             role = parts[i + 1] if i + 1 < len(parts) and isinstance(parts[i + 1], str) else None
             shown.extend(matrix_figures(part, role))
     return shown
-
-
-def head_figure(run: HeadRun, role: str) -> Figure:
-    """A heatmap of one matrix of a head run (batch element 0)."""
-    matrix = {"query": run.query, "key": run.key, "value": run.value, "scores": run.head.raw_scores.data,
-              "scaled": run.head.scaled_scores.data, "weights": run.weights, "output": run.output}[role][0]
-    return matrix_figures(matrix, role)[0]

@@ -1,7 +1,8 @@
 """Everything a notebook of chapter 27 uses, in one place: each notebook opens with one import from here.
 
-``ev`` is the kernel's evidence (``evidence.evidence()``): each fact is computed when a cell
-first asks for it. ``show`` and ``show_folded`` display sections and figures; ``exercise``
+A notebook computes its numbers in its own cells, with the engine (``Tensor``,
+``scaled_dot_product_self_attention``), or takes them from a widget. ``show`` and ``show_folded`` display
+sections, figures, and tensors or arrays in a role; ``exercise``
 shows an exercise's form (on a variant, too), ``challenge`` a task on the vector plane and
 ``review`` 10's practice; ``check``, ``check_code``, ``hint``, ``reveal``, ``variant`` and
 ``mastery`` answer in code.
@@ -17,16 +18,14 @@ from ..engine import SelfAttentionError, Tensor, scaled_dot_product_self_attenti
 from . import sections
 from .appendix import BlockSizeExplorer, cost_table, doubling_table, measure_heads, measurement_figure
 from .code_exercises import buggy_head
-from .evidence import evidence
+from .evidence import attention_history
 from .examples import invalid_inputs
 from .exercises import EXERCISE_BOOK, check, check_code, hint, holds_answer, mastery, progress, reveal, variant
-from .figures import as_shown, head_figure
+from .figures import as_shown
 from .plane import VectorPlane
 from .sections import render_trace
 from .strings import text
 from .widgets import HeadEditor, ScaleExplorer, WidthExplorer, challenge, exercise, review
-
-ev = evidence()
 
 
 def show(*parts) -> None:
@@ -57,9 +56,9 @@ def show_source(function) -> None:
     print(getsource(function))
 
 
-__all__ = ["BlockSizeExplorer", "HeadEditor", "ScaleExplorer", "SelfAttentionError", "Tensor",
+__all__ = ["BlockSizeExplorer", "attention_history", "HeadEditor", "ScaleExplorer", "SelfAttentionError", "Tensor",
            "VectorPlane", "WidthExplorer", "buggy_head", "challenge", "check", "check_code", "cost_table",
-           "doubling_table", "ev", "exercise", "head_figure", "hint", "invalid_inputs", "mastery",
+           "doubling_table", "exercise", "hint", "invalid_inputs", "mastery",
            "measure_heads", "measurement_figure", "progress", "render_trace", "reveal", "review",
            "scaled_dot_product_self_attention", "sections", "set_language", "show", "show_folded",
            "show_source", "variant"]

@@ -33,12 +33,14 @@ from ..engine.gradcheck import GradCheckReport, check_gradients
 from .code_exercises import buggy_head
 from .evidence import (
     HeadRun,
+    HistoryEvidence,
     LearnerEvidence,
     closed_form_difference,
     evidence,
     exponentials,
     head_loss,
     row_sum_deviation,
+    run_head,
 )
 from .strings import text
 
@@ -332,9 +334,9 @@ def composition(output: object) -> Section:
     return Section(text("section.composition"), (Note(" ← ".join(ops)), Note(text("composition.read"))))
 
 
-def _later(run: HeadRun) -> tuple[Note, ...]:
+def _later(weights: object) -> tuple[Note, ...]:
     notes = []
-    for i, row in enumerate(run.weights[0]):
+    for i, row in enumerate(_matrix(weights)):
         later = row[i + 1:]
         keys = ", ".join(f"k_{j}" for j in range(i + 1, len(row)))
         notes.append(Note(text("future.later", query=f"q_{i}", keys=keys, weights=vector(later),
@@ -342,10 +344,11 @@ def _later(run: HeadRun) -> tuple[Note, ...]:
     return tuple(notes)
 
 
-def future(ev: LearnerEvidence) -> Section:
-    """How much weight each query of the unmasked head gives to later positions, the ones a causal mask hides."""
-    return Section(text("section.future"), (Group(_later(ev.worked), caption=text("future.worked")),
-                                            Group(_later(ev.hand), caption=text("future.hand"))))
+def future(worked: object, hand: object) -> Section:
+    """How much weight each query of the unmasked head gives to later positions, the ones a causal mask hides:
+    the weights A of the worked example and of the second one, as cells computed them."""
+    return Section(text("section.future"), (Group(_later(worked), caption=text("future.worked")),
+                                            Group(_later(hand), caption=text("future.hand"))))
 
 
 # --- the second example, worked by hand ---------------------------------------------------
@@ -391,8 +394,7 @@ def scale_example(ev: LearnerEvidence) -> Section:
         Value(text("scaled_weight", scores=scores_text, key_width=example.key_width), num(example.scaled[0]), ": ")))
 
 
-def history(ev: LearnerEvidence) -> Section:
-    hist = ev.history
+def history(hist: HistoryEvidence) -> Section:
     stages = [Note(f"{i}. {text(HISTORY_STAGES[stage])}", TEXT_WIDTH) for i, stage in enumerate(hist.stages, start=1)]
     return Section(text("section.history"), (
         *stages,
@@ -406,9 +408,8 @@ def _said(name: str) -> str:
     return text(HISTORY_NAMES[kind], index=index)
 
 
-def pairs(ev: LearnerEvidence) -> Section:
+def pairs(hist: HistoryEvidence) -> Section:
     """Every (query, key) pair each kind of attention scores."""
-    hist = ev.history
     return Section(text("section.pairs"), tuple(
         Group(tuple(Note(f"{_said(q)} → {_said(k)}") for q, k in found), caption=text(caption))
         for found, caption in ((hist.encoder_decoder, "history.pairs.alignment"),
@@ -421,7 +422,7 @@ def chapter_sections(ev: LearnerEvidence) -> tuple[Section, ...]:
     """Everything the chapter computes, in the source's order: the report and the trace."""
     run = ev.worked
     return (*forward(run), backward(run), shapes(ev), single(ev), properties(ev), visibility(run), rejected(ev),
-            checks(ev), scale_example(ev), history(ev), pairs(ev), *hand_example(ev))
+            checks(ev), scale_example(ev), history(ev.history), pairs(ev.history), *hand_example(ev))
 
 
 def render_report(ev: LearnerEvidence | None = None) -> str:
@@ -448,9 +449,16 @@ def html_block(*sections: Section) -> str:
     return f'<div lang="{language()}" style="font-family:sans-serif;line-height:1.4">{to_html(*sections)}</div>'
 
 
-def render_trace(ev: LearnerEvidence | None = None) -> Trace:
-    """The full trace of the worked example (upstream dO = I), each section folded under its title."""
-    ev = ev or evidence()
+def render_trace(query: object = None, key: object = None, value: object = None) -> Trace:
+    """The full trace of the worked example (upstream dO = I), each section folded under its title; given Q, K
+    and V (a cell's), the trace of their run instead: its forward and backward pass and what each query sees."""
+    ev = evidence()
+    if query is None:
+        parts = chapter_sections(ev)
+    else:
+        q, k, v = (np.asarray(x, dtype=np.float64) for x in (query, key, value))
+        run = run_head(q, k, v, upstream=np.eye(q.shape[1], v.shape[2])[None].repeat(len(q), axis=0))
+        parts = (*forward(run), backward(run), visibility(run))
     return Trace(f'<div lang="{language()}" style="font-family:sans-serif;line-height:1.4">'
                  f"<h3>{escape(text('trace.title'))}</h3><p>{escape(text('trace.legend'))}</p>{legend()}"
-                 f"<p>{escape(text('trace.folded'))}</p>{to_folded_html(*chapter_sections(ev))}</div>")
+                 f"<p>{escape(text('trace.folded'))}</p>{to_folded_html(*parts)}</div>")

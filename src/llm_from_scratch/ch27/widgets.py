@@ -211,14 +211,22 @@ def _mean_entropy(weights: np.ndarray) -> float:
 EDITOR_TITLES = {"Q": "widget.editor.Q", "K": "widget.editor.K", "V": "widget.editor.V"}
 
 
-class HeadEditor:
-    """A field for every entry of the worked example's Q, K and V, and below them the head's forward pass on
-    them (scores, scaled scores, weight rows, mixtures: the fields are the inputs). After an edit the numbers
-    that changed are marked; an entry that is not one number is told beside its field, and what the last
-    inputs read whole gave stays."""
+def _one_batch(matrix: object) -> np.ndarray:
+    """A [T, d] matrix, or a Tensor or array of shape [1, T, d], as a [1, T, d] array of its own."""
+    array = np.array(matrix, dtype=np.float64)
+    return array if array.ndim == 3 else array[None]
 
-    def __init__(self) -> None:
-        self.inputs = dict(zip("QKV", worked_inputs()))
+
+class HeadEditor:
+    """A field for every entry of Q, K and V (``HeadEditor(Q, K, V)``, the worked example's by default), and
+    below them the head's forward pass on them (scores, scaled scores, weight rows, mixtures: the fields are the
+    inputs). After an edit the numbers that changed are marked; an entry that is not one number is told beside
+    its field, and what the last inputs read whole gave stays."""
+
+    def __init__(self, query: object = None, key: object = None, value: object = None) -> None:
+        given = (query, key, value)
+        self.inputs = {name: _one_batch(default if x is None else x)
+                       for name, x, default in zip("QKV", given, worked_inputs())}
         self.fields: dict[tuple[str, int, int], w.Text] = {}
         self.notes: dict[tuple[str, int, int], w.HTML] = {}
         grids = []
@@ -231,19 +239,20 @@ class HeadEditor:
                 self.fields[(name, i, j)], self.notes[(name, i, j)] = field, w.HTML(layout=w.Layout(width="9em"))
                 cells.append(w.VBox([field, self.notes[(name, i, j)]]))
             grids.append(w.VBox([w.HTML(f"<strong>{escape(text(EDITOR_TITLES[name]))}</strong>"),
-                                 w.GridBox(cells, layout=w.Layout(grid_template_columns="repeat(2, 10em)"))]))
+                                 w.GridBox(cells, layout=w.Layout(
+                                     grid_template_columns=f"repeat({matrix.shape[-1]}, 10em)"))]))
         self.controls = w.HBox(grids)
         self.reset = w.Button(description=text("widget.editor.reset"), layout=w.Layout(width="auto"))
         self.reset.on_click(lambda _: self.restore())
         self.view = w.HTML()
         self.restoring = False
         self.error: SelfAttentionError | None = None
-        self.run = run_head(*worked_inputs())
+        self.run = run_head(*self.inputs.values())
         self.shown = self.render(self.run)
         self.view.value = self.shown
 
     def restore(self) -> None:
-        """Put every field back to the worked example, then recompute once."""
+        """Put every field back to the inputs the editor was made with, then recompute once."""
         self.restoring = True
         try:
             for (name, i, j), field in self.fields.items():
@@ -305,7 +314,7 @@ class HeadEditor:
         return self.run
 
     def show(self) -> None:
-        snapshot(list(forward(run_head(*worked_inputs()))))
+        snapshot(list(forward(run_head(*self.inputs.values()))))
         display(LiveWidget([self.controls, w.HBox([self.reset]), self.view], text("widget.editor.repr")))
 
 

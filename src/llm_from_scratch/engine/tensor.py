@@ -87,6 +87,10 @@ class Tensor:
         numbers = np.array2string(self.data, precision=6, suppress_small=True, separator=", ", prefix="Tensor(")
         return f"Tensor({numbers}, op={self.op!r}{', requires_grad=True' if self.requires_grad else ''})"
 
+    def __array__(self, dtype=None, copy=None) -> np.ndarray:
+        """The numbers as a numpy array, so ``np.asarray(tensor)`` works (a learner's head may return a Tensor)."""
+        return self.data if dtype is None else self.data.astype(dtype, copy=False)
+
     def retain_grad(self) -> Tensor:
         """Keep the gradient that reaches this result in ``.grad`` (an input keeps its own anyway), as PyTorch's
         ``retain_grad``: Ā and S̄ are read from the engine, not from a second formula."""

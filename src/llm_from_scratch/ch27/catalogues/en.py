@@ -109,7 +109,7 @@ STRINGS: dict[str, str] = {
     "figure.grad_key": "K̄ = ∂L/∂K: the keys' gradient",
     "show.matrix": "a matrix of shape {shape}",
     "show.none": "There is nothing to show: this is None. So is .grad before the backward pass, or on a tensor "
-                 "computed from others (only inputs keep a gradient, and those whose retain_grad() was called).",
+                 "computed from others (only inputs keep a gradient, and tensors on which retain_grad() was called).",
     "show.not_a_matrix": "show draws matrices: a vector, a matrix or a batch of matrices (shape [B, T, d]) with no "
                          "empty axis; this one has shape {shape}.",
     "show.unknown_role": "show has no role '{role}'. The roles: {known}.",
