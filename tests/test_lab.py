@@ -198,3 +198,15 @@ def test_the_trace_follows_a_cells_inputs():
     given = render_trace(Tensor(2 * q), k, v).html
     assert all(f"{x:.6f}" in given for x in output.ravel()) and f"{weights[0, 0, 1]:.6f}" in given
     assert f"{head(q, k, v)[1][0, 0, 0]:.6f}" not in given and "1.028332" in render_trace().html
+
+
+def test_running_the_gradient_cell_again_gives_the_same_gradients():
+    path = next(p for p in lab_notebooks() if p.stem == "07_gradients")
+    found = run_stages(path)
+    [cell] = [c for c in code_cells(load(path)) if "O.backward(O_bar)" in c.source]
+    first = {name: found[name].grad.copy() for name in "QKVAS"}
+    exec(compile(cell.source, str(path), "exec"), found)
+    assert all(np.array_equal(found[name].grad, first[name]) for name in "QKVAS")
+    without_clearing = cell.source.replace("t.grad = None", "pass")
+    exec(compile(without_clearing, str(path), "exec"), found)
+    np.testing.assert_allclose(found["Q"].grad, 2 * first["Q"], err_msg="backward adds: the try-it's lesson")
