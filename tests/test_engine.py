@@ -219,3 +219,11 @@ def test_a_tensor_shows_its_numbers_and_how_it_was_made():
     shown = repr(Tensor([[0.0, 6.0]], requires_grad=True) * 0.5)
     assert shown == "Tensor([[0., 3.]], op='mul', requires_grad=True)"
     assert repr(Tensor([1.0])) == "Tensor([1.], op='input')"
+
+
+def test_numpy_reads_a_tensor_and_a_copy_is_its_own():
+    t = Tensor([[1.0, 2.0]])
+    assert np.asarray(t) is t.data
+    copied = np.array(t)
+    copied[0, 0] = 9.0
+    assert t.data[0, 0] == 1.0 and np.asarray(t, dtype=np.float32).dtype == np.float32

@@ -88,8 +88,10 @@ class Tensor:
         return f"Tensor({numbers}, op={self.op!r}{', requires_grad=True' if self.requires_grad else ''})"
 
     def __array__(self, dtype=None, copy=None) -> np.ndarray:
-        """The numbers as a numpy array, so ``np.asarray(tensor)`` works (a learner's head may return a Tensor)."""
-        return self.data if dtype is None else self.data.astype(dtype, copy=False)
+        """The numbers as a numpy array, so ``np.asarray(tensor)`` works (a learner's head may return a Tensor);
+        ``np.array(tensor)`` gets a copy of its own."""
+        array = self.data if dtype is None else self.data.astype(dtype, copy=False)
+        return array.copy() if copy and array is self.data else array
 
     def retain_grad(self) -> Tensor:
         """Keep the gradient that reaches this result in ``.grad`` (an input keeps its own anyway), as PyTorch's
