@@ -13,7 +13,10 @@ LOWEST := requirements/lowest.txt
 LOWEST_VENV := .venv-lowest
 TOOLS := .venv-tools
 UV := uv==0.13.9
-COMPILE = $(TOOLS)/bin/uv pip compile pyproject.toml --extra test --python-version $(OLDEST) --upgrade --quiet \
+# `make lock` moves every package to its newest release; `make lock UPGRADE="--upgrade-package NAME"` adds or moves
+# NAME alone and keeps every other pin, so no stored output changes
+UPGRADE ?= --upgrade
+COMPILE = $(TOOLS)/bin/uv pip compile pyproject.toml --extra test --python-version $(OLDEST) $(UPGRADE) --quiet \
 	--custom-compile-command "make lock"
 
 .PHONY: lab test test-lowest lock report bench notebooks lint clean
@@ -76,6 +79,7 @@ bench: $(VENV)/.bench ## the reading engine, the tiled head, numpy and PyTorch s
 	$(PY) benchmarks/bench_head.py
 	$(PY) benchmarks/profile_head.py
 	$(PY) benchmarks/bench_checks.py
+	$(PY) benchmarks/bench_enter.py
 	$(PY) benchmarks/bench_widgets.py
 
 notebooks: $(VENV)/.locked ## re-execute every chapter's notebooks in place (commit the result)

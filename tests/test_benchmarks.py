@@ -32,3 +32,11 @@ def test_the_profile_names_every_primitive():
 def test_the_check_benchmark_times_the_first_check_in_a_fresh_kernel():
     out = run("benchmarks/bench_checks.py", "--runs", "1")
     assert "first check of a 2×2 answer" in out and "head probe" in out and "backward probe" in out
+
+
+def test_the_enter_benchmark_counts_one_read_one_write_and_one_lock_per_answer():
+    lines = run("benchmarks/bench_enter.py").splitlines()
+    header, rows = lines[0].split(), [line.split() for line in lines[1:]]
+    assert header[-6:] == ["store", "reads", "store", "writes", "locks", "taken"] and len(rows) == 2
+    assert all(row[-3:] == ["1", "1", "1"] and int(row[-7]) > 0 for row in rows), lines
+

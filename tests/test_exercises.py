@@ -21,6 +21,7 @@ from support.oracle import softmax
 from llm_from_scratch.book.answers import MAX_DEPTH
 from llm_from_scratch.book.chapters import chapters
 from llm_from_scratch.book.exercises import OPTIONS, Feedback
+from llm_from_scratch.book.progress import store
 from llm_from_scratch.book.text import set_language
 from llm_from_scratch.ch27.evidence import LearnerEvidence
 from llm_from_scratch.ch27.examples import hand_inputs, worked_inputs
@@ -433,7 +434,7 @@ def test_answers_stay_hidden_until_an_attempt():
 
 def test_every_exercise_reveals_its_answer_after_an_attempt(english):
     for exercise_id in EXERCISES:
-        EXERCISE_BOOK.record_attempt(exercise_id, False)
+        store().record("ch27", exercise_id, False)
         solution = reveal(exercise_id)
         assert solution.shown and solution.message.startswith("Answer:"), exercise_id
 
@@ -520,7 +521,7 @@ def test_every_exercise_has_hints_in_both_editions(english):
     from llm_from_scratch.ch27.exercises import EXERCISE_BOOK, hint
 
     for exercise_id, exercise in EXERCISE_BOOK.exercises.items():
-        EXERCISE_BOOK.record_attempt(exercise_id, False)
+        store().record("ch27", exercise_id, False)
         given = [hint(exercise_id) for _ in range(3)]
         assert len(exercise.hints) == 2 and given[0].message.startswith("Hint 1 of "), exercise_id
         assert given[-1].step == given[-1].steps == (2 if exercise.kind in ("choice", "state") else 3), exercise_id
@@ -539,9 +540,9 @@ def test_the_progress_summary_keeps_its_columns_under_titles_with_a_bar(language
     set_language(language)
     check("scores", [[0, 6], [6, -4]])
     check("value-gradient", [[1, 0], [0, 1]])
-    EXERCISE_BOOK.record_attempt("first-look", False)
+    store().record("ch27", "first-look", False)
     for _ in range(12):
-        EXERCISE_BOOK.record_attempt("weights", True)
+        store().record("ch27", "weights", True)
     shown = repr(progress()).splitlines()
     rows = shown[1:shown.index(EXERCISE_BOOK.strings.text("progress.skills_header"))]
     table = [line for line in rows if re.search(r"\S\s{2,}\S", line)]

@@ -7,10 +7,14 @@ import math
 import os
 import pathlib
 import re
+import subprocess
+import sys
+import textwrap
 
 import numpy as np
 import pytest
 
+from llm_from_scratch.book import export
 from llm_from_scratch.book import progress as lasting
 from llm_from_scratch.book.mastery import Served, mastery
 from llm_from_scratch.book.text import set_language
@@ -176,7 +180,7 @@ VARIED = [i for i, e in EXERCISE_BOOK.exercises.items() if e.varies]
 def test_every_hint_and_answer_of_a_variant_can_be_told(exercise_id):
     """Hints and explanations name rows and columns: on 2×2 and 4×4 variants too."""
     for n in range(1, 31):
-        EXERCISE_BOOK.record_attempt(exercise_id, False, n)
+        lasting.store().record("ch27", exercise_id, False, n)
         assert reveal(exercise_id, n).shown
         steps = hint(exercise_id, n).steps
         assert all(hint(exercise_id, n).message for _ in range(steps))
@@ -283,7 +287,7 @@ def test_the_export_merges_stores_into_one_csv_and_names_the_corrupt_one(tmp_pat
     corrupt.parent.mkdir()
     corrupt.write_bytes(b"{not json")
     files = [str(tmp_path / n / "jovyan" / "progress.json") for n in ("jovyan-1", "jovyan-2")] + [str(corrupt)]
-    assert lasting.main(["export", *files, "--csv"]) == 0
+    assert export.main(["export", *files, "--csv"]) == 0
     out, err = capsys.readouterr()
     rows = list(csv.DictReader(io.StringIO(out)))
     assert str(corrupt) in err and "пропущен" in err
@@ -292,5 +296,22 @@ def test_the_export_merges_stores_into_one_csv_and_names_the_corrupt_one(tmp_pat
     assert history["id-one"]["mastered"] == "1" and history["id-two"]["mastered"] == "0"
     assert history["id-two"]["name"] == "Ира" and history["id-one"]["skill_name"] == "история внимания"
     assert {r["learner"] for r in rows} == {"id-one", "id-two"}
-    assert list(rows[0]) == list(lasting.EXPORT_COLUMNS)
+    assert list(rows[0]) == list(export.EXPORT_COLUMNS)
     assert json.loads(pathlib.Path(files[0]).read_text())["learner"]["id"] == "id-one"
+
+
+def test_the_export_runs_in_a_fresh_process_and_finds_the_chapter_by_its_entry_point(tmp_path):
+    store = tmp_path / "progress.json"
+    learner = textwrap.dedent("""
+        from llm_from_scratch.ch27.exercises import check
+        check("recurrent-vs-self", "b")
+    """)
+    environment = {**os.environ, lasting.ENV: str(store), lasting.LEARNER_ENV: "id-fresh"}
+    subprocess.run([sys.executable, "-c", learner], env=environment, check=True)
+    result = subprocess.run([sys.executable, "-m", "llm_from_scratch.book.progress", "export", str(store), "--csv",
+                             "--language", "en"], env=environment, capture_output=True, text=True, check=True)
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    history = [r for r in rows if r["skill"] == "history"]
+    assert history == [{**history[0], "learner": "id-fresh", "chapter": "ch27", "mastered": "1"}]
+    assert history[0]["skill_name"] == "attention's history" and result.stderr == ""
+

@@ -72,15 +72,40 @@ def test_unreadable_answers_are_not_recorded():
     assert not store_file().exists() and rows()["scores"] == (0, False)
 
 
-def test_every_check_goes_through_record_attempt_and_other_ids_are_listed(monkeypatch):
-    recorded = []
-    door = EXERCISE_BOOK.record_attempt
-    monkeypatch.setattr(EXERCISE_BOOK, "record_attempt",
-                        lambda i, c, v=0, computed=False: recorded.append((i, c)) or door(i, c, v, computed))
+def test_one_answer_is_one_locked_read_modify_write_and_sets_the_forms_feedback_once(monkeypatch):
+    from llm_from_scratch.book.widgets import ExerciseForm
+
+    form = ExerciseForm(EXERCISE_BOOK, "row-normalization")
+    form.answer.submit("a")  # the store exists from here on
+    lasting._stores.clear()  # a kernel that has not read it yet
+    held, reads, writes, shown = [], [], [], []
+    real_read, real_replace = pathlib.Path.read_bytes, os.replace
+
+    def read(path):
+        if path == store_file():
+            reads.append(lasting.store().lock.is_locked)
+        return real_read(path)
+
+    def replace(source, target):
+        if pathlib.Path(target) == store_file():
+            writes.append(lasting.store().lock.is_locked)
+        return real_replace(source, target)
+
+    monkeypatch.setattr(pathlib.Path, "read_bytes", read)
+    monkeypatch.setattr(os, "replace", replace)
+    form.feedback.observe(lambda change: shown.append(change["new"]), names="value")
+    form.answer.submit("c")
+    held.append(lasting.store().lock.is_locked)
+    assert reads == [True] and writes == [True], "one read and one write of the store, both under its lock"
+    assert held == [False], "the lock is let go"
+    assert len(shown) == 1 and "✔" in shown[0], "the form's feedback is set once"
+    assert [a["correct"] for a in lasting.store().records("ch27")["row-normalization"]["attempts"]] == [False, True]
+
+
+def test_a_check_in_code_is_recorded_and_ids_of_no_exercise_are_listed():
     check("row-normalization", "a")
     check("row-normalization", "c")
-    EXERCISE_BOOK.record_attempt("code-softmax", True)  # a code exercise checked elsewhere
-    assert recorded == [("row-normalization", False), ("row-normalization", True), ("code-softmax", True)]
+    lasting.store().record("ch27", "code-softmax", True)  # an exercise the chapter no longer has
     assert rows()["row-normalization"] == (2, True)
     assert list(rows())[-1] == "code-softmax" and rows()["code-softmax"] == (1, True)
 
@@ -96,11 +121,11 @@ def summary_blocks() -> list[list[list[str]]]:
 def test_the_summary_lists_exercises_by_notebook_with_totals_per_notebook_and_for_the_chapter():
     assert len(summary_blocks()) == len(NOTEBOOKS) + 1, "no other exercises: no group for them"
     check("scores", [[0, 6], [6, -4]])
-    EXERCISE_BOOK.record_attempt("first-look", False)
-    EXERCISE_BOOK.record_attempt("first-look", False)
-    EXERCISE_BOOK.record_attempt("write-backward", False)
-    EXERCISE_BOOK.record_attempt("write-backward", True)
-    EXERCISE_BOOK.record_attempt("renamed-exercise", True)  # recorded by an earlier version of the chapter
+    lasting.store().record("ch27", "first-look", False)
+    lasting.store().record("ch27", "first-look", False)
+    lasting.store().record("ch27", "write-backward", False)
+    lasting.store().record("ch27", "write-backward", True)
+    lasting.store().record("ch27", "renamed-exercise", True)  # recorded by an earlier version of the chapter
     blocks = summary_blocks()
     assert blocks[0] == [["01 · Что учтёт каждый запрос"],
                          ["какому значению каждый запрос даст больший вес", "есть попытки, пока неверно",
@@ -121,7 +146,7 @@ def test_the_summary_lists_exercises_by_notebook_with_totals_per_notebook_and_fo
 
 def test_the_summary_by_notebook_speaks_english(english):
     check("scores", [[0, 6], [6, -4]])
-    EXERCISE_BOOK.record_attempt("first-look", False)
+    lasting.store().record("ch27", "first-look", False)
     blocks = summary_blocks()
     assert blocks[0][0] == ["01 · What each query attends to"]
     assert blocks[0][-1] == ["total", "1 of 2 right, 1 tried but not right yet", "(attempts: 2)"]
@@ -202,6 +227,20 @@ def test_an_unwritable_location_keeps_progress_in_memory_with_a_note(blocker, mo
     assert rows()["scores"] == (0, False), "memory does not outlive the kernel"
 
 
+def test_a_lock_held_too_long_by_another_kernel_keeps_progress_in_memory_with_a_note(monkeypatch):
+    from filelock import FileLock
+
+    check("weights", [0.5, 0.5])
+    monkeypatch.setattr(lasting, "LOCK_WAIT", 0.2)
+    restart_kernel()
+    with FileLock(store_file().with_name("progress.json.lock")):  # another kernel, stuck while it holds the lock
+        feedback = check("scores", [[0, 6], [6, -4]])
+    assert feedback.correct and "Другое ядро занимает файл прогресса" in feedback.note
+    assert str(store_file()) in feedback.note and "0.2 с" in feedback.note
+    assert rows()["scores"] == (1, True), "the attempt is kept in this kernel"
+    assert "scores" not in json.loads(store_file().read_text())["chapters"]["ch27"], "the file was not touched"
+
+
 def test_no_temporary_file_is_left_behind():
     for _ in range(5):
         check("scores", [[0, 6], [6, -4]])
@@ -210,13 +249,13 @@ def test_no_temporary_file_is_left_behind():
 
 WRITER = textwrap.dedent("""
     import pathlib, sys, time
-    from llm_from_scratch.ch27.exercises import EXERCISE_BOOK
+    from llm_from_scratch.book.progress import store
     print("ready", flush=True)
     while not pathlib.Path(sys.argv[3]).exists():
         time.sleep(0.001)
     print(time.monotonic(), flush=True)
     for i in range(int(sys.argv[1])):
-        EXERCISE_BOOK.record_attempt(sys.argv[2], i % 2 == 0)
+        store().record("ch27", sys.argv[2], i % 2 == 0)
     print(time.monotonic(), flush=True)
 """)
 

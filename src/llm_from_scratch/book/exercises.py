@@ -31,7 +31,7 @@ from ..engine import Tensor
 from .answers import AnswerFormatError, read_choice, read_numbers
 from .formatting import num, shape
 from .mastery import Served, SkillMastery, mastery
-from .progress import Learner, StoreNotice, store
+from .progress import Learner, StoreNotice, add_attempt, learner_of, store
 from .text import Catalogue, language
 
 OPTIONS = ("a", "b", "c", "d")
@@ -56,6 +56,14 @@ def right(key: str = "feedback.right", **fields: object) -> Judgement:
 
 def wrong(misconception: str | None, key: str, **fields: object) -> Judgement:
     return Judgement(False, key, misconception, fields)
+
+
+@dataclass(frozen=True)
+class Unread:
+    """An answer that could not be read (or may not be judged yet): what to tell the learner, in their language."""
+
+    message: str
+    pending: bool = False  # no answer given yet: a prompt, not a verdict
 
 
 @dataclass(frozen=True)
@@ -245,15 +253,20 @@ class ExerciseBook:
         return self.exercises[exercise_id]
 
     # variants
-    def _evidence(self, exercise: Exercise, variant: int) -> Any:
-        """The evidence of ``variant`` of ``exercise`` (0: the chapter's own)."""
-        if isinstance(variant, bool) or not isinstance(variant, (int, np.integer)) or variant < 0:
-            raise ValueError(self.strings.text("variant.invalid", variant=repr(variant)))
+    def _evidence(self, exercise: Exercise, variant: int, learner: Callable[[], Learner] | None = None) -> Any:
+        """The evidence of ``variant`` of ``exercise`` (0: the chapter's own); a fresh variant is the learner's
+        (``learner()``: by default, the store's)."""
+        self._valid(exercise, variant)
         if variant == 0:
             return self.evidence()
-        if not exercise.varies or self.variants is None:
+        return self.variants.evidence(exercise.varies, (learner or self.learner)().id, int(variant))
+
+    def _valid(self, exercise: Exercise, variant: int) -> None:
+        """Refuse, in the learner's language, a variant that is no whole number ≥ 0, or one of an exercise with none."""
+        if isinstance(variant, bool) or not isinstance(variant, (int, np.integer)) or variant < 0:
+            raise ValueError(self.strings.text("variant.invalid", variant=repr(variant)))
+        if variant and (not exercise.varies or self.variants is None):
             raise ValueError(self.strings.text("variant.none", title=self.title(exercise.id)))
-        return self.variants.evidence(exercise.varies, self.learner().id, int(variant))
 
     def variant(self, exercise_id: str, n: int) -> dict[str, object]:
         """The inputs of variant ``n`` of an exercise (for a head: "query", "key", "value", arrays [1, T, d])."""
@@ -292,36 +305,55 @@ class ExerciseBook:
 
     def form(self, exercise_id: str, variant: int = 0) -> str:
         exercise = self[exercise_id]
-        if not exercise.form:
-            return ""
-        return self.strings.text(exercise.form, **exercise.inputs(self._evidence(exercise, variant)))
+        return self._form(exercise, self._evidence(exercise, variant)) if exercise.form else ""
+
+    def _form(self, exercise: Exercise, ev: Any) -> str:
+        return self.strings.text(exercise.form, **exercise.inputs(ev)) if exercise.form else ""
 
     def options(self, exercise_id: str) -> tuple[tuple[str, str], ...]:
         return tuple((letter, self.strings.text(option.text)) for letter, option in self[exercise_id].options.items())
 
     # checking
-    def check(self, exercise_id: str, answer: object, variant: int = 0) -> Feedback:
-        """Judge ``answer`` on ``variant``; a missing or unreadable answer gets a message, never an exception."""
-        exercise = self[exercise_id]
-        ev = self._evidence(exercise, variant)
-        if exercise.after and not self.attempted(exercise.after):
-            first = self.strings.text("exercise.predict_first", title=self.title(exercise.after))
-            return Feedback(exercise_id, False, first, readable=False, verdict_word=self.strings.text("feedback.wrong"))
+    def judge(self, exercise: Exercise, answer: object, ev: Any) -> Judgement | Unread:
+        """The verdict on ``answer`` to ``exercise`` on the instance ``ev`` (its evidence), or why it cannot be read;
+        it reads no store and writes none."""
         read = None
         try:
-            read = exercise.read(answer, self.form(exercise_id, variant))
-            judgement = exercise.judge(read, exercise.expected(ev), ev)
+            read = exercise.read(answer, self._form(exercise, ev))
+            return exercise.judge(read, exercise.expected(ev), ev)
         except AnswerFormatError as error:
             said = f"{self._read_as(read)} {error}" if isinstance(read, np.ndarray) else str(error)
-            return Feedback(exercise_id, False, said, readable=False, verdict_word=self.strings.text("feedback.wrong"),
-                            pending=error.pending)
+            return Unread(said, error.pending)
+
+    def check(self, exercise_id: str, answer: object, variant: int = 0) -> Feedback:
+        """Judge ``answer`` on ``variant``; a missing or unreadable answer gets a message, never an exception.
+        One answer is one locked read-modify-write of the store: the prediction it follows is looked up, the
+        variant's instance made for the store's learner, the answer judged and, if it could be read, recorded."""
+        exercise = self[exercise_id]
+        self._valid(exercise, variant)
         computed = issubclass(type(answer), Tensor) and answer.op != "input"  # the engine did the arithmetic
-        note = self.record_attempt(exercise_id, judgement.correct, variant, computed)
-        if computed:
-            note = " ".join(filter(None, (self.strings.text("feedback.computed"), note)))
-        verdict = self.strings.text("feedback.correct" if judgement.correct else "feedback.wrong")
-        feedback = Feedback(exercise_id, judgement.correct, self.strings.text(judgement.key, **judgement.fields),
-                            judgement.misconception, verdict_word=verdict, note=note)
+
+        def answered(data: dict) -> Judgement | Unread:
+            records = data["chapters"].get(self.chapter, {})
+            if exercise.after and not records.get(exercise.after, {}).get("attempts"):
+                return Unread(self.strings.text("exercise.predict_first", title=self.title(exercise.after)))
+            verdict = self.judge(exercise, answer, self._evidence(exercise, variant, lambda: learner_of(data)))
+            if isinstance(verdict, Judgement):
+                add_attempt(data, self.chapter, exercise_id, verdict.correct, variant, computed)
+            return verdict
+
+        lasting = store()
+        verdict = lasting.transact(answered)
+        wrong_word = self.strings.text("feedback.wrong")
+        if isinstance(verdict, Unread):
+            feedback = Feedback(exercise_id, False, verdict.message, readable=False, verdict_word=wrong_word,
+                                pending=verdict.pending)
+        else:
+            said = [self.strings.text("feedback.computed")] if computed else []
+            note = " ".join([*said, *(self._say(notice) for notice in lasting.take_notices())])
+            feedback = Feedback(exercise_id, verdict.correct, self.strings.text(verdict.key, **verdict.fields),
+                                verdict.misconception, verdict_word=self.strings.text(
+                                    "feedback.correct") if verdict.correct else wrong_word, note=note)
         if exercise_id in self._watchers:
             self._watchers[exercise_id](feedback, variant)
         return feedback
@@ -353,13 +385,6 @@ class ExerciseBook:
         numbers = np.array2string(read, separator=", ", max_line_width=10_000, threshold=12, edgeitems=3,
                                   formatter={"float_kind": lambda x: f"{x:g}"})
         return self.strings.text("answer.read_as", numbers=numbers, shape=shape(read.shape))
-
-    def record_attempt(self, exercise_id: str, correct: bool, variant: int = 0, computed: bool = False) -> str:
-        """Record one readable attempt in the lasting store (``computed``: a tensor the engine computed, which
-        counts for no skill); returns what the learner must now be told about it."""
-        lasting = store()
-        lasting.record(self.chapter, exercise_id, bool(correct), int(variant), computed)
-        return " ".join(self._say(notice) for notice in lasting.take_notices())
 
     def _say(self, notice: StoreNotice) -> str:
         return self.strings.text(notice.key, **notice.fields)

@@ -10,7 +10,6 @@ single question without variants, or by a single code exercise, by that one.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -69,11 +68,3 @@ def mastery(exercises: Iterable[Served], records: Mapping[str, Mapping]) -> dict
         required = _required(serving)
         result[skill] = SkillMastery(skill, attempts, counted, hints, required, counted >= required)
     return result
-
-
-def chapter_mastery(chapter: str, records: Mapping[str, Mapping]) -> list[tuple[object, ...]]:
-    """A chapter's skills as a teacher's table reads them: skill, its name, attempts, first-attempt successes
-    without hints, hints, mastered (the chapter's exercises come from ``llm_from_scratch.<chapter>.exercises``)."""
-    book = importlib.import_module(f"llm_from_scratch.{chapter}.exercises").EXERCISE_BOOK
-    return [(m.skill.removeprefix("skill."), book.strings.text(m.skill), m.attempts, m.first_right, m.hints,
-             int(m.mastered)) for m in mastery(book.served(), records).values()]

@@ -455,10 +455,12 @@ class ExerciseForm:
         book.watch(exercise_id, self._told)
 
     def _told(self, feedback, variant: int) -> None:
-        """An answer to this exercise was judged, here or in a code cell: the form shows its one status."""
+        """An answer to this exercise was judged, here or in a code cell: the form shows its one status (a read
+        answer was recorded, so hints and the answer open)."""
         if variant == self.variant:
             self.feedback.value = lang_div(feedback._repr_html_())
-            self._unlock()
+            if feedback.readable:
+                self.reveal_button.disabled = self.hint_button.disabled = False
 
     def _unlock(self) -> None:
         self.reveal_button.disabled = self.hint_button.disabled = not self.book.attempted(self.exercise.id,
@@ -476,15 +478,13 @@ class ExerciseForm:
 
     def submit(self, typed: str | None = None):
         """Judge ``typed`` (what the box held at Enter or the click; by default its value), or the source of a
-        state exercise as it stands now."""
+        state exercise as it stands now; the book tells the form its feedback (``_told``), once."""
         if self.answer is None:
             answer = self.source
         else:
             answer = self.judged = self.answer.value if typed is None else typed
-        feedback = self.book.check(self.exercise.id, answer, self.variant)
-        self.feedback.value = lang_div(feedback._repr_html_())
-        self._unlock()
-        return feedback
+        self.book.watch(self.exercise.id, self._told)  # the form answered in is the one that shows the status
+        return self.book.check(self.exercise.id, answer, self.variant)
 
     def show_hint(self):
         given = self.book.hint(self.exercise.id, self.variant)

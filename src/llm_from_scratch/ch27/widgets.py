@@ -7,6 +7,7 @@ Built on ``book.widgets``: each explorer recomputes with the engine, and its
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from html import escape
 
@@ -326,6 +327,12 @@ def controls(moves: int) -> dict[str, tuple[w.DOMWidget, list, float]]:
         "d_k": (width.slider, [KEY_WIDTHS[i % len(KEY_WIDTHS)] for i in range(1, moves + 1)], 100),
         "Q/K/V": (editor.fields[("Q", 0, 0)], [trimmed(0.25 * i) for i in range(1, moves + 1)], 100),
     }
+
+
+def enter_forms() -> list[tuple[str, Callable[[], ExerciseForm], str]]:
+    """Forms whose one Enter the benchmark counts: an exercise, how to make its form, and an answer to submit."""
+    return [("scores", lambda: ExerciseForm(EXERCISE_BOOK, "scores"), "[[3, 3], [-1, 4]]"),
+            ("permutation", lambda: ExerciseForm(EXERCISE_BOOK, "permutation"), "b")]
 
 
 # --- exercises -------------------------------------------------------------------------

@@ -63,6 +63,8 @@ STRINGS: dict[str, str] = {
     "reveal.answer": "Answer: {answer}.",
     "progress.note.backup": "The progress file {path} could not be read: it is kept as {backup}, and progress "
         "starts afresh.",
+    "progress.note.locked": "Another kernel has held the progress file {path} for more than {seconds} s: progress "
+        "is kept in this kernel only from now on and is lost when the kernel restarts.",
     "progress.note.memory": "Progress cannot be saved in {path} ({reason}): it is kept in this kernel only and "
         "is lost when the kernel restarts. The environment variable LLM_FROM_SCRATCH_PROGRESS "
         "sets another path.",

@@ -21,47 +21,40 @@ version 3 as it is (its attempts were all worked out by hand); each is upgraded 
 lock, the next time anything is written.
 
 For a teacher with a class, ``python -m llm_from_scratch.book.progress export FILE... --csv``
-merges learners' files into one table: learner, skill, attempts, first-attempt successes,
-hints, mastered.
+merges learners' files into one table (``book.export``): learner, skill, attempts, first-attempt
+successes, hints, mastered.
 
-A write holds a lock file (``fcntl.flock``), reads the file again, adds to it and
-replaces it atomically, so kernels writing at once lose no attempt and a reader
-never sees half a file. A file that is not such a store (corrupt, or someone
-else's) is moved aside as a backup and a fresh store begins; a location that
-cannot be read or written keeps progress in this kernel's memory. Either event
-leaves a ``StoreNotice`` for the learner.
+Every read and every write holds the store's lock file (``filelock``, as pip and tox use: on every
+OS), and a write reads the file again under it, changes it and replaces it atomically, so kernels
+writing at once lose no attempt, a reader never sees half a file, and no reader holds the file open
+while it is replaced (which Windows refuses). An answer is one such read-modify-write (``transact``).
+A file that is not such a store (corrupt, or someone else's) is moved aside as a backup and a fresh
+store begins; a location that cannot be read or written, or a lock held by another kernel for longer
+than LOCK_WAIT, keeps progress in this kernel's memory. Either event leaves a ``StoreNotice`` for
+the learner.
 """
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import copy
-import csv
 import json
 import os
 import secrets
-import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
 
 import platformdirs
-
-from .text import LANGUAGES, set_language, text
-
-try:
-    import fcntl
-except ImportError:  # Windows: each write is still an atomic replace, but writers are not serialized
-    fcntl = None
+from filelock import FileLock, Timeout
 
 ENV = "LLM_FROM_SCRATCH_PROGRESS"
 LEARNER_ENV = "LLM_FROM_SCRATCH_LEARNER"
 FORMAT = "llm-from-scratch-progress"
 VERSION = 4
+LOCK_WAIT = 60  # seconds to wait for another kernel's lock; then progress is kept in this kernel's memory, told
 
 Chapters = dict[str, dict[str, dict]]  # chapter -> exercise id -> {"attempts": [attempt, ...], "hints": {variant: n}}
 
@@ -167,16 +160,11 @@ def parse(raw: bytes) -> dict | None:
     return {"learner": Learner(data["learner"]["id"], data["learner"]["name"]), "chapters": chapters}
 
 
-@contextlib.contextmanager
-def _locked(file: Path) -> Iterator[None]:
-    with open(file.with_name(file.name + ".lock"), "a") as lock:
-        if fcntl:
-            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the lock file is closed
-        yield
-
-
-def _new_learner() -> Learner:
-    return Learner(os.environ.get(LEARNER_ENV) or secrets.token_hex(6))
+def learner_of(data: dict) -> Learner:
+    """The learner of a store being changed in ``Store.transact``, made (a random id) if it has none yet."""
+    if data["learner"] is None:
+        data["learner"] = Learner(os.environ.get(LEARNER_ENV) or secrets.token_hex(6))
+    return data["learner"]
 
 
 def _replace(file: Path, data: dict) -> None:
@@ -199,6 +187,16 @@ def _of(data: dict, chapter: str, exercise_id: str) -> dict:
     return data["chapters"].setdefault(chapter, {}).setdefault(exercise_id, {"attempts": [], "hints": {}})
 
 
+def add_attempt(data: dict, chapter: str, exercise_id: str, correct: bool, variant: int = 0,
+                computed: bool = False) -> None:
+    """Add one attempt to ``data`` (a store being changed in ``Store.transact``); it is hinted when a hint on its
+    variant came before it."""
+    record = _of(data, chapter, exercise_id)
+    hinted = record["hints"].get(str(variant), 0) > 0
+    attempt = {"variant": int(variant), "correct": bool(correct), "hinted": hinted}
+    record["attempts"].append({**attempt, "computed": True} if computed else attempt)
+
+
 def attempts_of(record: dict) -> list[Attempt]:
     return [Attempt(a["variant"], a["correct"], a["hinted"], a.get("computed", False)) for a in record["attempts"]]
 
@@ -208,6 +206,7 @@ class Store:
 
     def __init__(self, file: Path) -> None:
         self.path = file
+        self.lock = FileLock(file.with_name(file.name + ".lock"), timeout=LOCK_WAIT)  # Timeout: an OSError
         self.memory: dict | None = None  # set once the file cannot be used
         self.known: dict = {"learner": None, "chapters": {}}  # the last store read from the file
         self.notices: list[StoreNotice] = []  # not yet shown to the learner
@@ -228,75 +227,73 @@ class Store:
     def learner(self) -> Learner:
         """Who this store belongs to; the first call on a new store makes the learner's id and writes it."""
         learner = self._read()["learner"]
-        if learner is None:
-            self._update(lambda data: None)
-            learner = self._read()["learner"]
-        return learner
+        return learner if learner is not None else self.transact(learner_of)
 
     def name(self, name: str) -> Learner:
         """Give the learner a display name (for a teacher's table)."""
-        self._update(lambda data: data.update(learner=Learner(data["learner"].id, str(name).strip())))
-        return self.learner()
+        def rename(data: dict) -> Learner:
+            data["learner"] = Learner(learner_of(data).id, str(name).strip())
+            return data["learner"]
+
+        return self.transact(rename)
 
     def record(self, chapter: str, exercise_id: str, correct: bool, variant: int = 0, computed: bool = False) -> None:
-        def add(data: dict) -> None:
-            record = _of(data, chapter, exercise_id)
-            hinted = record["hints"].get(str(variant), 0) > 0
-            attempt = {"variant": variant, "correct": bool(correct), "hinted": hinted}
-            record["attempts"].append({**attempt, "computed": True} if computed else attempt)
-
-        self._update(add)
+        self.transact(lambda data: add_attempt(data, chapter, exercise_id, correct, variant, computed))
 
     def record_hint(self, chapter: str, exercise_id: str, variant: int = 0) -> None:
         def one_more(data: dict) -> None:
             hints = _of(data, chapter, exercise_id)["hints"]
             hints[str(variant)] = hints.get(str(variant), 0) + 1
 
-        self._update(one_more)
+        self.transact(one_more)
 
     def reset(self, chapter: str) -> None:
         """Forget every attempt at ``chapter``'s exercises."""
-        self._update(lambda data: data["chapters"].pop(chapter, None))
+        self.transact(lambda data: data["chapters"].pop(chapter, None))
 
     def take_notices(self) -> list[StoreNotice]:
         notices, self.notices = self.notices, []
         return notices
 
-    def _read(self) -> dict:
+    def transact(self, change: Callable[[dict], object]) -> object:
+        """Read the store under the lock, let ``change`` change it (``{"learner": Learner or None, "chapters":
+        …}``), write it if it changed (with a learner, made now if it has none), and return what ``change``
+        returned. Nothing else reads the file meanwhile."""
         if self.memory is None:
             try:
-                return self._load()
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                with self.lock:
+                    data = self._load()
+                    result = change(data)
+                    if data != self.known:
+                        learner_of(data)
+                        _replace(self.path, data)
+                        self.known = copy.deepcopy(data)
+                return result
+            except OSError as error:
+                self._keep_in_memory(error)
+        result = change(self.memory)
+        learner_of(self.memory)
+        return result
+
+    def _read(self) -> dict:
+        if self.memory is None:
+            if not self.path.parent.is_dir():  # nothing was ever stored here (or nothing can be: a write says so)
+                return {"learner": None, "chapters": {}}
+            try:
+                with self.lock:
+                    return self._load()
             except OSError as error:
                 self._keep_in_memory(error)
         return self.memory
 
-    def _update(self, change: Callable[[dict], object]) -> None:
-        if self.memory is None:
-            try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                with _locked(self.path):
-                    data = self._load(locked=True)
-                    if data["learner"] is None:
-                        data["learner"] = _new_learner()
-                    change(data)
-                    _replace(self.path, data)
-                return
-            except OSError as error:
-                self._keep_in_memory(error)
-        if self.memory["learner"] is None:
-            self.memory["learner"] = _new_learner()
-        change(self.memory)
-
-    def _load(self, locked: bool = False) -> dict:
-        """The file's store; a file that is not a store is moved aside (under the lock) first."""
+    def _load(self) -> dict:
+        """The file's store (read under the lock); a file that is not a store is moved aside first."""
         try:
             data = parse(self.path.read_bytes())
         except FileNotFoundError:
             data = {"learner": None, "chapters": {}}
         if data is None:
-            if not locked:
-                with _locked(self.path):
-                    return self._load(locked=True)
             self._back_up()
             data = {"learner": None, "chapters": {}}
         self.known = copy.deepcopy(data)
@@ -314,8 +311,12 @@ class Store:
 
     def _keep_in_memory(self, error: OSError) -> None:
         self.memory = self.known
-        self.memory_notice = StoreNotice("progress.note.memory",
-                                {"path": str(self.path), "reason": error.strerror or type(error).__name__})
+        if isinstance(error, Timeout):
+            waited = {"path": str(self.path), "seconds": f"{self.lock.timeout:g}"}
+            self.memory_notice = StoreNotice("progress.note.locked", waited)
+        else:
+            self.memory_notice = StoreNotice("progress.note.memory",
+                                             {"path": str(self.path), "reason": error.strerror or type(error).__name__})
         self.notices.append(self.memory_notice)
 
 
@@ -328,56 +329,3 @@ def store() -> Store:
     if file not in _stores:
         _stores[file] = Store(file)
     return _stores[file]
-
-
-# --- a teacher's table: python -m llm_from_scratch.book.progress export FILE... --csv --------------
-
-EXPORT_COLUMNS = ("learner", "name", "chapter", "skill", "skill_name", "attempts", "first_attempt_right", "hints",
-                  "mastered")
-
-
-def export(files: list[Path], out: TextIO, complain: TextIO) -> int:
-    """Write one CSV row per learner, chapter and skill of every store file; a file that cannot be read is named
-    on ``complain`` and skipped (it is never changed). Returns how many files were skipped."""
-    from .mastery import chapter_mastery
-
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(EXPORT_COLUMNS)
-    skipped = 0
-    for file in files:
-        try:
-            data = parse(file.read_bytes())
-            reason = text("export.not_a_store")
-        except OSError as error:
-            data, reason = None, error.strerror or type(error).__name__
-        if data is None:
-            skipped += 1
-            print(text("export.skipped", path=str(file), reason=reason), file=complain)
-            continue
-        learner = data["learner"] or Learner(str(file.absolute()))  # a store older than ids: its path tells it apart
-        for chapter, records in sorted(data["chapters"].items()):
-            try:
-                rows = chapter_mastery(chapter, records)
-            except ModuleNotFoundError:
-                print(text("export.unknown_chapter", path=str(file), chapter=chapter), file=complain)
-                continue
-            writer.writerows((learner.id, learner.name, chapter, *row) for row in rows)
-    return skipped
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m llm_from_scratch.book.progress",
-                                     description=text("export.description"))
-    commands = parser.add_subparsers(dest="command", required=True)
-    command = commands.add_parser("export", help=text("export.help"))
-    command.add_argument("files", nargs="+", type=Path, metavar="FILE")
-    command.add_argument("--csv", action="store_true", required=True, help=text("export.csv"))
-    command.add_argument("--language", choices=LANGUAGES, default=LANGUAGES[0], help=text("export.language"))
-    args = parser.parse_args(argv)
-    set_language(args.language)
-    skipped = export(args.files, sys.stdout, sys.stderr)
-    return 1 if skipped == len(args.files) else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

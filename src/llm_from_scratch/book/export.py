@@ -1,0 +1,78 @@
+"""A teacher's table: learners' progress files merged into one CSV, one row per learner, chapter and skill.
+
+    python -m llm_from_scratch.book.progress export FILE... --csv [--language en]
+
+Chapters make their exercises known through the entry point group ``llm_from_scratch.chapters`` (pyproject:
+``ch27 = "llm_from_scratch.ch27.exercises:EXERCISE_BOOK"``), so a chapter installed beside this one is found
+without being named here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+from importlib.metadata import EntryPoint, entry_points
+from pathlib import Path
+from typing import Any, TextIO
+
+from .mastery import mastery
+from .progress import Learner, parse
+from .text import LANGUAGES, set_language, text
+
+CHAPTERS = "llm_from_scratch.chapters"  # the entry point group: chapter name -> its ExerciseBook
+EXPORT_COLUMNS = ("learner", "name", "chapter", "skill", "skill_name", "attempts", "first_attempt_right", "hints",
+                  "mastered")
+
+
+def installed_chapters() -> dict[str, EntryPoint]:
+    """Each installed chapter's name and the entry point that loads its exercise book."""
+    return {point.name: point for point in entry_points(group=CHAPTERS)}
+
+
+def chapter_mastery(book: Any, records: dict[str, dict]) -> list[tuple[object, ...]]:
+    """A chapter's skills as a teacher's table reads them: skill, its name, attempts, first-attempt successes
+    without hints, hints, mastered."""
+    return [(m.skill.removeprefix("skill."), book.strings.text(m.skill), m.attempts, m.first_right, m.hints,
+             int(m.mastered)) for m in mastery(book.served(), records).values()]
+
+
+def export(files: list[Path], out: TextIO, complain: TextIO) -> int:
+    """Write one CSV row per learner, chapter and skill of every store file; a file that cannot be read is named
+    on ``complain`` and skipped (it is never changed). Returns how many files were skipped."""
+    books = installed_chapters()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(EXPORT_COLUMNS)
+    skipped = 0
+    for file in files:
+        try:
+            data = parse(file.read_bytes())
+            reason = text("export.not_a_store")
+        except OSError as error:
+            data, reason = None, error.strerror or type(error).__name__
+        if data is None:
+            skipped += 1
+            print(text("export.skipped", path=str(file), reason=reason), file=complain)
+            continue
+        learner = data["learner"] or Learner(str(file.absolute()))  # a store older than ids: its path tells it apart
+        for chapter, records in sorted(data["chapters"].items()):
+            if chapter not in books:
+                print(text("export.unknown_chapter", path=str(file), chapter=chapter), file=complain)
+                continue
+            rows = chapter_mastery(books[chapter].load(), records)
+            writer.writerows((learner.id, learner.name, chapter, *row) for row in rows)
+    return skipped
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m llm_from_scratch.book.progress",
+                                     description=text("export.description"))
+    commands = parser.add_subparsers(dest="command", required=True)
+    command = commands.add_parser("export", help=text("export.help"))
+    command.add_argument("files", nargs="+", type=Path, metavar="FILE")
+    command.add_argument("--csv", action="store_true", required=True, help=text("export.csv"))
+    command.add_argument("--language", choices=LANGUAGES, default=LANGUAGES[0], help=text("export.language"))
+    args = parser.parse_args(argv)
+    set_language(args.language)
+    skipped = export(args.files, sys.stdout, sys.stderr)
+    return 1 if skipped == len(args.files) else 0
