@@ -12,6 +12,25 @@ from llm_from_scratch.book.progress import ENV
 from llm_from_scratch.book.text import LANGUAGES, set_language
 
 
+def pytest_configure(config):
+    config.addinivalue_line("markers", "applies_to(predicate): a test over the notebook fixture runs only on the "
+                            "notebooks for which predicate(chapter, lang, path) holds; the others are not collected")
+
+
+def pytest_collection_modifyitems(config, items):
+    """A browser test starts only on the notebooks it applies to (the rest are deselected, not skipped); the
+    fixture's parameters stay the same for every test, so pytest still runs each notebook's tests together."""
+    dropped = []
+    for item in items:
+        marker = item.get_closest_marker("applies_to")
+        callspec = getattr(item, "callspec", None)
+        if marker and callspec and "notebook" in callspec.params and not marker.args[0](*callspec.params["notebook"]):
+            dropped.append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = [item for item in items if item not in set(dropped)]
+
+
 def pytest_terminal_summary(terminalreporter):
     """The step times the browser tests measured, at the end of the run, where CI's log shows them."""
     if MEASURED:

@@ -24,10 +24,12 @@ import collections
 import hashlib
 import io
 import json
+import os
 import pathlib
 import re
 import shutil
 import statistics
+import typing
 
 import numpy as np
 import pytest
@@ -56,6 +58,9 @@ from support.browser import (
 
 from llm_from_scratch.book.chapters import chapters
 from llm_from_scratch.book.formatting import num, places, vector
+from llm_from_scratch.book.progress import ENV as PROGRESS_ENV
+from llm_from_scratch.book.progress import Store
+from llm_from_scratch.book.widgets import SNAPSHOT_CLASS
 from llm_from_scratch.ch27.evidence import run_head
 from llm_from_scratch.ch27.examples import worked_inputs
 from llm_from_scratch.ch27.exercises import EXERCISE_BOOK
@@ -73,8 +78,21 @@ FRAME_ROLES = ("query", "key", "value", "score", "weight")
 require_browser()
 
 
+def numbered(*numbers: str):
+    """Chapter 27's notebooks that begin with one of ``numbers`` (both editions)."""
+    return pytest.mark.applies_to(lambda chapter, lang, path: chapter == "chapter27" and path.name[:2] in numbers)
+
+
+
+
 def digest(paths) -> dict[str, str]:
     return {str(p): hashlib.sha256(p.read_bytes()).hexdigest() for p in paths}
+
+
+class Lab(typing.NamedTuple):
+    url: str
+    token: str
+    progress: pathlib.Path  # the progress store its kernels share
 
 
 @pytest.fixture(scope="module")
@@ -86,32 +104,32 @@ def lab(tmp_path_factory):
     shutil.copytree(ROOT, served, ignore=shutil.ignore_patterns(
         ".git", ".venv", ".venv-*", "artifacts", "__pycache__", ".ipynb_checkpoints", ".pytest_cache", ".hypothesis",
         "*.egg-info"))
-    with jupyterlab(served, home) as server:
-        yield server
+    with jupyterlab(served, home) as (url, token):
+        yield Lab(url, token, pathlib.Path(os.environ[PROGRESS_ENV]))  # the module's store, which its kernels use
     assert digest(path for *_, path in NOTEBOOKS) == before, "the committed notebooks changed"
 
 
 @pytest.fixture(scope="module")
 def page(lab):
     """One JupyterLab page for all notebooks: each is opened, run, checked and closed in turn."""
-    with lab_page(*lab) as page:
+    with lab_page(lab.url, lab.token) as page:
         yield page
 
 
 class Opened:
-    """A notebook open in the page after Restart and Run All."""
+    """A notebook open in the page after Restart and Run All, and the progress store its kernel uses."""
 
-    def __init__(self, page, chapter: str, lang: str, path: pathlib.Path) -> None:
-        self.page, self.chapter, self.lang, self.path = page, chapter, lang, path
+    def __init__(self, page, chapter: str, lang: str, path: pathlib.Path, progress: pathlib.Path) -> None:
+        self.page, self.chapter, self.lang, self.path, self.progress = page, chapter, lang, path, progress
         self.name = path.name
 
 
 @pytest.fixture(scope="module", params=NOTEBOOKS, ids=[f"{c}-{lang}-{p.name}" for c, lang, p in NOTEBOOKS])
-def notebook(request, page):
-    """Each notebook is run once; pytest runs every test below on it before the next one opens."""
+def notebook(request, lab, page):
+    """Each notebook is run once; pytest runs every test below that applies to it before the next one opens."""
     chapter, lang, path = request.param
     open_and_run(page, path.relative_to(ROOT).as_posix())
-    yield Opened(page, chapter, lang, path)
+    yield Opened(page, chapter, lang, path, lab.progress)
     close_notebook(page)
 
 
@@ -139,15 +157,22 @@ def test_no_answer_shows_before_an_attempt(notebook):
         assert not answer.locator("img, pre").first.is_visible(), f"{notebook.name}: answer {i} is visible"
 
 
-def test_progress_from_01_shows_in_10_after_a_kernel_restart(notebook):
-    """01's keyboard path answered first-look in another kernel; 10's summary, run in a fresh kernel, has it."""
-    if notebook.chapter != "chapter27" or not notebook.name.startswith("10_"):
-        pytest.skip("the chapter's progress summary is in 10")
-    lang = notebook.lang
-    summary = notebook.page.locator(".jp-OutputArea-output", has_text=text_in(lang, "progress.header")).last
+@numbered("10")
+def test_progress_from_another_kernel_shows_in_10s_summary(notebook):
+    """An answer recorded by another process (a kernel of another notebook) is in 10's summary when it runs again."""
+    lang, page = notebook.lang, notebook.page
+    cells = json.loads(notebook.path.read_text(encoding="utf-8"))["cells"]
+    run = next(i for i, cell in enumerate(cells) if "".join(cell["source"]).strip() == "progress()")
+    cell = page.locator(".jp-Cell").nth(run)
     title = text_in(lang, "ex.first-look.title")
-    line = next(line for line in summary.inner_text().splitlines() if line.startswith(title))
-    assert text_in(lang, "progress.open") not in line and not line.endswith(": 0)"), line
+    row = next(line for line in cell.inner_text().splitlines() if line.startswith(title))
+    before = int(re.findall(r"\d+", row)[-1])
+    Store(notebook.progress).record("ch27", "first-look", True)
+    run_cell(page, run)
+    said = [text_in(lang, "progress.right"), text_in(lang, "progress.attempts", attempts=before + 1)]
+    page.wait_for_function("([node, title, said]) => node.innerText.split('\\n').some("
+                           "(line) => line.startsWith(title) && said.every((s) => line.includes(s)))",
+                           arg=[cell.element_handle(), title, said])
 
 
 # --- axe-core --------------------------------------------------------------------------
@@ -191,17 +216,22 @@ def test_outputs_pass_the_axe_audit(notebook, axe_summary):
 
 # --- greyscale -------------------------------------------------------------------------
 
+def frame_captions(lang: str) -> list[str]:
+    return [text_in(lang, f"figure.frame.{role}") for role in FRAME_ROLES]
+
+
+@pytest.mark.applies_to(lambda chapter, lang, path: any(c in path.read_text(encoding="utf-8")
+                                                        for c in frame_captions(lang)))
 def test_the_first_heatmap_reads_in_greyscale(notebook):
     """A greyscale screenshot of the notebook's first heatmap (a figure with a role's frame caption) for review."""
     page, lang = notebook.page, notebook.lang
     wait_for_live_widgets(page, notebook.path)  # a snapshot hidden by its widget is not the one a reader sees
-    captions = [text_in(lang, f"figure.frame.{role}") for role in FRAME_ROLES]
+    captions = frame_captions(lang)
     images = page.locator(".jp-OutputArea-output img[src^='data:image/svg+xml;base64,']")
     sources = images.evaluate_all("(images) => images.map(i => i.getAttribute('src').split(',')[1])")
     heatmaps = [i for i, data in enumerate(sources) if any(c in base64.b64decode(data).decode() for c in captions)
                 and not in_hidden_snapshot(images.nth(i))]
-    if not heatmaps:
-        pytest.skip("no heatmap in this notebook")
+    assert heatmaps, "a heatmap the reader sees"
     image = images.nth(heatmaps[0])
     # a folded answer's figure shows once the reader opens it, as after answering
     image.evaluate("(i) => { const folded = i.closest('details'); if (folded) folded.open = true; }")
@@ -222,21 +252,20 @@ def test_the_first_heatmap_reads_in_greyscale(notebook):
 
 # --- the mouse and the keys on chapter 27's widgets --------------------------------------
 
+@pytest.mark.applies_to(lambda chapter, lang, path: SNAPSHOT_CLASS in path.read_text(encoding="utf-8"))
 def test_a_snapshot_gives_way_to_its_live_widget(notebook):
     """After Run All each widget cell shows its live widget only: the stored snapshot above it is hidden."""
     page = notebook.page
-    if page.locator(".llm-snapshot").count() == 0:
-        pytest.skip("no widget with a snapshot here")
+    assert page.locator(f".{SNAPSHOT_CLASS}").count() > 0
     wait_for_live_widgets(page, notebook.path)
     shown = page.evaluate("() => [...document.querySelectorAll('.llm-snapshot')].filter((s) => s.offsetParent)"
                           ".map((s) => s.textContent.slice(0, 80))")
     assert not shown, f"{notebook.name}: snapshots still beside their live widgets: {shown}"
 
 
+@numbered("03", "04", "08", "11")
 def test_widgets_answer_the_mouse_and_the_keys(notebook):
     page, lang, name = notebook.page, notebook.lang, notebook.name
-    if notebook.chapter != "chapter27" or name[:2] not in ("03", "04", "08", "11"):
-        pytest.skip("no explorer or editor here")
     if name.startswith("04_"):
         check_scale_slider(page, lang)
         screenshot(page, lang, name, "-scale-slider")
@@ -429,13 +458,12 @@ def check_exercise_form(page, lang: str):
 KEYBOARD_PATHS = {"01": "numbers", "03": "choice", "04": "sliders", "06": "code", "08": "editor"}
 
 
+@numbered(*KEYBOARD_PATHS)
 def test_the_keyboard_alone_reaches_answers_checks_and_reveals(notebook):
     """From the top of the notebook in command mode, keys only: arrows to the cell, Tab into its widget, type,
     Enter or the control's own keys; the focused control shows its focus, feedback is a status region,
     and no key reaches JupyterLab's notebook commands (no cell added, the active cell stays)."""
-    path = KEYBOARD_PATHS.get(notebook.name[:2]) if notebook.chapter == "chapter27" else None
-    if path is None:
-        pytest.skip("the keyboard path is walked in 01 (numbers), 03 (choice), 04 (sliders), 06 (code), 08 (editor)")
+    path = KEYBOARD_PATHS[notebook.name[:2]]
     {"numbers": keyboard_numbers, "choice": keyboard_choice, "sliders": keyboard_sliders, "code": keyboard_code,
      "editor": keyboard_editor}[path](notebook.page, notebook.lang)
 
@@ -591,11 +619,10 @@ def keyboard_code(page, lang: str):
 
 # --- practice by skill (last: it changes 10's review, which the checks above compare with the stored one) ---
 
+@numbered("10")
 def test_a_fresh_example_answered_in_10s_review_counts_for_its_skill(notebook):
     """10 opens with a fresh example per skill not mastered: the shape's, answered right, counts one more (both
     editions share this module's progress, so the second edition takes the skill from 1 of 2 to mastered)."""
-    if notebook.chapter != "chapter27" or not notebook.name.startswith("10_"):
-        pytest.skip("the practice by skill is in 10")
     page, lang = notebook.page, notebook.lang
     run = cell_index(page, "review()")
     review = page.locator(".jp-Cell").nth(run).locator(".jp-OutputArea")
