@@ -125,7 +125,7 @@ def test_the_live_widgets_figures_are_described_too(lang):
     for explorer in (ScaleExplorer(), width):
         assert '<div role="img" aria-label="' in explorer.figure.value
         assert "<title>" in explorer.figure.value and "<desc>" in explorer.figure.value
-    for figure in (width.rows[64][1], width.averages):
+    for figure in (width.render(width.state_for(64))[0], width.averages):
         assert f'aria-label="{escape(figure.title)}. {escape(text("figure.live"))}"' in figure_html(figure)
         assert text("figure.alt") not in figure_html(figure), "no table stands beside a live figure"
 

@@ -40,14 +40,14 @@ def test_non_numeric_input_is_refused_with_a_clear_message(bad, error, words):
 
 def test_gradients_accumulate_across_backward_calls():
     x = Tensor([1.0, 2.0], requires_grad=True)
-    F.sum(F.mul(x, 3.0)).backward()
-    F.sum(F.mul(x, 3.0)).backward()
+    F.reduce_sum(F.mul(x, 3.0)).backward()
+    F.reduce_sum(F.mul(x, 3.0)).backward()
     np.testing.assert_array_equal(x.grad, [6.0, 6.0])
 
 
 def test_a_tensor_used_twice_receives_both_gradients():
     x = Tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
-    F.sum(F.matmul(x, x)).backward()
+    F.reduce_sum(F.matmul(x, x)).backward()
     expected = np.ones((2, 2)) @ x.data.T + x.data.T @ np.ones((2, 2))
     np.testing.assert_allclose(x.grad, expected)
 
@@ -81,7 +81,7 @@ def test_add_broadcasts_and_refuses_shapes_that_do_not():
     b = Tensor([[1.0, 2.0, 3.0]], requires_grad=True)
     np.testing.assert_array_equal(F.add(a, b).data, a.data + b.data)
     np.testing.assert_array_equal(F.add(a, 1.5).data, a.data + 1.5)
-    F.sum(F.add(a, b)).backward()
+    F.reduce_sum(F.add(a, b)).backward()
     np.testing.assert_array_equal(a.grad, np.ones((2, 3)))
     np.testing.assert_array_equal(b.grad, [[2.0, 2.0, 2.0]])
     with pytest.raises(ValueError, match=r"add operands do not broadcast: \[2, 3\] \+ \[2\]"):
@@ -91,7 +91,7 @@ def test_add_broadcasts_and_refuses_shapes_that_do_not():
 def test_mul_unbroadcasts_to_each_operand():
     a = Tensor(np.arange(6.0).reshape(2, 3), requires_grad=True)
     b = Tensor([[1.0, 2.0, 3.0]], requires_grad=True)
-    F.sum(F.mul(a, b)).backward()
+    F.reduce_sum(F.mul(a, b)).backward()
     np.testing.assert_array_equal(a.grad, np.broadcast_to(b.data, (2, 3)))
     np.testing.assert_array_equal(b.grad, a.data.sum(axis=0, keepdims=True))
 
@@ -125,7 +125,7 @@ def test_matmul_gradient_matches_central_differences(a, b):
 @given(arrays(np.float64, (2, 3, 4), elements=small))
 def test_transpose_exp_sum_gradients_match_central_differences(x):
     _check(lambda t: F.exp(F.transpose(t, 1, 2)), x)
-    _check(lambda t: F.sum(t, axis=1), x)
+    _check(lambda t: F.reduce_sum(t, axis=1), x)
 
 
 @settings(max_examples=25, deadline=None)
@@ -152,7 +152,7 @@ def test_each_operator_and_method_is_a_primitive_or_a_step_composed_of_them():
     aliases = {"__matmul__": F.matmul, "matmul": F.matmul, "__rmatmul__": F.rmatmul, "__add__": F.add,
                "__radd__": F.add, "add": F.add, "__mul__": F.mul, "__rmul__": F.mul, "mul": F.mul, "__neg__": F.neg,
                "__sub__": F.sub, "__rsub__": F.rsub, "__truediv__": F.div, "transpose": F.transpose, "exp": F.exp,
-               "log_softmax": F.log_softmax, "softmax": F.softmax, "sum": F.sum}
+               "log_softmax": F.log_softmax, "softmax": F.softmax, "sum": F.reduce_sum}
     assert {name: getattr(Tensor, name) for name in aliases} == aliases
 
 

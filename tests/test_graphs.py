@@ -24,7 +24,7 @@ STEPS = {  # name -> f(earlier tensors, x, argument): the step applied to x
     "transpose": lambda t, x: F.transpose(x, 1, 2),
     "exp": lambda t, x: F.exp(x),
     "log_softmax": lambda t, x, axis: F.log_softmax(x, axis),
-    "sum": lambda t, x, axis: F.sum(x, axis=axis, keepdims=True),
+    "sum": lambda t, x, axis: F.reduce_sum(x, axis=axis, keepdims=True),
     "add": lambda t, x, j: F.add(x, t[j]),
     "add_number": lambda t, x, c: F.add(x, c),
     "mul": lambda t, x, j: F.mul(x, t[j]),
@@ -103,7 +103,7 @@ def test_every_leaf_gradient_of_a_graph_with_reuse_matches_central_differences(g
 
 def test_add_of_two_branches_of_one_tensor_gives_the_sum_of_their_gradients():
     x = Tensor([0.5, 1.0], requires_grad=True)
-    F.sum(F.add(F.exp(x), F.mul(x, 2))).backward()
+    F.reduce_sum(F.add(F.exp(x), F.mul(x, 2))).backward()
     np.testing.assert_allclose(x.grad, np.exp([0.5, 1.0]) + 2)  # [3.65, 4.72]
 
 
@@ -135,7 +135,7 @@ def test_an_inputs_gradient_is_an_array_of_its_own():
     np.testing.assert_array_equal(y.grad, upstream)
     np.testing.assert_array_equal(upstream, np.arange(3.0))
     z = Tensor(np.ones((2, 3)), requires_grad=True)
-    F.sum(z).backward()  # sum's rule hands back a read-only broadcast view
+    F.reduce_sum(z).backward()  # sum's rule hands back a read-only broadcast view
     z.grad[0, 0] = 5.0
     assert z.grad.flags.writeable and z.grad.sum() == 10.0
 
@@ -170,7 +170,7 @@ def test_a_forward_pass_without_gradients_keeps_no_graph():
     """With no input that needs a gradient, a result records no parents: intermediates are freed at once."""
     doubled = F.mul(Tensor(np.ones((2, 3))), 2.0)
     alive = weakref.ref(doubled)
-    total = F.sum(F.exp(doubled))
+    total = F.reduce_sum(F.exp(doubled))
     del doubled
     gc.collect()
     assert alive() is None and total.parents == () and not total.requires_grad

@@ -6,8 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from llm_from_scratch.book.mistakes import ROUNDING, distance
+from llm_from_scratch.book.mistakes import distance
 from llm_from_scratch.book.text import set_language
+from llm_from_scratch.book.tolerances import ROUNDED
 from llm_from_scratch.ch27.evidence import evidence
 from llm_from_scratch.ch27.exercises import EXERCISES, check
 from llm_from_scratch.ch27.mistakes import HEAD_MISTAKES, Asked
@@ -35,7 +36,7 @@ def applicable(exercise_id):
             if value is None:
                 continue
             value = np.asarray(value, dtype=float)
-            if distance(value, expected) <= 0.03 or any(distance(value, v) <= ROUNDING for _, v in found):
+            if distance(value, expected) <= 0.03 or any(distance(value, v) <= ROUNDED for _, v in found):
                 continue  # gives the right answer here, or what an earlier mistake gives
             found.append((mistake, value))
     return found

@@ -76,9 +76,9 @@ def test_it_composes_with_other_primitives_and_gradients_accumulate():
     rng = np.random.default_rng(2)
     q = Tensor(rng.standard_normal((1, 6, 3)), requires_grad=True)
     for _ in range(2):
-        F.sum(F.mul(tiled_self_attention(q, q, q, block_size=4), 2.0)).backward()
+        F.reduce_sum(F.mul(tiled_self_attention(q, q, q, block_size=4), 2.0)).backward()
     once = Tensor(q.data, requires_grad=True)
-    F.sum(F.mul(scaled_dot_product_self_attention(once, once, once).output, 2.0)).backward()
+    F.reduce_sum(F.mul(scaled_dot_product_self_attention(once, once, once).output, 2.0)).backward()
     np.testing.assert_allclose(q.grad, 2 * once.grad, rtol=1e-12, atol=1e-12)
 
 

@@ -7,7 +7,7 @@ be read as numbers, a changed argument (when the result is right), a wrong shape
 other numbers; an exception (with the line of the learner's own code) or the time limit stop the
 run at the case where they happened. Before any of that, a stub (``...`` itself, or a function
 that returns ``...``) and a non-callable are told apart, since neither is an attempt. A result is
-right when it is within RELATIVE of the expected one, relative to its largest entry; a result
+right when it is within CODE_AGREES of the expected one, relative to its largest entry; a result
 returned in a narrower format than float64 (float32, float16) is judged by half of its digits,
 since a softmax of large scores loses several of them. The Finding then says how close it came
 (``precision``).
@@ -30,10 +30,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .tolerances import CODE_AGREES, FLOAT_NOISE
+
 TIME_LIMIT = 3.0  # seconds for all cases together
 STOP_GRACE = 0.5  # seconds a thread is given to stop once told to
-RELATIVE = 1e-6  # a result within this of the expected one, relative to its largest entry, is right
-ZERO = 1e-12  # the largest entry of an output that is all zeros, in that ratio: rounding noise still passes
 MESSAGE_LIMIT = 200  # characters of an exception's message that are quoted
 NOTEBOOK_CELL = re.compile(r"^<ipython-input-|[/\\]ipykernel_\d+[/\\]")
 
@@ -192,7 +192,7 @@ def relative_error(result: tuple[np.ndarray, ...], target: tuple[np.ndarray, ...
         if r.shape != t.shape or not np.array_equal(np.isfinite(r), finite):
             return float("inf")
         if finite.any():
-            scale = max(float(np.abs(t[finite]).max()), ZERO)
+            scale = max(float(np.abs(t[finite]).max()), FLOAT_NOISE)
             worst = max(worst, float(np.abs(r[finite] - t[finite]).max()) / scale)
     return worst if len(result) == len(target) else float("inf")
 
@@ -203,10 +203,10 @@ def _same(result: tuple[np.ndarray, ...], target: tuple[np.ndarray, ...], tolera
 
 
 def _tolerance(returned: object) -> float:
-    """RELATIVE, or half the digits of the narrowest float format among the returned arrays."""
+    """CODE_AGREES, or half the digits of the narrowest float format among the returned arrays."""
     parts = returned if isinstance(returned, (tuple, list)) else (returned,)
     formats = [part.dtype for part in parts if isinstance(part, np.ndarray) and part.dtype.kind == "f"]
-    return max([RELATIVE] + [float(np.sqrt(np.finfo(dtype).eps)) for dtype in formats])
+    return max([CODE_AGREES] + [float(np.sqrt(np.finfo(dtype).eps)) for dtype in formats])
 
 
 # --- stopping a function that runs too long ----------------------------------------------

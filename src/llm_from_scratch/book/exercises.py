@@ -33,9 +33,9 @@ from .formatting import num, shape
 from .mastery import Served, SkillMastery, mastery
 from .progress import Learner, StoreNotice, add_attempt, learner_of, store
 from .text import Catalogue, language
+from .tolerances import TYPED
 
 OPTIONS = ("a", "b", "c", "d")
-NUMERIC_TOLERANCE = 5e-4  # answers are typed from six printed decimals, or rounded
 
 Fields = dict[str, str]
 
@@ -490,7 +490,7 @@ def _first_number(expected: object) -> str:
 
 # --- judges every chapter can use --------------------------------------------------------
 
-def same(a: np.ndarray, b: np.ndarray, tolerance: float | np.ndarray = NUMERIC_TOLERANCE) -> bool:
+def same(a: np.ndarray, b: np.ndarray, tolerance: float | np.ndarray = TYPED) -> bool:
     return a.shape == b.shape and bool(np.allclose(a, b, atol=tolerance, rtol=0))
 
 
@@ -499,7 +499,7 @@ def rows_swapped(answer: np.ndarray, expected: np.ndarray) -> bool:
 
 
 def partial(wrong_key: str, answer: np.ndarray, expected: np.ndarray, labels: tuple[str, ...],
-            tolerance: float | np.ndarray = NUMERIC_TOLERANCE) -> Judgement:
+            tolerance: float | np.ndarray = TYPED) -> Judgement:
     """Name the rows (``labels``) that are right and those that are not; none right: the message ``wrong_key``."""
     correct = [i for i in range(len(expected)) if same(answer[i], expected[i], tolerance)]
     if correct:

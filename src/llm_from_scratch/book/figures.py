@@ -35,14 +35,6 @@ matplotlib.rcParams.update({
     "font.size": 10,
 })
 COLORMAP = "cividis"
-# role -> (line style, line width, doubled frame); no two roles share a frame
-ROLE_FRAMES = {
-    "query": ("solid", 1.2, False),
-    "key": ("dashed", 1.6, False),
-    "value": ("solid", 1.2, True),
-    "score": ("dotted", 1.8, False),
-    "weight": ("solid", 4.0, False),
-}
 
 
 @dataclass(frozen=True)
@@ -123,12 +115,13 @@ def to_svg(fig: MplFigure, tight: bool = True) -> str:
 def _frame(ax: Axes, role: str) -> None:
     """The role's frame on the edge of the axes; a double frame's second line runs just inside it, so
     neither line crosses a tick label or the caption."""
-    style, width, double = ROLE_FRAMES[role]
+    frame = FRAMES[role]
     for spine in ax.spines.values():
         spine.set_visible(False)
-    for inset in (0.0, 0.025) if double else (0.0,):
+    for inset in (0.0, 0.025) if frame.double else (0.0,):
         ax.add_patch(Rectangle((inset, inset), 1 - 2 * inset, 1 - 2 * inset, transform=ax.transAxes,
-                               fill=False, linestyle=style, linewidth=width, edgecolor="black", clip_on=False))
+                               fill=False, linestyle=frame.line, linewidth=frame.width, edgecolor="black",
+                               clip_on=False))
 
 
 def heatmap(matrix, row_labels, column_labels, title: str, row_axis: str, column_axis: str,
@@ -171,7 +164,7 @@ def heatmap(matrix, row_labels, column_labels, title: str, row_axis: str, column
         alt = "\n".join(line + ("" if i == 0 else f"   Σ = {num(sums[i - 1])}")
                         for i, line in enumerate(alt.splitlines()))
     if role is not None:
-        fig.text(0.5, -0.06, text(FRAMES[role][1]), ha="center", va="top", fontsize=9, style="italic",
+        fig.text(0.5, -0.06, text(FRAMES[role].caption), ha="center", va="top", fontsize=9, style="italic",
                  transform=ax.transAxes)
     return Figure(to_svg(fig), title, alt)
 

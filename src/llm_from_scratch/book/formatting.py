@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from .tolerances import FLOAT_NOISE
+
 DECIMALS = 6
-NOISE = 1e-12  # differences that are float64 rounding
-FD_NOISE = 1e-8  # central differences at step 1e-6 agree far better than the 2e-6 tolerance
-
-
-LARGE = 1e9  # from here on a number prints in exponent form, so it never runs to hundreds of digits
+EXPONENT_FROM = 1e9  # from here on a number prints in exponent form, so it never runs to hundreds of digits
 
 
 def num(x: float, decimals: int = DECIMALS) -> str:
     """Fixed decimals (exponent form from 1e9 on); a value that rounds to zero prints without a minus sign."""
-    if abs(float(x)) >= LARGE:
+    if abs(float(x)) >= EXPONENT_FROM:
         return f"{float(x):.{decimals}e}"
     text = f"{float(x):.{decimals}f}"
     return text[1:] if text.startswith("-") and float(text) == 0.0 else text
@@ -30,7 +28,7 @@ def places(values, decimals: int = DECIMALS) -> int:
     """How many decimals every entry of a vector or matrix prints with: none when all are whole (up to float64
     rounding, and small enough to write out), else ``decimals`` for all, so 1 never stands beside 0.985834."""
     values = np.asarray(values, dtype=np.float64)
-    whole = np.all((np.abs(values) < LARGE) & (np.abs(values - np.round(values)) < NOISE))
+    whole = np.all((np.abs(values) < EXPONENT_FROM) & (np.abs(values - np.round(values)) < FLOAT_NOISE))
     return 0 if whole else decimals
 
 

@@ -22,9 +22,7 @@ from typing import Any
 import numpy as np
 
 from .exercises import Judgement, right, wrong
-
-ROUNDING = 0.005 + 1e-12  # an answer rounded to two decimals lands this close (0.125 → 0.13: 0.005 and a float's hair)
-EXACT = 5e-4  # an answer typed from the printed decimals lands this close: no note of the exact value
+from .tolerances import ROUNDED, TYPED
 
 
 @dataclass(frozen=True)
@@ -59,13 +57,13 @@ def diagnose(answer: np.ndarray, expected: np.ndarray, mistakes: Iterable[Mistak
     """Right, right as rounded (the message cites ``exact(expected)``), the nearest applicable mistake the
     answer matches, or None when the answer is none of these."""
     off = distance(answer, expected)
-    if off <= max(tolerance, EXACT):
+    if off <= max(tolerance, TYPED):
         return right()
-    if off <= ROUNDING:
+    if off <= ROUNDED:
         return right("feedback.right_rounded", exact=exact(expected))
     nearest = min(((distance(answer, value), mistake) for mistake in mistakes for value in _values(
-        mistake.gives(instance)) if distance(value, expected) > max(tolerance, EXACT)), default=None,
+        mistake.gives(instance)) if distance(value, expected) > max(tolerance, TYPED)), default=None,
         key=lambda pair: pair[0])
-    if nearest and nearest[0] <= max(tolerance, ROUNDING):
+    if nearest and nearest[0] <= max(tolerance, ROUNDED):
         return wrong(nearest[1].id, nearest[1].message)
     return None

@@ -19,14 +19,26 @@ import numpy as np
 from .formatting import num, places, shape, table
 from .text import text
 
-# Frames by role, so no meaning is carried by colour: role -> (CSS border, catalogue keys of the frame's
-# caption in figures and legends, and of its name for a screen reader)
+
+@dataclass(frozen=True)
+class Frame:
+    """How one role's frame looks, in HTML and in a figure alike, and what it says in words."""
+
+    border: str  # CSS
+    line: str  # matplotlib's line style of the figure's frame
+    width: float  # its width in points
+    double: bool  # a second line just inside the first
+    caption: str  # catalogue key: the frame's caption in figures and legends
+    name: str  # catalogue key: its name for a screen reader
+
+
+# Frames by role, so no meaning is carried by colour and no two roles share a frame: the one table of them
 FRAMES = {
-    "query": ("1px solid #000", "figure.frame.query", "frame.name.query"),
-    "key": ("2px dashed #000", "figure.frame.key", "frame.name.key"),
-    "value": ("4px double #000", "figure.frame.value", "frame.name.value"),
-    "score": ("2px dotted #000", "figure.frame.score", "frame.name.score"),
-    "weight": ("5px solid #000", "figure.frame.weight", "frame.name.weight"),
+    "query": Frame("1px solid #000", "solid", 1.2, False, "figure.frame.query", "frame.name.query"),
+    "key": Frame("2px dashed #000", "dashed", 1.6, False, "figure.frame.key", "frame.name.key"),
+    "value": Frame("4px double #000", "solid", 1.2, True, "figure.frame.value", "frame.name.value"),
+    "score": Frame("2px dotted #000", "dotted", 1.8, False, "figure.frame.score", "frame.name.score"),
+    "weight": Frame("5px solid #000", "solid", 4.0, False, "figure.frame.weight", "frame.name.weight"),
 }
 
 
@@ -179,9 +191,9 @@ def _part_html(part: Part) -> str:
     caption = f'<div style="font-style:italic;margin-bottom:4px">{escape(part.caption)}</div>' if part.caption else ""
     if part.role is None:
         return f"<div>{caption}{body}</div>"
-    border, _, name = FRAMES[part.role]
-    return (f'<div role="group" aria-label="{escape(part.caption or text(name))}" '
-            f'style="border:{border};padding:6px 8px;margin:6px;display:inline-block;vertical-align:top">'
+    frame = FRAMES[part.role]
+    return (f'<div role="group" aria-label="{escape(part.caption or text(frame.name))}" '
+            f'style="border:{frame.border};padding:6px 8px;margin:6px;display:inline-block;vertical-align:top">'
             f"{caption}{body}</div>")
 
 
@@ -199,4 +211,4 @@ def to_folded_html(*sections: Section) -> str:
 
 def legend() -> str:
     """Every role's frame, with its meaning in words."""
-    return "".join(_part_html(Group((Note(text(caption)),), role)) for role, (_, caption, _) in FRAMES.items())
+    return "".join(_part_html(Group((Note(text(frame.caption)),), role)) for role, frame in FRAMES.items())

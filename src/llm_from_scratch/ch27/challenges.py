@@ -15,7 +15,7 @@ import numpy as np
 from ..book.answers import AnswerFormatError
 from ..book.exercises import Exercise, Judgement, Option, choice_exercise, right, wrong
 from ..book.formatting import num, trimmed, vector
-from .plane import NAMES, PlaneState, VectorPlane, coordinates, default_vectors, name_of, plane_state
+from .plane import NAMES, PlaneState, VectorPlane, coordinates, default_vectors, plane_state, subscripted
 from .strings import text
 
 EQUAL_WEIGHTS = 0.025  # each weight this close to 1/2 (scaled scores 0.1 apart): the 0.5 grid lands exactly
@@ -50,10 +50,10 @@ def _only(state: PlaneState, vector: str) -> Judgement | None:
     moved = _moved(state)
     others = [n for n in moved if n != vector]
     if others:
-        moved_to = ", ".join(f"{name_of(n)} = {coordinates(state.vectors[n])}" for n in others)
-        return wrong(None, "challenge.others", moved=moved_to, name=name_of(vector), reset=text("plane.reset"))
+        moved_to = ", ".join(f"{subscripted(n)} = {coordinates(state.vectors[n])}" for n in others)
+        return wrong(None, "challenge.others", moved=moved_to, name=subscripted(vector), reset=text("plane.reset"))
     if vector not in moved:
-        return wrong(None, "challenge.unmoved", name=name_of(vector), at=coordinates(state.vectors[vector]))
+        return wrong(None, "challenge.unmoved", name=subscripted(vector), at=coordinates(state.vectors[vector]))
     return None
 
 

@@ -21,6 +21,7 @@ from ..book.answers import AnswerFormatError
 from ..book.code_check import Case, Finding
 from ..book.exercises import Exercise, Judgement, Option, choice_exercise, right, wrong
 from ..book.formatting import shape, vector
+from ..book.tolerances import FLOAT_NOISE
 from ..engine.closed_form import attention_weights, closed_form_backward, closed_form_head, softmax
 from .code_probes import diagnose_backward, diagnose_head
 from .evidence import HeadRun, LearnerEvidence, run_head
@@ -48,7 +49,6 @@ PROBLEMS = {
     "differs": (None, "code.differs", "code.differs"),
 }
 NOT_AN_ATTEMPT = {"stub": "code.stub", "not-callable": "code.not-callable"}
-EXACT = 1e-12  # within this of the engine, relative to the largest entry: float64 rounding, nothing to say
 
 
 def buggy_head(q, k, v):
@@ -102,7 +102,7 @@ def _code_exercise(exercise_id: str, *, title: str, explain: str, answer: str, e
                                     pending=finding.problem == "stub")
         function = code_check.name_of(fn)
         if finding.problem is None:
-            if finding.fields["precision"] > EXACT:
+            if finding.fields["precision"] > FLOAT_NOISE:
                 return right("code.right_precision", function=function, count=finding.fields["count"],
                              error=f"{finding.fields['precision']:.0e}")
             return right("code.right", function=function, count=finding.fields["count"])

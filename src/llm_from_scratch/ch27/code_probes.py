@@ -23,6 +23,7 @@ import numpy as np
 
 from ..book.code_check import run_probes
 from ..book.formatting import num, shape, vector
+from ..book.tolerances import CODE_AGREES
 from ..engine.closed_form import attention_weights, closed_form_head
 from .strings import text
 
@@ -32,20 +33,19 @@ TOKENS, KEY_WIDTH, VALUE_WIDTH = 3, 4, 5
 READ_WEIGHTS = np.concatenate([np.eye(TOKENS), np.zeros((TOKENS, VALUE_WIDTH - TOKENS))], axis=1)[None]
 VALUES = np.array([[[1.0, -2.0, 0.5, 3.0, 0.0], [2.0, 1.0, -1.0, 0.0, 1.5], [-1.0, 0.0, 2.0, 1.0, -2.0]]])
 UPSTREAM = np.array([[[0.5, 1.0, -1.0, 2.0, 0.0], [1.0, 0.0, 0.5, -1.5, 1.0], [-2.0, 1.0, 0.0, 0.5, 1.0]]])
-LARGE = 400.0  # Q times this: scaled scores up to 800, so exp overflows unless each row's maximum is subtracted
-AGREE = 1e-6  # two of the learner's numbers agree when this close, relative to the larger
+OVERFLOWING = 400.0  # Q times this: scaled scores up to 800, so exp overflows unless each row's maximum is subtracted
 # the head's probes: the weights read through V = [I | 0]; a batch of two whose second keys differ, and its first
 # element alone; scores large enough to overflow exp without the row maximum subtracted
 HEAD_PROBES = {"weights": (QUERY, KEY, READ_WEIGHTS),
                "batch": (np.concatenate([QUERY, QUERY]), np.concatenate([KEY, KEY[:, ::-1] * 2]),
                          np.concatenate([VALUES, VALUES])),
-               "alone": (QUERY, KEY, VALUES), "large": (QUERY * LARGE, KEY, VALUES)}
-BACKWARD_PROBES = {"gradients": (QUERY, KEY, VALUES, UPSTREAM), "large": (QUERY * LARGE, KEY, VALUES, UPSTREAM)}
+               "alone": (QUERY, KEY, VALUES), "large": (QUERY * OVERFLOWING, KEY, VALUES)}
+BACKWARD_PROBES = {"gradients": (QUERY, KEY, VALUES, UPSTREAM), "large": (QUERY * OVERFLOWING, KEY, VALUES, UPSTREAM)}
 
 
 def _close(a: np.ndarray, b: np.ndarray) -> bool:
     return a.shape == b.shape and bool(np.all(np.isfinite(a))) and bool(
-        np.abs(a - b).max() <= AGREE * max(float(np.abs(b).max()), 1e-12))
+        np.abs(a - b).max() <= CODE_AGREES * max(float(np.abs(b).max()), 1e-12))
 
 
 # the numbers a learner's scores may be divided by on the probes, and the mistake each one is
@@ -67,7 +67,7 @@ def _solved_divisor(weights: np.ndarray, scores: np.ndarray, axis: int) -> float
     ratios = logs - logs[:, :1]
     usable = np.abs(differences) > 1e-9
     factors = ratios[usable] / differences[usable]
-    if not factors.size or np.ptp(factors) > AGREE * np.abs(factors).max() or factors.mean() <= 0:
+    if not factors.size or np.ptp(factors) > CODE_AGREES * np.abs(factors).max() or factors.mean() <= 0:
         return None
     return float(1 / factors.mean())
 
@@ -107,7 +107,7 @@ def diagnose_head(fn) -> tuple[str, str, dict] | None:
                                                            "alone": vector(alone[0][0, 0], 3)}
     large = given["large"]
     if large is not None and not np.all(np.isfinite(large[0])) and np.all(np.isfinite(
-            closed_form_head(QUERY * LARGE, KEY, VALUES))):
+            closed_form_head(QUERY * OVERFLOWING, KEY, VALUES))):
         return "no-max-shift", "ex.write-head.no-max-shift", {**fields, "probe": text("code.probe.large")}
     return None
 

@@ -20,7 +20,6 @@ import numpy as np
 
 from ..book.answers import AnswerFormatError, read_numbers
 from ..book.exercises import (
-    NUMERIC_TOLERANCE,
     Exercise,
     ExerciseBook,
     Judgement,
@@ -33,8 +32,9 @@ from ..book.exercises import (
     same,
     wrong,
 )
-from ..book.formatting import NOISE, below, labels, matrix, num, shape, vector
-from ..book.mistakes import ROUNDING, diagnose
+from ..book.formatting import below, labels, matrix, num, shape, vector
+from ..book.mistakes import diagnose
+from ..book.tolerances import BY_HAND, FLOAT_NOISE, ROUNDED, TYPED
 from .challenges import CHALLENGES
 from .code_exercises import BUG_HUNT, CODE_EXERCISES
 from .evidence import LearnerEvidence, evidence, exponentials
@@ -55,12 +55,10 @@ from .mistakes import (
 from .strings import STRINGS, text
 from .variants import VARIANTS
 
-HAND_TOLERANCE = 0.01  # a hand computation to two decimals, with e ≈ 2.72, lands this close
-
 
 def _mixture_tolerance(ev: LearnerEvidence) -> float:
-    """A·V by hand: the answer's own rounding plus weights each up to HAND_TOLERANCE off, times the values."""
-    return HAND_TOLERANCE * (1 + float(np.abs(ev.hand.value[0]).sum(axis=0).max()))
+    """A·V by hand: the answer's own rounding plus weights each up to BY_HAND off, times the values."""
+    return BY_HAND * (1 + float(np.abs(ev.hand.value[0]).sum(axis=0).max()))
 
 
 def _size(expected: np.ndarray) -> str:
@@ -96,11 +94,11 @@ def _read_flat(answer: object, form: str) -> np.ndarray:
 
 def _rest(a, expected, wrong_key: str, prefix: str, tolerance: float, rows_sum_to_one: bool) -> Judgement:
     """What to say when no mistake of the library explains the answer: the row sums, or the rows that are right."""
-    if rows_sum_to_one and _row_sums_off(np.atleast_2d(a), max(tolerance, ROUNDING)):
-        return _row_sum_mistake(a, 2 if tolerance >= HAND_TOLERANCE else 4)
+    if rows_sum_to_one and _row_sums_off(np.atleast_2d(a), max(tolerance, ROUNDED)):
+        return _row_sum_mistake(a, 2 if tolerance >= BY_HAND else 4)
     if a.ndim == 1:
         return wrong(None, wrong_key)
-    return partial(wrong_key, a, expected, labels(prefix, len(expected)), max(tolerance, ROUNDING))
+    return partial(wrong_key, a, expected, labels(prefix, len(expected)), max(tolerance, ROUNDED))
 
 
 def head_judge(asked: Callable[[LearnerEvidence], Asked], hint: Callable[[np.ndarray], AnswerFormatError],
@@ -163,12 +161,12 @@ def _identical_keys(a, expected, ev):
         return found
     if a.shape != expected.shape:
         raise AnswerFormatError(text("ex.identical-keys.form_hint", **_identical_inputs(ev)))
-    if np.any(np.abs(a.sum(axis=-1) - 1) > NUMERIC_TOLERANCE):
+    if np.any(np.abs(a.sum(axis=-1) - 1) > TYPED):
         return _row_sum_mistake(np.atleast_2d(a)[0], 4)
     return wrong("identical-keys-unequal", "mis.identical-keys-unequal")
 
 
-def _review_judge(mistakes, hint_key: str, wrong_key: str, labels_of, tolerance: float = HAND_TOLERANCE,
+def _review_judge(mistakes, hint_key: str, wrong_key: str, labels_of, tolerance: float = BY_HAND,
                   rows_sum_to_one: bool = True) -> Callable:
     """A judge of a review exercise: its own mistakes first, then the shape, then the row sums and rows."""
     def judge(a, expected, ev):
@@ -191,9 +189,9 @@ def _score_gradient(a, expected, ev):
     if a.shape != expected.shape:
         raise AnswerFormatError(text("ex.score-gradient.form_hint"))
     sums = a.sum(axis=-1)
-    if np.any(np.abs(sums) > ROUNDING * a.shape[-1]):
+    if np.any(np.abs(sums) > ROUNDED * a.shape[-1]):
         return wrong("gradient-rows-not-zero", "mis.gradient-rows-not-zero", sums=vector(sums, 4))
-    return partial("ex.score-gradient.wrong", a, expected, labels("q", len(expected)), ROUNDING)
+    return partial("ex.score-gradient.wrong", a, expected, labels("q", len(expected)), ROUNDED)
 
 
 # --- what reveal explains: (expected, evidence) -> fields ------------------------------------
@@ -249,7 +247,7 @@ def _temperature_facts(expected, ev):
 def _row_shift_facts(ev: LearnerEvidence) -> dict[str, str]:
     shift = ev.row_shift
     return {"shift": num(shift.shift, 0), "row": vector(shift.scores, 0), "weights": vector(shift.weights),
-            "shifted": vector(shift.shifted), "difference": below(shift.max_difference, NOISE)}
+            "shifted": vector(shift.shifted), "difference": below(shift.max_difference, FLOAT_NOISE)}
 
 
 def _saturated_facts(ev: LearnerEvidence) -> dict[str, str]:
@@ -308,7 +306,7 @@ def _history_facts(ev: LearnerEvidence) -> dict[str, str]:
 
 
 def _permutation_facts(ev: LearnerEvidence) -> dict[str, str]:
-    return {"order": str(list(ev.permutation.order)), "difference": below(ev.permutation.max_difference, NOISE)}
+    return {"order": str(list(ev.permutation.order)), "difference": below(ev.permutation.max_difference, FLOAT_NOISE)}
 
 
 def _hand_inputs(ev: LearnerEvidence) -> dict[str, str]:
@@ -464,7 +462,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
              expected=lambda ev: ev.hand.weights[0], facts=_hand_weights_facts,
              judge=head_judge(lambda ev: Asked(ev.hand, ev.worked, "weights"),
                               lambda e: AnswerFormatError(text("ex.weights-by-hand.form_hint", size=_size(e))),
-                              "ex.weights-by-hand.wrong", "q", lambda ev: HAND_TOLERANCE, rows_sum_to_one=True)),
+                              "ex.weights-by-hand.wrong", "q", lambda ev: BY_HAND, rows_sum_to_one=True)),
     Exercise("output-by-hand", "numbers", skills=("skill.mixing",), varies="hand",
              hints=("ex.output-by-hand.hint_stage", "ex.output-by-hand.hint_formula"),
              title="ex.output-by-hand.title", prompt="ex.output-by-hand.prompt",
@@ -525,7 +523,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
              form="ex.head-width.form", explain="ex.head-width.explain",
              expected=lambda ev: np.array([ev.head_split.key_width, ev.head_split.scale]),
              judge=_review_judge(HEAD_WIDTH_MISTAKES, "ex.head-width.form_hint", "ex.head-width.wrong",
-                                 lambda e: ("d_k", "1/√d_k"), tolerance=NUMERIC_TOLERANCE, rows_sum_to_one=False),
+                                 lambda e: ("d_k", "1/√d_k"), tolerance=TYPED, rows_sum_to_one=False),
              facts=_head_width_facts),
 )}
 REVIEW = ("temperature-limits", "row-shift", "one-hot-gradient", "head-width")

@@ -32,8 +32,6 @@ from ..book.mistakes import Mistake
 from ..engine.closed_form import softmax
 from .evidence import HeadRun, causal_mask, masked_softmax
 
-STAGES = ("raw", "scaled", "weights", "output")
-
 
 @dataclass(frozen=True)
 class Asked:
@@ -55,8 +53,8 @@ class Asked:
         except IndexError:
             return None
 
-    def on(self, variant: dict[str, np.ndarray]) -> np.ndarray | None:
-        return self.at(variant[self.stage])
+    def on(self, run_stages: dict[str, np.ndarray]) -> np.ndarray | None:
+        return self.at(run_stages[self.stage])
 
     def confused(self, *others: str) -> list[np.ndarray | None]:
         """The right run's other stages at the asked place: what a stage confusion gives."""
@@ -79,7 +77,7 @@ def _one_hot(s: np.ndarray) -> np.ndarray:
     return (s == s.max(axis=-1, keepdims=True)).astype(float)
 
 
-def variant(run: HeadRun, *, divisor: float | None = None, after: bool = False, axis: int = -1, weigh=softmax,
+def slipped(run: HeadRun, *, divisor: float | None = None, after: bool = False, axis: int = -1, weigh=softmax,
             mix: str = "value", transpose_weights: bool = False, scores: str = "QKᵀ") -> dict[str, np.ndarray]:
     """The head on batch element 0 of ``run`` with one step done differently (None: as the head does it)."""
     q, k, v = run.query[0], run.key[0], run.value[0]
@@ -95,7 +93,7 @@ def variant(run: HeadRun, *, divisor: float | None = None, after: bool = False, 
 
 
 def _operation(**step) -> callable:
-    return lambda asked: asked.on(variant(asked.run, **step))
+    return lambda asked: asked.on(slipped(asked.run, **step))
 
 
 def _tokens(asked: Asked) -> int:
@@ -127,10 +125,10 @@ HEAD_MISTAKES = (
     Mistake("uniform-weights", "mis.uniform-weights", _operation(weigh=lambda s: np.full(s.shape, 1 / s.shape[-1]))),
     Mistake("transposed-scores", "mis.transposed-scores", _operation(scores="KQᵀ")),
     Mistake("missing-scale", "mis.missing-scale", _operation(divisor=1.0)),
-    Mistake("scale-by-dk", "mis.scale-by-dk", lambda a: a.on(variant(a.run, divisor=a.run.query.shape[2]))),
-    Mistake("scale-by-root-t", "mis.scale-by-root-t", lambda a: a.on(variant(a.run, divisor=math.sqrt(_tokens(a))))),
+    Mistake("scale-by-dk", "mis.scale-by-dk", lambda a: a.on(slipped(a.run, divisor=a.run.query.shape[2]))),
+    Mistake("scale-by-root-t", "mis.scale-by-root-t", lambda a: a.on(slipped(a.run, divisor=math.sqrt(_tokens(a))))),
     Mistake("scale-by-root-dv", "mis.scale-by-root-dv",
-            lambda a: a.on(variant(a.run, divisor=math.sqrt(a.run.value.shape[2])))),
+            lambda a: a.on(slipped(a.run, divisor=math.sqrt(a.run.value.shape[2])))),
     Mistake("scale-after-softmax", "mis.scale-after-softmax", _operation(after=True)),
     Mistake("columns-normalized", "mis.columns-normalized", _operation(axis=0)),
     Mistake("no-exponential", "mis.no-exponential", _operation(weigh=_ratio)),

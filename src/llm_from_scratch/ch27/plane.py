@@ -80,7 +80,8 @@ def plane_state(vectors: dict[str, tuple[float, float]]) -> PlaneState:
     return PlaneState(dict(vectors), run_head(q, k, v))
 
 
-def name_of(vector: str) -> str:
+def subscripted(vector: str) -> str:
+    """A vector's name as the chapter writes it: "q1" is q₁."""
     return vector[0] + vector[1].translate(SUBSCRIPTS)
 
 
@@ -91,7 +92,8 @@ def coordinates(point) -> str:
 
 def weights_said(state: PlaneState) -> str:
     """Each query's row of weights, as the live region announces it."""
-    rows = "; ".join(f"{name_of(f'q{i}')}: {num(row[0], 3)}, {num(row[1], 3)}" for i, row in enumerate(state.weights))
+    rows = "; ".join(f"{subscripted(f'q{i}')}: {num(row[0], 3)}, {num(row[1], 3)}"
+                     for i, row in enumerate(state.weights))
     return text("plane.weights", rows=rows)
 
 
@@ -205,7 +207,7 @@ def _numbers(state: PlaneState) -> list[str]:
     left, parts, y = 262, [], 44
     parts.append(f'<text x="{left}" y="{y}" font-size="13" font-weight="bold">{escape(text("plane.scores"))}</text>')
     for i in (0, 1):
-        q = name_of(f"q{i}")
+        q = subscripted(f"q{i}")
         y += 17
         parts.append(f'<text x="{left}" y="{y}" font-size="12">{q}·k₀, {q}·k₁ = {num(state.scores[i, 0], 2)}, '
                      f'{num(state.scores[i, 1], 2)}</text>')
@@ -218,7 +220,7 @@ def _numbers(state: PlaneState) -> list[str]:
         for j in (0, 1):
             y += 19
             weight = state.weights[i, j]
-            parts.append(f'<text x="{left}" y="{y}" font-size="12">A{name_of(f"q{i}")[1]}{name_of(f"k{j}")[1]}'
+            parts.append(f'<text x="{left}" y="{y}" font-size="12">A{subscripted(f"q{i}")[1]}{subscripted(f"k{j}")[1]}'
                          f'</text>')
             parts.append(f'<rect x="{left + 34}" y="{y - 11}" width="120" height="12" fill="#fff" stroke="#777"/>')
             parts.append(f'<rect x="{left + 34}" y="{y - 11}" width="{120 * weight:.1f}" height="12" fill="#333"/>')
@@ -251,8 +253,8 @@ def _labels(state: PlaneState) -> list[str]:
     outputs = [_point("v", *np.clip(o, -LIMIT, LIMIT)) for o in state.outputs]
     taken = [(x - 9, y - 9, x + 9, y + 9) for _, (x, y) in ends.values()] + [(x - 6, y - 6, x + 6, y + 6)
                                                                              for x, y in outputs]
-    parts = [_label(name_of(name), *ends[name][1], ends[name][0], taken) for name in NAMES]
-    return parts + [_label(f"{name_of(f'o{i}')} {coordinates(o)}", *outputs[i], "v", taken)
+    parts = [_label(subscripted(name), *ends[name][1], ends[name][0], taken) for name in NAMES]
+    return parts + [_label(f"{subscripted(f'o{i}')} {coordinates(o)}", *outputs[i], "v", taken)
                     for i, o in enumerate(state.outputs)]
 
 
@@ -265,7 +267,7 @@ def plane_svg(state: PlaneState, selected: str = FIRST_SELECTED) -> str:
              f'<text x="{PLANES["qk"]}" y="20" font-size="13">{escape(text("plane.qk_title"))}</text>',
              f'<text x="{PLANES["v"]}" y="20" font-size="13">{escape(text("plane.v_title"))}</text>',
              f'<text x="{PLANES["qk"]}" y="{HEIGHT - 8}" font-size="12">'
-             f'{escape(text("plane.projections", name=name_of(selected)))}</text>',
+             f'{escape(text("plane.projections", name=subscripted(selected)))}</text>',
              *_grid("qk"), *_grid("v"), *_projections(state, selected), *_numbers(state)]
     for vector in NAMES:
         parts += _arrow("v" if vector[0] == "v" else "qk", vector, state.vectors[vector], styles[vector[0]])
@@ -275,8 +277,8 @@ def plane_svg(state: PlaneState, selected: str = FIRST_SELECTED) -> str:
 
 def plane_description(state: PlaneState) -> str:
     """The figure's text alternative: every vector, the scores and the weights."""
-    vectors = ", ".join(f"{name_of(n)} = {coordinates(state.vectors[n])}" for n in NAMES)
-    outputs = ", ".join(f"{name_of(f'o{i}')} = {coordinates(o)}" for i, o in enumerate(state.outputs))
+    vectors = ", ".join(f"{subscripted(n)} = {coordinates(state.vectors[n])}" for n in NAMES)
+    outputs = ", ".join(f"{subscripted(f'o{i}')} = {coordinates(o)}" for i, o in enumerate(state.outputs))
     return text("plane.alt", vectors=vectors, weights=weights_said(state), outputs=outputs)
 
 
@@ -483,7 +485,7 @@ class VectorPlane(anywidget.AnyWidget):
         if vector not in NAMES:
             raise ValueError(text("plane.unknown", name=vector, names=", ".join(NAMES)))
         if not (math.isfinite(x) and math.isfinite(y)):
-            raise ValueError(text("plane.not_finite", name=name_of(vector)))
+            raise ValueError(text("plane.not_finite", name=subscripted(vector)))
         point = (min(max(float(x), -LIMIT), LIMIT), min(max(float(y), -LIMIT), LIMIT))
         self.state = plane_state({**self.state.vectors, vector: point})
         if vector[0] == "q":

@@ -12,7 +12,7 @@ from html import escape
 
 import numpy as np
 
-from ..book.formatting import FD_NOISE, NOISE, below, labels, num, shape, vector
+from ..book.formatting import below, labels, num, shape, vector
 from ..book.sections import (
     Group,
     Matrix,
@@ -27,6 +27,7 @@ from ..book.sections import (
     to_text,
 )
 from ..book.text import language
+from ..book.tolerances import DIFFERENCES_NOISE, FLOAT_NOISE
 from ..engine.attention import INPUT_NAMES, SelfAttentionError, SelfAttentionForward
 from ..engine.closed_form import closed_form_backward
 from ..engine.gradcheck import GradCheckReport, check_gradients
@@ -74,7 +75,7 @@ def _yes_no(label: str, flag: bool) -> Verdict:
 def _gradcheck_verdict(report: GradCheckReport) -> Verdict:
     return Verdict(text("gradcheck"), report.passed,
                    text("gradcheck.passed") if report.passed else text("gradcheck.failed"),
-                   text("gradcheck.detail", error=below(report.max_error, FD_NOISE)))
+                   text("gradcheck.detail", error=below(report.max_error, DIFFERENCES_NOISE)))
 
 
 def _replay_verdict(ev: LearnerEvidence) -> Verdict:
@@ -201,12 +202,12 @@ def gradient_check(query: object, key: object, value: object, upstream: object) 
     closed = dict(zip(INPUT_NAMES, closed_form_backward(*inputs, upstream)))
     letters = dict(zip(INPUT_NAMES, "QKV"))
     rows = tuple((f"{letters[c.input_name]}[{','.join(map(str, c.index))}]", num(c.analytic),
-                  num(closed[c.input_name][c.index]), num(c.numeric), below(c.error, FD_NOISE))
+                  num(closed[c.input_name][c.index]), num(c.numeric), below(c.error, DIFFERENCES_NOISE))
                  for c in report.coordinates)
     verdict = Verdict(text("gradient.verdict", step=f"{report.step:g}", tolerance=f"{report.tolerance:g}",
                            count=len(report.coordinates)), report.passed,
                       text("gradcheck.passed") if report.passed else text("gradcheck.failed"),
-                      f"max |Δ| {below(report.max_error, FD_NOISE)}")
+                      f"max |Δ| {below(report.max_error, DIFFERENCES_NOISE)}")
     return Section(text("section.gradient_table"), (
         Table(("", text("gradient.engine"), text("gradient.closed"), text("gradient.numeric"), "|Δ|"), rows), verdict))
 
@@ -217,7 +218,7 @@ def shapes(ev: LearnerEvidence) -> Section:
              Value("O", shape(together.output.shape)),
              Verdict(text("batch"), ev.batch.independent,
                      text("batch_independent") if ev.batch.independent else text("batch_dependent"),
-                     f"max |Δ| {below(ev.batch.max_difference, NOISE)}")]
+                     f"max |Δ| {below(ev.batch.max_difference, FLOAT_NOISE)}")]
     for key, case in (("empty_batch", ev.empty_batch), ("narrow_values", ev.narrow_values)):
         parts.append(Value(text(key), f"Q {shape(case.query_shape)}, K {shape(case.key_shape)}, "
                                       f"V {shape(case.value_shape)} → A {shape(case.weights_shape)}, "
@@ -257,7 +258,7 @@ def properties(ev: LearnerEvidence) -> Section:
     perm = ev.permutation
     return Section(text("section.properties"), (
         Value(text("identical_keys"), "; ".join(vector(r) for r in ev.identical_keys.weights[0]), ": "),
-        Value(text("permutation", order=list(perm.order)), below(perm.max_difference, NOISE), ": "),
+        Value(text("permutation", order=list(perm.order)), below(perm.max_difference, FLOAT_NOISE), ": "),
         _replay_verdict(ev)))
 
 
@@ -308,11 +309,11 @@ def error(error: SelfAttentionError) -> Section:
 def checks(ev: LearnerEvidence) -> Section:
     report = ev.worked_gradcheck
     return Section(text("section.checks"), (
-        Value(text("row_sum_deviation"), below(row_sum_deviation(ev.worked), NOISE), ": "),
+        Value(text("row_sum_deviation"), below(row_sum_deviation(ev.worked), FLOAT_NOISE), ": "),
         _gradcheck_verdict(report),
         Value(text("coordinates"), "+".join(str(report.count(name)) for name in INPUT_NAMES), ": "),
         Value(text("step"), f"{report.step:g}", ": "), Value(text("tolerance"), f"{report.tolerance:g}", ": "),
-        Value(text("closed_form"), below(closed_form_difference(ev.worked), NOISE), ": ")))
+        Value(text("closed_form"), below(closed_form_difference(ev.worked), FLOAT_NOISE), ": ")))
 
 
 def record(head: SelfAttentionForward) -> Section:

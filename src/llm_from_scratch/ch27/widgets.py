@@ -27,7 +27,6 @@ from ..book.widgets import (
     figure_html,
     lang_div,
     mark_changes,
-    pre,
     snapshot,
 )
 from ..engine import SelfAttentionError, scaled_dot_product_self_attention
@@ -116,25 +115,23 @@ class WidthState:
     row_scaled: np.ndarray
 
 
-class WidthExplorer:
+class WidthExplorer(Explorer):
     """Random q, k with zero-mean unit-variance components: what d_k does with and without the scale. The first
     query's row of weights at the chosen d_k (it changes with the slider), above the four averages over every d_k
-    (they do not). The eleven rows are drawn when the explorer is made, the averages once, so a step only shows
-    what is drawn (drawing the averages takes some 200 ms)."""
+    (they do not). Every d_k is computed when the explorer is made and each row drawn then, the averages once, so
+    a step only shows what is drawn (drawing the averages takes some 200 ms)."""
 
     batch, tokens, seed = RANDOM_BATCH, RANDOM_TOKENS, RANDOM_SEED
 
     def __init__(self) -> None:
-        self.slider = Slider(options=list(KEY_WIDTHS), value=64, description=text("widget.width.slider"))
-        self.curves = [self.state_for(d) for d in KEY_WIDTHS]
+        self.curves = [self.measure(d) for d in KEY_WIDTHS]
         self.averages = self.draw_averages()
-        self.rows = {c.key_width: (figure_html(row := self.draw_row(c)), row) for c in self.curves}
+        self.slider = Slider(options=list(KEY_WIDTHS), value=64, description=text("widget.width.slider"))
         self.figure = w.HTML()
         self.numbers = w.HTML()
-        self.slider.observe(lambda change: self.update(change["new"]), names="value")
-        self.state = self.update(self.slider.value)
+        self.state = self.draw_every_position()
 
-    def state_for(self, key_width: int) -> WidthState:
+    def measure(self, key_width: int) -> WidthState:
         q, k = random_query_key(key_width)
         head = scaled_dot_product_self_attention(q, k, k)  # keys double as values: only scores matter here
         raw, scaled, weights = head.raw_scores.data, head.scaled_scores.data, head.weights.data
@@ -146,11 +143,16 @@ class WidthExplorer:
                           float(softmax_jacobian_norm(weights).mean()),
                           np.sort(unscaled_weights[0, 0])[::-1], np.sort(weights[0, 0])[::-1])
 
-    def draw_row(self, state: WidthState) -> Figure:
+    def state_for(self, key_width: int) -> WidthState:
+        return self.curves[KEY_WIDTHS.index(key_width)]
+
+    def render(self, state: WidthState) -> tuple[Figure, str]:
+        """The first query's row at the state's d_k, and its numbers."""
         ranks = [str(j) for j in range(1, self.tokens + 1)]
-        return line_panels(ranks, text("widget.width.rank"), [
+        row = line_panels(ranks, text("widget.width.rank"), [
             Panel(text("widget.width.row_title", key_width=state.key_width), text("widget.width.row_weight"),
                   {text("widget.width.raw"): state.row_raw, text("widget.width.scaled"): state.row_scaled})])
+        return row, self.numbers_for(state)
 
     def draw_averages(self) -> Figure:
         def series(raw: str, scaled: str, field: str) -> dict[str, np.ndarray]:
@@ -175,17 +177,9 @@ class WidthExplorer:
                     entropy_scaled=num(state.entropy_scaled, 3), uniform=num(math.log(self.tokens), 3),
                     jacobian_raw=num(state.jacobian_raw, 4), jacobian_scaled=num(state.jacobian_scaled, 4))
 
-    def update(self, key_width: int) -> WidthState:
-        """Show the row drawn for ``key_width`` and its numbers (nothing is drawn on a step)."""
-        self.state = next(c for c in self.curves if c.key_width == key_width)
-        self.figure.value = self.rows[key_width][0]
-        self.numbers.value = pre(self.numbers_for(self.state))
-        return self.state
-
     def show(self) -> None:
         """The slider right above the row it changes; the averages under them, drawn once."""
-        start = self.curves[KEY_WIDTHS.index(64)]
-        snapshot([self.rows[64][1], self.numbers_for(start), self.averages])
+        snapshot([*self.render(self.state_for(64)), self.averages])
         display(LiveWidget([self.slider, self.figure, self.numbers, w.HTML(figure_html(self.averages))],
                            text("widget.width.repr")))
 

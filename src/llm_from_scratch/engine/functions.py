@@ -127,7 +127,7 @@ def log_softmax(x: Tensor, axis: int = -1) -> Tensor:
     return Tensor.from_op(out, (x,), backward, "log_softmax")
 
 
-def sum(x: Tensor, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Tensor:  # noqa: A001
+def reduce_sum(x: Tensor, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Tensor:
     """Sum over ``axis`` (all axes when None)."""
     x = as_tensor(x)
 
@@ -190,4 +190,4 @@ Tensor.transpose = transpose
 Tensor.exp = exp
 Tensor.log_softmax = log_softmax
 Tensor.softmax = softmax
-Tensor.sum = sum
+Tensor.sum = reduce_sum
