@@ -25,9 +25,8 @@ from llm_from_scratch.book.figures import (
 )
 from llm_from_scratch.book.text import set_language, text
 from llm_from_scratch.book.widgets import (
-    FOCUS_CSS,
+    ASSETS,
     LIVE_CLASS,
-    SLIDER_ESM,
     ExerciseForm,
     LiveWidget,
     Slider,
@@ -95,7 +94,7 @@ def test_frames_lines_and_the_focus_ring_contrast_at_3_to_1_or_more_with_white()
     svg = heatmap(np.eye(2), ["a", "b"], ["c", "d"], "t", "r", "c", role="key").svg
     strokes = set(re.findall(r"stroke: (#[0-9a-f]{6})", svg)) - set(re.findall(r"fill: (#[0-9a-f]{6})", svg))
     assert strokes == {"#000000"}, "the frame is black"
-    ring = re.search(r"outline:2px solid (#[0-9a-f]{6})", FOCUS_CSS)[1]
+    ring = re.search(r"outline: 2px solid (#[0-9a-f]{6})", (ASSETS / "live.css").read_text())[1]
     assert contrast_ratio(hex_colour(ring), (1, 1, 1)) >= WCAG_GRAPHICS
     plot = line_panels(["1", "2"], "x", [Panel("p", "y", {"a": np.array([1.0, 2.0])})], mark=1).svg
     for grey in re.findall(r"stroke: (#[0-9a-f]{6})", plot):
@@ -156,7 +155,7 @@ def test_a_slider_is_a_named_native_range_whose_value_text_is_its_label(lang):
     assert Slider(options=[1, 2, 4], value=4).labels == ["1", "2", "4"]
     for needed in ('type: "range"', "label.htmlFor = id", "aria-valuetext", "stopPropagation", '"ArrowLeft"',
                    '"Home"', '"PageUp"'):
-        assert needed in SLIDER_ESM, needed
+        assert needed in Slider._esm, needed
 
 
 def test_the_explorers_sliders_keep_the_chapters_values(lang):
@@ -169,7 +168,9 @@ def test_a_live_widget_is_marked_with_the_learners_language_and_shows_focus(lang
     live = LiveWidget([], "a widget")
     [mark] = [c for c in live.children if isinstance(c, _LiveMark)]
     assert mark.lang == lang and LIVE_CLASS in live._dom_classes
-    assert "outline:2px solid" in FOCUS_CSS and ":focus" in FOCUS_CSS
+    css = str(mark._css)
+    assert f".{LIVE_CLASS}" in css and "outline: 2px solid" in css and ":focus" in css
+    assert mark.live_class == LIVE_CLASS, "the module finds the widget by the class the kernel gave it"
     assert repr(live) == "a widget"
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from html import escape
+from pathlib import Path
 
 import anywidget
 import ipywidgets as w
@@ -30,78 +31,46 @@ from .sections import Section, to_html, to_text
 from .text import language, text
 
 LABEL_STYLE = {"description_width": "initial"}
-CHOICE_CLASS = "llm-choice"
-# The options' list box wraps each option's text and grows to fit them all (field-sizing: Chromium; elsewhere
-# it scrolls), so options never overlap as fixed-height radio labels do. ipywidgets writes a list box's
-# labels with no-break spaces, so a zero-width space after each space lets a long option wrap.
+CHOICE_CLASS = "llm-choice"  # its list box wraps and grows to fit its options (assets/live.css)
+# ipywidgets writes a list box's labels with no-break spaces, so a zero-width space after each space lets a long
+# option wrap.
 WRAP_AFTER_SPACE = " \u200b"
-CHOICE_CSS = (f"<style>.{CHOICE_CLASS} select{{height:auto;field-sizing:content;padding:2px}}"
-              f".{CHOICE_CLASS} option{{white-space:normal;line-height:1.35;padding:3px 4px}}</style>")
 
 
-LIVE_CLASS = "llm-live"
-# ipywidgets draws a text box's focus as a pale border only (its CSS sets outline: none !important), and a
-# button's as a 1 px pale outline: every control of a live widget gets a 2 px ring of 3:1 or more against white
-FOCUS_RING = "outline:2px solid #1a56db !important;outline-offset:2px"  # 6.4:1 against white
-FOCUS_CSS = (f".{LIVE_CLASS}.{LIVE_CLASS} :is(input, select, textarea, button):focus-visible,"
-             f".{LIVE_CLASS}.{LIVE_CLASS} :is(input, select, textarea):focus{{{FOCUS_RING}}}")
-# ipywidgets gives no way to set an element's attributes: this invisible part of a live widget marks the
-# widget's element with the learner's language (lang), so a screen reader reads a Russian label as Russian
-# in JupyterLab's English page, and brings the focus ring's CSS
-# It also hides the stored snapshot of the same cell once the live widget is drawn, so a reader sees the snapshot
-# (no kernel, or a page that renders notebooks) or the live widget, never both.
-SNAPSHOT_CLASS = "llm-snapshot"
-MARK_ESM = f"""
-function render({{ model, el }}) {{
-  el.style.display = "none";
-  let tries = 0;
-  const mark = () => {{
-    const live = el.closest(".{LIVE_CLASS}");
-    if (!live) {{ if (tries++ < 100) requestAnimationFrame(mark); return; }}
-    live.setAttribute("lang", model.get("lang"));
-    for (const stored of live.closest(".jp-Cell")?.querySelectorAll(".{SNAPSHOT_CLASS}") ?? []) {{
-      const output = stored.closest(".jp-OutputArea-child");
-      if (output) output.style.display = "none";  // (the hidden attribute loses to its display: flex)
-    }}
-  }};
-  mark();
-}}
-export default {{ render }};
-"""
+ASSETS = Path(__file__).with_name("assets")  # the widgets' JavaScript and CSS, package data of the wheel
+
+
+def esm(module: Path) -> str:
+    """A widget's JavaScript module for anywidget's ``_esm``: the book's render helpers (assets/render.js: mount,
+    follow, keepKeys), then the module's own file. Every value the module needs comes as a synced trait."""
+    return (ASSETS / "render.js").read_text(encoding="utf-8") + "\n" + module.read_text(encoding="utf-8")
+
+
+LIVE_CLASS = "llm-live"  # a live widget: its controls show their focus ring (assets/live.css)
+SNAPSHOT_CLASS = "llm-snapshot"  # a stored snapshot, hidden once the live widget of its cell is drawn
 
 
 class _LiveMark(anywidget.AnyWidget):
-    _esm = MARK_ESM
-    _css = FOCUS_CSS
+    """An invisible part of a live widget: it marks the widget with the learner's language (ipywidgets gives no
+    way to set an element's attributes), brings the focus ring's CSS, and hides the cell's stored snapshot."""
+
+    _esm = esm(ASSETS / "mark.js")
+    _css = ASSETS / "live.css"
     lang = traitlets.Unicode("").tag(sync=True)
+    live_class = traitlets.Unicode(LIVE_CLASS).tag(sync=True)
+    snapshot_class = traitlets.Unicode(SNAPSHOT_CLASS).tag(sync=True)
 
 
 EXERCISE_CLASS = "llm-exercise"
 # An exercise's answer sits folded in a cell below its form (show_folded: a closed <details>, in a cell whose
-# stored output is collapsed too): once the form reveals the answer, it opens every folded answer of the first cell
-# after the form's cell that has one (a collapsed output expands when its placeholder is clicked), looking no
-# further than the next exercise's form.
-UNFOLD_ESM = f"""
-function render({{ model, el }}) {{
-  el.style.display = "none";
-  model.on("change:opened", () => {{
-    for (let cell = el.closest(".jp-Cell")?.nextElementSibling; cell; cell = cell.nextElementSibling) {{
-      if (cell.querySelector(".{EXERCISE_CLASS}")) return;
-      const folded = cell.querySelectorAll(".jp-OutputArea details.{FOLDED_CLASS}:not([open])");
-      if (!folded.length) continue;
-      cell.querySelector(".jp-OutputPlaceholder")?.click();
-      folded.forEach((details) => {{ details.open = true; }});
-      return;
-    }}
-  }});
-}}
-export default {{ render }};
-"""
+# stored output is collapsed too): once the form reveals the answer, assets/unfold.js opens it.
 
 
 class _Unfold(anywidget.AnyWidget):
-    _esm = UNFOLD_ESM
+    _esm = esm(ASSETS / "unfold.js")
     opened = traitlets.Int(0).tag(sync=True)
+    exercise_class = traitlets.Unicode(EXERCISE_CLASS).tag(sync=True)
+    folded_class = traitlets.Unicode(FOLDED_CLASS).tag(sync=True)
 
 
 class LiveWidget(w.VBox):
@@ -130,57 +99,6 @@ def figure_html(figure: Figure) -> str:
 
 
 SLIDER_CLASS = "llm-slider"
-# Keys the range input answers itself; JupyterLab's notebook reads keys on the bubbling path (arrows select
-# cells in command mode), so the input keeps these to itself.
-SLIDER_ESM = f"""
-const OWN_KEYS = new Set(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End", "PageUp", "PageDown"]);
-let made = 0;
-
-function render({{ model, el }}) {{
-  const id = `{SLIDER_CLASS}-${{Date.now().toString(36)}}-${{made++}}`;
-  const root = document.createElement("div");
-  root.className = "{SLIDER_CLASS}";
-  const label = document.createElement("label");
-  label.htmlFor = id;
-  const input = document.createElement("input");
-  Object.assign(input, {{ type: "range", id, min: "0", step: "1" }});
-  const readout = document.createElement("output");
-  readout.setAttribute("for", id);
-  readout.setAttribute("aria-hidden", "true");  // the input's value text says it already
-  root.append(label, input, readout);
-  el.append(root);
-  const draw = () => {{
-    const labels = model.get("labels");
-    const index = model.get("index");
-    if (model.get("lang")) root.lang = model.get("lang");
-    label.textContent = model.get("description");
-    input.max = String(labels.length - 1);
-    input.value = String(index);
-    input.setAttribute("aria-valuetext", labels[index] ?? "");
-    readout.textContent = labels[index] ?? "";
-  }};
-  input.addEventListener("input", () => {{
-    model.set("index", Number(input.value));
-    model.save_changes();
-  }});
-  input.addEventListener("keydown", (event) => {{
-    if (OWN_KEYS.has(event.key)) event.stopPropagation();
-  }});
-  for (const name of ["index", "labels", "description", "lang"]) model.on(`change:${{name}}`, draw);
-  draw();
-  return () => {{
-    for (const name of ["index", "labels", "description", "lang"]) model.off(`change:${{name}}`, draw);
-  }};
-}}
-export default {{ render }};
-"""
-SLIDER_CSS = (f".{SLIDER_CLASS}{{display:flex;align-items:center;gap:10px;margin:2px 4px;"
-              "font-size:var(--jp-widgets-font-size,13px);color:var(--jp-widgets-label-color,#000)}"
-              f".{SLIDER_CLASS} label{{white-space:nowrap}}"
-              f".{SLIDER_CLASS} input{{width:20em;margin:0;accent-color:#1a56db}}"
-              f".{SLIDER_CLASS} input:focus-visible{{{FOCUS_RING}}}"
-              f".{SLIDER_CLASS} output{{font-family:var(--jp-code-font-family,monospace);white-space:nowrap;"
-              "min-width:4em}")
 
 
 class Slider(anywidget.AnyWidget):
@@ -193,8 +111,9 @@ class Slider(anywidget.AnyWidget):
     Page Up and Page Down. Options are (label, value) pairs or values (labelled by ``str``).
     """
 
-    _esm = SLIDER_ESM
-    _css = SLIDER_CSS
+    _esm = esm(ASSETS / "slider.js")
+    _css = ASSETS / "slider.css"
+    css_class = traitlets.Unicode(SLIDER_CLASS).tag(sync=True)
     index = traitlets.Int(0).tag(sync=True)
     labels = traitlets.List(traitlets.Unicode()).tag(sync=True)
     description = traitlets.Unicode("").tag(sync=True)
@@ -232,66 +151,15 @@ class Slider(anywidget.AnyWidget):
 
 
 ANSWER_CLASS = "llm-answer"
-# The box sends what it holds with Enter and with its check button, so the check judges exactly what the
-# learner sees at that moment: ipywidgets sends a box's value only once the kernel has taken the previous one,
-# so a click right after typing could reach the kernel before the last value did.
-ANSWER_ESM = f"""
-const NAMES = ["value", "placeholder", "description", "check_label", "width", "lang"];
-let made = 0;
-
-function render({{ model, el }}) {{
-  const id = `{ANSWER_CLASS}-${{Date.now().toString(36)}}-${{made++}}`;
-  const root = document.createElement("div");
-  root.className = "{ANSWER_CLASS}";
-  const label = document.createElement("label");
-  label.htmlFor = id;
-  const input = Object.assign(document.createElement("input"), {{ type: "text", id }});
-  const check = Object.assign(document.createElement("button"), {{ type: "button" }});
-  check.className = "jupyter-widgets jupyter-button widget-button";
-  root.append(label, input, check);
-  el.append(root);
-  const draw = () => {{
-    if (model.get("lang")) root.lang = model.get("lang");
-    label.textContent = model.get("description");
-    input.placeholder = model.get("placeholder");
-    input.style.width = model.get("width");
-    check.textContent = model.get("check_label");
-    if (input.value !== model.get("value")) input.value = model.get("value");
-  }};
-  const submit = () => model.send({{ event: "submit", value: input.value }});
-  input.addEventListener("input", () => {{
-    model.set("value", input.value);
-    model.save_changes();
-  }});
-  input.addEventListener("keydown", (event) => {{
-    if (event.key !== "Enter" || event.shiftKey) return;
-    event.preventDefault();
-    event.stopPropagation();
-    submit();
-  }});
-  check.addEventListener("click", submit);
-  for (const name of NAMES) model.on(`change:${{name}}`, draw);
-  draw();
-  return () => {{
-    for (const name of NAMES) model.off(`change:${{name}}`, draw);
-  }};
-}}
-export default {{ render }};
-"""
-ANSWER_CSS = (f".{ANSWER_CLASS}{{display:flex;align-items:center;gap:8px;margin:2px 4px;"
-              "font-size:var(--jp-widgets-font-size,13px)}"
-              f".{ANSWER_CLASS} input{{box-sizing:border-box;height:var(--jp-widgets-inline-height,28px);"
-              "padding:0 6px;border:1px solid var(--jp-border-color1,#999);font:inherit}"
-              f".{ANSWER_CLASS} input:focus{{{FOCUS_RING}}}"
-              f".{ANSWER_CLASS} button:focus-visible{{{FOCUS_RING}}}")
 
 
 class AnswerBox(anywidget.AnyWidget):
     """A labelled text box and its check button; Enter and the button both send the text the box holds then
     (``on_submit``), and ``value`` follows the typing."""
 
-    _esm = ANSWER_ESM
-    _css = ANSWER_CSS
+    _esm = esm(ASSETS / "answer.js")
+    _css = ASSETS / "answer.css"
+    css_class = traitlets.Unicode(ANSWER_CLASS).tag(sync=True)
     value = traitlets.Unicode("").tag(sync=True)
     placeholder = traitlets.Unicode("").tag(sync=True)
     description = traitlets.Unicode("").tag(sync=True)
@@ -537,7 +405,7 @@ class ExerciseForm:
         elif self.choices is None:
             form = [self.answer, w.HBox(buttons)]
         else:
-            form = [w.HTML(CHOICE_CSS, layout=w.Layout(display="none")), self.choices, w.HBox([self.answer, *buttons])]
+            form = [self.choices, w.HBox([self.answer, *buttons])]
         description = text("widget.exercise.repr", title=self.book.title(self.exercise.id))
         live = LiveWidget([self.given, *form, self.feedback, self.hint_text, self.solution, self.unfold], description)
         live.add_class(EXERCISE_CLASS)

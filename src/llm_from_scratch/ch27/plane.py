@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from html import escape
+from pathlib import Path
 
 import anywidget
 import numpy as np
@@ -22,10 +23,12 @@ from IPython.display import display
 from ..book.figures import Figure
 from ..book.formatting import num, trimmed
 from ..book.text import language
-from ..book.widgets import FOCUS_RING, LiveWidget, snapshot
+from ..book.widgets import LiveWidget, esm, snapshot
 from .evidence import HeadRun, run_head
 from .examples import worked_inputs
 from .strings import text
+
+PLANE_ASSETS = Path(__file__).with_name("assets")  # the live plane's JavaScript and CSS
 
 NAMES = ("q0", "q1", "k0", "k1", "v0", "v1")
 LIMIT = 6.0  # the planes show −6 … 6 on each axis (room for q₀ twice as long); a tip never leaves them
@@ -34,6 +37,7 @@ UNIT = SIZE / (2 * LIMIT)
 SUBSCRIPTS = str.maketrans("01", "₀₁")
 TARGET = 12  # pixels: the radius a pointer can take a tip by (24 across, WCAG 2.5.8), around a disc of 7
 PLANES = {"qk": 10, "v": 510}  # the left edge of each plane in the figure
+TOP = 30  # pixels above the planes
 WIDTH, HEIGHT = 760, 300
 FIRST_SELECTED = "q1"  # the query whose projections show first: both of q₁'s are seen (q₀'s onto k₀ is 0)
 
@@ -106,7 +110,7 @@ Box = tuple[float, float, float, float]  # left, top, right, bottom in pixels
 def _point(plane: str, x: float, y: float) -> tuple[float, float]:
     """Pixels of the plane point (x, y)."""
     left = PLANES[plane]
-    return left + SIZE / 2 + x * UNIT, 30 + SIZE / 2 - y * UNIT
+    return left + SIZE / 2 + x * UNIT, TOP + SIZE / 2 - y * UNIT
 
 
 def _inside(point) -> bool:
@@ -130,7 +134,7 @@ def _grid(plane: str) -> list[str]:
         for a, b in (((step, -LIMIT), (step, LIMIT)), ((-LIMIT, step), (LIMIT, step))):
             (x0, y0), (x1, y1) = _point(plane, *a), _point(plane, *b)
             parts.append(f'<line x1="{x0:.1f}" y1="{y0:.1f}" x2="{x1:.1f}" y2="{y1:.1f}" stroke="{shade}"/>')
-    parts.append(f'<rect x="{left}" y="30" width="{SIZE}" height="{SIZE}" fill="none" stroke="#000"/>')
+    parts.append(f'<rect x="{left}" y="{TOP}" width="{SIZE}" height="{SIZE}" fill="none" stroke="#000"/>')
     return parts
 
 
@@ -148,7 +152,7 @@ def _label(words: str, x: float, y: float, plane: str, taken: list[Box]) -> str:
     def inside(b: Box) -> Box:
         """The box moved into the plane, as little as it takes."""
         shift_x = max(left - b[0], 0) - max(b[2] - left - SIZE, 0)
-        shift_y = max(30 - b[1], 0) - max(b[3] - 30 - SIZE, 0)
+        shift_y = max(TOP - b[1], 0) - max(b[3] - TOP - SIZE, 0)
         return b[0] + shift_x, b[1] + shift_y, b[2] + shift_x, b[3] + shift_y
 
     def overlap(b: Box) -> float:
@@ -291,163 +295,7 @@ def plane_figure(state: PlaneState, selected: str = FIRST_SELECTED) -> Figure:
 # --- the live plane ----------------------------------------------------------------------
 
 PLANE_CLASS = "llm-plane"
-# The figure is drawn by the kernel and redrawn whole; a pointer takes a tip in it. The keyboard and screen readers
-# move the same vectors with native range inputs below it, x and y for each vector, which are never redrawn (the
-# focus stays on them) and keep the keys they answer from JupyterLab's notebook commands.
-PLANE_ESM = f"""
-const STEP = 0.5, FINE = 0.1, LIMIT = {LIMIT}, UNIT = {UNIT}, SIZE = {SIZE};
-const NAMES = {list(NAMES)};
-const PLANES = {{qk: {PLANES["qk"]}, v: {PLANES["v"]}}};
-const STEPS = {{ArrowRight: 1, ArrowUp: 1, ArrowLeft: -1, ArrowDown: -1}};
-const OWN_KEYS = new Set([...Object.keys(STEPS), "Home", "End", "PageUp", "PageDown"]);
-const clamp = (x) => Math.max(-LIMIT, Math.min(LIMIT, x));
-const round = (x, step) => Number((Math.round(x / step) * step).toFixed(2));
-const named = (name) => name[0] + "₀₁"[Number(name[1])];
-let made = 0;
-
-function render({{ model, el }}) {{
-  const id = `{PLANE_CLASS}-${{Date.now().toString(36)}}-${{made++}}`;
-  const root = document.createElement("div");
-  root.className = "{PLANE_CLASS}";
-  const figure = document.createElement("div");
-  figure.setAttribute("role", "img");
-  const keys = document.createElement("p");
-  keys.id = `${{id}}-keys`;
-  const controls = document.createElement("div");
-  controls.className = "plane-controls";
-  const live = document.createElement("p");
-  live.setAttribute("aria-live", "polite");
-  const reset = document.createElement("button");
-  reset.type = "button";
-  root.append(figure, keys, controls, live, reset);
-  el.append(root);
-  const inputs = {{}};  // each vector's x and y
-  for (const name of NAMES) {{
-    const group = document.createElement("fieldset");
-    group.append(document.createElement("legend"));  // the vector's name and where it stands
-    inputs[name] = ["x", "y"].map((axis) => {{
-      const label = document.createElement("label");
-      const input = document.createElement("input");
-      Object.assign(input, {{ type: "range", min: String(-LIMIT), max: String(LIMIT), step: String(FINE) }});
-      input.dataset.name = name;
-      input.dataset.axis = axis;
-      input.setAttribute("aria-describedby", keys.id);
-      label.append(axis, " ", input);
-      group.append(label);
-      return input;
-    }});
-    controls.append(group);
-  }}
-  let focused = null, pending = false, next = null, dragging = null;
-
-  const send = (name, x, y) => {{
-    const move = {{ move: name, x: clamp(x), y: clamp(y) }};
-    const tip = figure.querySelector(`[data-name="${{name}}"]`);
-    if (!pending && tip && Number(tip.dataset.x) === move.x && Number(tip.dataset.y) === move.y) return;
-    if (pending) {{ next = move; return; }}  // only the latest position goes while a reply is awaited
-    pending = true;
-    model.send(move);
-  }};
-  const place = () => {{  // the inputs follow the kernel, but not while a move of theirs is on its way
-    if (pending || next) return;
-    const positions = model.get("positions");
-    for (const name of NAMES) {{
-      const at = `${{named(name)}} = (${{positions[name].map((c) => Number(c.toFixed(2))).join(", ")}})`;
-      inputs[name][0].closest("fieldset").querySelector("legend").textContent = at;
-      inputs[name].forEach((input, axis) => {{
-        input.value = String(positions[name][axis]);
-        input.setAttribute("aria-valuetext", at);
-      }});
-    }}
-  }};
-  model.on("msg:custom", (message) => {{  // the kernel has drawn a move: send the one that waited, if any
-    if (!message || !message.done) return;
-    pending = false;
-    if (next) {{ const move = next; next = null; send(move.move, move.x, move.y); }}
-    else place();
-  }});
-  const words = () => {{
-    root.lang = model.get("lang");
-    figure.setAttribute("aria-label", model.get("description"));
-    keys.textContent = model.get("keys_label");
-    live.textContent = model.get("announce");
-    reset.textContent = model.get("reset_label");
-  }};
-  const mark = () => {{  // the vector whose input has the focus is ringed in the figure
-    figure.querySelector(".plane-tip.chosen")?.classList.remove("chosen");
-    if (focused) figure.querySelector(`.plane-tip[data-name="${{focused}}"]`)?.classList.add("chosen");
-  }};
-  const draw = () => {{ figure.innerHTML = model.get("svg"); mark(); }};
-  const where = (event, tip) => {{
-    const svg = figure.querySelector("svg");
-    const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(svg.getScreenCTM().inverse());
-    const left = PLANES[tip.dataset.plane];
-    let x = (point.x - left - SIZE / 2) / UNIT, y = (30 + SIZE / 2 - point.y) / UNIT;
-    return event.shiftKey ? [x, y] : [round(x, STEP), round(y, STEP)];
-  }};
-  figure.addEventListener("pointerdown", (event) => {{
-    const tip = event.target.closest(".plane-tip");
-    if (!tip) return;
-    dragging = tip.dataset.name;
-    figure.setPointerCapture(event.pointerId);
-    model.send({{ select: dragging }});
-    event.preventDefault();
-  }});
-  figure.addEventListener("pointermove", (event) => {{
-    if (!dragging) return;
-    const [x, y] = where(event, figure.querySelector(`[data-name="${{dragging}}"]`));
-    send(dragging, x, y);
-  }});
-  const stop = () => {{ dragging = null; }};
-  figure.addEventListener("pointerup", stop);
-  figure.addEventListener("pointercancel", stop);
-  const moved = (name) => {{
-    const [x, y] = inputs[name].map((input) => Number(input.value));
-    send(name, x, y);
-  }};
-  controls.addEventListener("focusin", (event) => {{
-    focused = event.target.dataset.name ?? null;
-    if (focused) model.send({{ select: focused }});
-    mark();
-  }});
-  controls.addEventListener("focusout", () => {{ focused = null; mark(); }});
-  controls.addEventListener("keydown", (event) => {{
-    const input = event.target;
-    if (!input.dataset.name || !OWN_KEYS.has(event.key)) return;
-    event.stopPropagation();  // no key reaches the notebook's own commands
-    if (!(event.key in STEPS)) return;  // Home, End, Page Up and Down: the browser's own steps
-    event.preventDefault();
-    input.value = String(clamp(round(Number(input.value) + STEPS[event.key] * (event.shiftKey ? FINE : STEP), FINE)));
-    moved(input.dataset.name);
-  }});
-  controls.addEventListener("input", (event) => {{ if (event.target.dataset.name) moved(event.target.dataset.name); }});
-  reset.addEventListener("click", () => model.send({{ reset: true }}));
-  const names = ["announce", "lang", "description", "keys_label", "reset_label"];
-  for (const name of names) model.on(`change:${{name}}`, words);
-  model.on("change:svg", draw);
-  model.on("change:positions", place);
-  words();
-  draw();
-  place();
-  return () => {{
-    for (const name of names) model.off(`change:${{name}}`, words);
-    model.off("change:svg", draw);
-    model.off("change:positions", place);
-  }};
-}}
-export default {{ render }};
-"""
-PLANE_CSS = (f".{PLANE_CLASS} svg{{max-width:100%;height:auto}}"
-             f".{PLANE_CLASS} .plane-tip{{cursor:grab;touch-action:none}}"
-             f".{PLANE_CLASS} .plane-tip.chosen{{stroke:#1a56db;stroke-width:4}}"
-             f".{PLANE_CLASS} .plane-controls{{display:flex;flex-wrap:wrap;gap:4px 12px;max-width:760px}}"
-             f".{PLANE_CLASS} fieldset{{border:1px solid #777;margin:0;padding:2px 8px;display:flex;gap:10px}}"
-             f".{PLANE_CLASS} legend{{padding:0 4px}}"
-             f".{PLANE_CLASS} label{{display:flex;align-items:center;gap:4px;white-space:nowrap}}"
-             f".{PLANE_CLASS} input{{width:6.5em;margin:0;accent-color:#1a56db}}"
-             f".{PLANE_CLASS} :is(input, button):focus-visible{{{FOCUS_RING}}}"
-             f".{PLANE_CLASS} :is(p, fieldset){{font-size:var(--jp-content-font-size1,14px)}}"
-             f".{PLANE_CLASS} p{{margin:4px 0}}")
+STEP, FINE = 0.5, 0.1  # a pointer's and an arrow key's step, and Shift's finer one
 
 
 class VectorPlane(anywidget.AnyWidget):
@@ -456,8 +304,11 @@ class VectorPlane(anywidget.AnyWidget):
     the plane opened. The browser draws the SVG the kernel
     sends; a drag sends only its latest position while a reply is pending."""
 
-    _esm = PLANE_ESM
-    _css = PLANE_CSS
+    _esm = esm(PLANE_ASSETS / "plane.js")
+    _css = PLANE_ASSETS / "plane.css"
+    css_class = traitlets.Unicode(PLANE_CLASS).tag(sync=True)
+    geometry = traitlets.Dict({"limit": LIMIT, "unit": UNIT, "size": SIZE, "top": TOP, "planes": PLANES,
+                               "names": list(NAMES), "step": STEP, "fine": FINE}).tag(sync=True)
     svg = traitlets.Unicode("").tag(sync=True)
     announce = traitlets.Unicode("").tag(sync=True)
     description = traitlets.Unicode("").tag(sync=True)

@@ -1,0 +1,27 @@
+// What every widget of the book does when it is drawn; book/widgets.py (esm) puts it before a widget's module.
+
+let made = 0;
+
+// A root element of class `className` appended to `el`, and an id no other element of the page has.
+function mount(el, className) {
+  const root = document.createElement("div");
+  root.className = className;
+  el.append(root);
+  return { root, id: `${className}-${Date.now().toString(36)}-${made++}` };
+}
+
+// Call `draw` now and whenever one of the traits `names` changes; returns what undoes that.
+function follow(model, names, draw) {
+  for (const name of names) model.on(`change:${name}`, draw);
+  draw();
+  return () => {
+    for (const name of names) model.off(`change:${name}`, draw);
+  };
+}
+
+// Keep `keys` from JupyterLab's notebook, which reads keys on their way up (arrows select cells there).
+function keepKeys(element, keys) {
+  element.addEventListener("keydown", (event) => {
+    if (keys.has(event.key)) event.stopPropagation();
+  });
+}
