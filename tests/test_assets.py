@@ -3,6 +3,7 @@ names its classes, draws one focus ring, and goes into the wheel."""
 
 import pathlib
 import re
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -69,8 +70,12 @@ def test_no_javascript_or_css_is_left_in_python_strings():
 
 
 def test_the_wheel_carries_every_asset(tmp_path):
-    """Built as pip builds it for an install that is not editable."""
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(tmp_path), str(ROOT)],
+    """Built as pip builds it for an install that is not editable (from a copy: a build writes beside it)."""
+    source = tmp_path / "source"
+    shutil.copytree(ROOT / "src", source / "src", ignore=shutil.ignore_patterns("*.egg-info", "__pycache__"))
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, source / name)
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(tmp_path), str(source)],
                    check=True, timeout=600)
     [wheel] = tmp_path.glob("llm_from_scratch-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
