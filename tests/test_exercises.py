@@ -29,7 +29,6 @@ from llm_from_scratch.ch27.exercises import (
     EXERCISE_BOOK,
     EXERCISES,
     NOTEBOOKS,
-    REVIEW,
     attempted,
     check,
     progress,
@@ -125,7 +124,8 @@ def test_right_answers_in_every_form(exercise_id, answer):
 def test_every_exercise_is_covered_in_chapter_order_and_the_review_comes_last():
     assert list(RIGHT) == list(EXERCISES)
     assert list(EXERCISES)[0] == "first-look"
-    assert list(EXERCISES)[-len(REVIEW):] == list(REVIEW) and 4 <= len(REVIEW) <= 6
+    review = [e.id for e in EXERCISES.values() if e.notebook == "10_exercises"]
+    assert list(EXERCISES)[-len(review):] == review and 4 <= len(review) <= 6
 
 
 CODE_CALL = re.compile(r'^check_code\("([a-z-]+)"', re.M)
@@ -587,3 +587,10 @@ def test_the_form_reveals_and_opens_its_folded_answer_only_after_an_attempt():
     form.submit()
     form.show_solution()
     assert form.unfold.opened == 1 and "Ответ:" in form.solution.value
+
+
+def test_every_exercise_names_an_instance_its_evidence_has_and_a_notebook_that_asks_it():
+    ev = LearnerEvidence()
+    for exercise in EXERCISE_BOOK.exercises.values():
+        assert getattr(ev, exercise.instance) is not None, exercise.id
+        assert exercise.id in next(n.asks for n in NOTEBOOKS if n.stem == exercise.notebook)

@@ -21,10 +21,10 @@ import pytest
 from support.notebooks import comments, exercises_asked, load, outputs_text
 
 from llm_from_scratch.book.chapters import chapters
+from llm_from_scratch.book.exercises import OPTIONS
 from llm_from_scratch.book.text import set_language
 from llm_from_scratch.ch27.evidence import evidence
-from llm_from_scratch.ch27.exercises import EXERCISES
-from llm_from_scratch.ch27.strings import STRINGS
+from llm_from_scratch.ch27.exercises import EXERCISE_BOOK, EXERCISES
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 CH27 = next(c for c in chapters(ROOT) if c.name == "chapter27")
@@ -86,9 +86,12 @@ def said_after_an_attempt(exercise, ev, lang: str) -> str:
     """What an exercise tells a learner once attempted: its explanation, its hints and its options' feedback."""
     facts = {**exercise.inputs(ev), **exercise.facts(exercise.expected(ev), ev)}
     keys = [exercise.explain, *exercise.hints,
-            *(key for option in exercise.options.values() for key in (option.text, option.why) if key)]
-    revealed = [facts["answer"]] if exercise.kind == "state" else []  # a move's answer is words, not its expected
-    return "\n".join([*(STRINGS.text_in(lang, key, **facts) for key in keys), *revealed])
+            *(exercise.key(name) for name in exercise.strings["ru"] if exercise.options
+              and (name in OPTIONS or name == "right" or name.startswith("why_")))]
+    said = [EXERCISE_BOOK.said(exercise, key, facts, lang) for key in keys]
+    if exercise.kind == "state":  # a move's answer is words, not its expected
+        said.append(EXERCISE_BOOK.said(exercise, "reveal.answer", {"answer": facts["answer"]}, lang))
+    return "\n".join(said)
 
 
 def _folded(cell) -> bool:
@@ -178,7 +181,7 @@ def test_no_russian_sentence_follows_the_source():
     for name, index, cell in _reading("ru"):
         text = cell.source if cell.cell_type == "markdown" else f"{comments(cell.source)}\n{outputs_text(cell)}"
         found += [f"{name} cell {index}: {sentence}" for sentence in copied(text, source)]
-    catalogue = STRINGS  # the chapter's strings, then the book's
+    catalogue = EXERCISE_BOOK.strings  # the exercises' strings, then the chapter's, then the book's
     while catalogue:
         for key, value in catalogue.strings["ru"].items():
             found += [f"the string {key}: {sentence}" for sentence in copied(value, source)]

@@ -7,6 +7,7 @@ import pytest
 
 from llm_from_scratch.book.text import BOOK_STRINGS, LANGUAGES, set_language
 from llm_from_scratch.ch27 import exercises
+from llm_from_scratch.ch27.exercises import EXERCISE_BOOK
 from llm_from_scratch.ch27.sections import render_report
 from llm_from_scratch.ch27.strings import STRINGS
 
@@ -17,7 +18,7 @@ def fields(template: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(template) if name}
 
 
-@pytest.mark.parametrize("catalogue", [BOOK_STRINGS, STRINGS], ids=["book", "ch27"])
+@pytest.mark.parametrize("catalogue", [BOOK_STRINGS, STRINGS, EXERCISE_BOOK.strings], ids=["book", "ch27", "exercises"])
 def test_every_catalogue_has_the_same_keys_and_fields(catalogue):
     ru, en = (catalogue.strings[lang] for lang in LANGUAGES)
     assert set(ru) == set(en)
@@ -52,9 +53,15 @@ def test_an_unknown_language_is_refused():
         set_language("de")
 
 
-def test_every_exercise_has_a_title_in_every_language():
-    from llm_from_scratch.ch27.exercises import EXERCISE_BOOK
-
+def test_every_exercise_has_a_title_in_every_language_and_the_same_fields_in_each():
     for exercise in EXERCISE_BOOK.exercises.values():
+        assert set(exercise.strings) == set(LANGUAGES), exercise.id
+        assert list(exercise.strings["ru"]) == list(exercise.strings["en"]), f"{exercise.id}: fields in one order"
         for lang in LANGUAGES:
-            assert STRINGS.text_in(lang, exercise.title), (exercise.id, lang)
+            assert EXERCISE_BOOK.strings.text_in(lang, exercise.title), (exercise.id, lang)
+
+
+def test_exercise_strings_reach_the_chapters_and_the_books_through_one_catalogue():
+    assert EXERCISE_BOOK.strings.parent is STRINGS and STRINGS.parent is BOOK_STRINGS
+    assert not {k for k in STRINGS.strings["ru"] if k.startswith("ex.")}, "no exercise string is left in the chapter's"
+    assert EXERCISE_BOOK.strings.text_in("en", "feedback.correct") == "Correct."

@@ -41,20 +41,35 @@ Fields = dict[str, str]
 
 
 @dataclass(frozen=True)
+class Own:
+    """A string of the exercise being judged, by its field: ``own("wrong")`` is ``ex.<id>.wrong`` of whichever
+    exercise the judge judges, so no judge writes a key out; ``fields`` fill it in (a field's value may be an
+    ``Own`` too)."""
+
+    field: str
+    fields: Mapping[str, object] = field(default_factory=dict)
+
+
+def own(name: str, **fields: object) -> Own:
+    return Own(name, fields)
+
+
+@dataclass(frozen=True)
 class Judgement:
-    """A judge's verdict: the message is the catalogue string ``key`` filled with ``fields``."""
+    """A judge's verdict: the message is the catalogue string ``key`` (or the exercise's ``Own`` string) filled
+    with ``fields``."""
 
     correct: bool
-    key: str
+    key: str | Own
     misconception: str | None = None
     fields: Mapping[str, object] = field(default_factory=dict)
 
 
-def right(key: str = "feedback.right", **fields: object) -> Judgement:
+def right(key: str | Own = "feedback.right", **fields: object) -> Judgement:
     return Judgement(True, key, None, fields)
 
 
-def wrong(misconception: str | None, key: str, **fields: object) -> Judgement:
+def wrong(misconception: str | None, key: str | Own, **fields: object) -> Judgement:
     return Judgement(False, key, misconception, fields)
 
 
@@ -66,64 +81,91 @@ class Unread:
     pending: bool = False  # no answer given yet: a prompt, not a verdict
 
 
-@dataclass(frozen=True)
-class Option:
-    """One option of a choice: what the learner reads, and what choosing it means (catalogue keys)."""
-
-    text: str
-    why: str  # for the right option, why it is right
-    misconception: str | None = None
-
-
 def _no_fields(*_: object) -> Fields:
     return {}
 
 
+HINTS = "hint_"  # an exercise's hints are its strings whose field begins so, in the order it gives them
+
+
 @dataclass(frozen=True)
 class Exercise:
-    """One exercise, declared in one place. Every ``str`` but ``id`` and ``kind`` is a catalogue key.
+    """One exercise, declared in one place: what it asks, how it is judged, and its strings in every language.
 
+    ``notebook`` is the stem of the notebook that asks it; ``instance`` names the example it is asked on (the
+    evidence's attribute the judge reads: "worked", "hand", …). ``strings`` maps each language to the
+    exercise's fields ("title", "prompt", "form", "explain", "hint_stage", …, a choice's "a" … "d", "right"
+    and "why_a" …, and whatever its judge names with ``own``); their keys are derived, ``ex.<id>.<field>``.
     ``expected(evidence)`` is the right answer (an array, a letter, or a code exercise's solution);
     ``read(answer, form text)`` turns an answer into what ``judge(read answer, expected, evidence)``
-    judges; ``facts(expected, evidence)`` are the fields of ``explain``, "answer" among them;
-    ``inputs(evidence)`` are the fields of ``prompt``; ``facts`` fill the hints too.
+    judges; ``facts(expected, evidence)`` are the fields of "explain", "answer" among them, and of the hints;
+    ``inputs(evidence)`` are the fields of "prompt" and "form".
     """
 
     id: str
     kind: str  # "numbers", "choice", "code", or "state": a widget's state (a move on a plane), read when checked
-    title: str
-    explain: str
+    notebook: str
+    instance: str
+    strings: Mapping[str, Mapping[str, str]]
     expected: Callable[[Any], Any]
     judge: Callable[[Any, Any, Any], Judgement]
     facts: Callable[[Any, Any], Fields]
-    prompt: str = ""  # "" where the notebook asks the question in its prose
     inputs: Callable[[Any], Fields] = _no_fields
-    form: str = ""  # a numbers exercise: how to write the answer
     read: Callable[[object, str], Any] = read_numbers
-    options: Mapping[str, Option] = field(default_factory=dict)  # a choice: letter -> option
-    hints: tuple[str, ...] = ()  # hints in steps, smaller and smaller: which stage, then its formula; a numbers
-    #                              exercise adds its answer's first number, a code exercise its first row
+    options: Mapping[str, str | None] = field(default_factory=dict)  # a choice: letter -> the misconception it shows
     skills: tuple[str, ...] = ()  # the skills it serves (each its name's catalogue key, "skill.…")
     varies: str = ""  # the family of variants it draws from ("" = one instance); exercises of one family share them
     after: str = ""  # the prediction it follows: it is judged only once that one was answered
 
+    def key(self, name: str) -> str:
+        """The catalogue key of one of its strings."""
+        return f"ex.{self.id}.{name}"
 
-def choice_exercise(exercise_id: str, *, title: str, prompt: str, explain: str, correct: str,
-                    options: Mapping[str, Option], hints: tuple[str, ...], skills: tuple[str, ...],
+    def has(self, name: str) -> bool:
+        return name in next(iter(self.strings.values()))
+
+    @property
+    def title(self) -> str:
+        return self.key("title")
+
+    @property
+    def explain(self) -> str:
+        return self.key("explain")
+
+    @property
+    def prompt(self) -> str:
+        """Its task's key; "" where the notebook asks the question in its prose."""
+        return self.key("prompt") if self.has("prompt") else ""
+
+    @property
+    def form(self) -> str:
+        """How to write a numbers exercise's answer (its key; "" for other kinds)."""
+        return self.key("form") if self.has("form") else ""
+
+    @property
+    def hints(self) -> tuple[str, ...]:
+        """Its hints' keys in steps, smaller and smaller: which stage, then its formula (a numbers exercise adds
+        its answer's first number, a code exercise its first row)."""
+        return tuple(self.key(name) for name in next(iter(self.strings.values())) if name.startswith(HINTS))
+
+
+def choice_exercise(exercise_id: str, *, notebook: str, instance: str, strings: Mapping[str, Mapping[str, str]],
+                    correct: str, misconceptions: Mapping[str, str], skills: tuple[str, ...],
                     facts: Callable[[Any], Fields] = _no_fields, inputs: Callable[[Any], Fields] = _no_fields
                     ) -> Exercise:
-    """A choice among OPTIONS; the message of each letter is its option's ``why``, with ``facts`` filled in."""
-    if tuple(options) != OPTIONS:
-        raise ValueError(f"{exercise_id}: a choice needs the options {OPTIONS}, got {tuple(options)}")
+    """A choice among OPTIONS, each wrong letter showing a misconception; the message of a letter is its "why_"
+    string ("right" for the right one), with ``facts`` filled in."""
+    options = {letter: misconceptions.get(letter) for letter in OPTIONS}
+    if sorted([*misconceptions, correct]) != sorted(OPTIONS):
+        raise ValueError(f"{exercise_id}: every wrong option names its misconception, the right one ({correct}) none")
 
     def judge(letter: str, expected: str, ev: Any) -> Judgement:
-        option = options[letter]
-        return Judgement(letter == expected, option.why, option.misconception, {**facts(ev), "answer": expected})
+        why = own("right" if letter == expected else f"why_{letter}")
+        return Judgement(letter == expected, why, options[letter], {**facts(ev), "answer": expected})
 
-    return Exercise(exercise_id, "choice", title, explain, lambda ev: correct, judge,
-                    lambda expected, ev: {**facts(ev), "answer": expected}, prompt=prompt, inputs=inputs,
-                    read=lambda answer, form: read_choice(answer, OPTIONS), options=options, hints=hints,
-                    skills=skills)
+    return Exercise(exercise_id, "choice", notebook, instance, strings, lambda ev: correct, judge,
+                    lambda expected, ev: {**facts(ev), "answer": expected}, inputs=inputs,
+                    read=lambda answer, form: read_choice(answer, OPTIONS), options=options, skills=skills)
 
 
 @dataclass(frozen=True)
@@ -234,18 +276,31 @@ class Variants(Protocol):
 
 class ExerciseBook:
     """A chapter's exercises, their strings and its evidence; attempts last in the store, under ``chapter``.
-    ``notebooks`` say which notebook asks which exercise: the summary lists the exercises by notebook."""
+    Its catalogue (``strings``) holds every exercise's strings under their derived keys, over the chapter's
+    (``chapter_strings``); ``notebooks`` list the exercises by the notebook that asks them, in the order given."""
 
-    def __init__(self, chapter: str, exercises: tuple[Exercise, ...], strings: Catalogue,
-                 evidence: Callable[[], Any], variants: Variants | None = None,
-                 notebooks: tuple[Notebook, ...] = ()) -> None:
+    def __init__(self, chapter: str, exercises: tuple[Exercise, ...], chapter_strings: Catalogue,
+                 evidence: Callable[[], Any], variants: Variants | None = None) -> None:
         self.chapter = chapter
         self.exercises = {e.id: e for e in exercises}
-        self.notebooks = notebooks
-        self.strings = strings
+        self.strings = Catalogue({lang: {e.key(name): said for e in exercises for name, said in e.strings[lang].items()}
+                                  for lang in chapter_strings.strings}, parent=chapter_strings)
+        stems = sorted({e.notebook for e in exercises})
+        self.notebooks = tuple(Notebook(stem, f"notebook.{stem}", tuple(e.id for e in exercises if e.notebook == stem))
+                               for stem in stems)
         self.evidence = evidence
         self.variants = variants
         self._watchers: dict[str, Callable[[Feedback, int], None]] = {}  # each exercise's latest form
+
+    def said(self, exercise: Exercise, key: str | Own, fields: Mapping[str, object] | None = None,
+             lang: str | None = None) -> str:
+        """The catalogue string ``key`` (or the exercise's own one) with ``fields``, any ``Own`` among them said
+        first, in ``lang`` (by default the chosen language)."""
+        if isinstance(key, Own):
+            key, fields = exercise.key(key.field), {**key.fields, **(fields or {})}
+        filled = {name: self.said(exercise, value, lang=lang) if isinstance(value, Own) else value
+                  for name, value in (fields or {}).items()}
+        return self.strings.text_in(lang or language(), key, **filled)
 
     def __getitem__(self, exercise_id: str) -> Exercise:
         if exercise_id not in self.exercises:
@@ -301,17 +356,18 @@ class ExerciseBook:
         exercise = self[exercise_id]
         if not exercise.prompt:
             return ""
-        return self.strings.text(exercise.prompt, **exercise.inputs(self._evidence(exercise, variant)))
+        return self.said(exercise, exercise.prompt, exercise.inputs(self._evidence(exercise, variant)))
 
     def form(self, exercise_id: str, variant: int = 0) -> str:
         exercise = self[exercise_id]
         return self._form(exercise, self._evidence(exercise, variant)) if exercise.form else ""
 
     def _form(self, exercise: Exercise, ev: Any) -> str:
-        return self.strings.text(exercise.form, **exercise.inputs(ev)) if exercise.form else ""
+        return self.said(exercise, exercise.form, exercise.inputs(ev)) if exercise.form else ""
 
     def options(self, exercise_id: str) -> tuple[tuple[str, str], ...]:
-        return tuple((letter, self.strings.text(option.text)) for letter, option in self[exercise_id].options.items())
+        exercise = self[exercise_id]
+        return tuple((letter, self.said(exercise, own(letter))) for letter in exercise.options)
 
     # checking
     def judge(self, exercise: Exercise, answer: object, ev: Any) -> Judgement | Unread:
@@ -322,8 +378,9 @@ class ExerciseBook:
             read = exercise.read(answer, self._form(exercise, ev))
             return exercise.judge(read, exercise.expected(ev), ev)
         except AnswerFormatError as error:
-            said = f"{self._read_as(read)} {error}" if isinstance(read, np.ndarray) else str(error)
-            return Unread(said, error.pending)
+            message = error.args[0]  # a judge's refusal may be the exercise's own string ("form_hint")
+            why = self.said(exercise, message) if isinstance(message, Own) else str(message)
+            return Unread(f"{self._read_as(read)} {why}" if isinstance(read, np.ndarray) else why, error.pending)
 
     def check(self, exercise_id: str, answer: object, variant: int = 0) -> Feedback:
         """Judge ``answer`` on ``variant``; a missing or unreadable answer gets a message, never an exception.
@@ -351,7 +408,7 @@ class ExerciseBook:
         else:
             said = [self.strings.text("feedback.computed")] if computed else []
             note = " ".join([*said, *(self._say(notice) for notice in lasting.take_notices())])
-            feedback = Feedback(exercise_id, verdict.correct, self.strings.text(verdict.key, **verdict.fields),
+            feedback = Feedback(exercise_id, verdict.correct, self.said(exercise, verdict.key, verdict.fields),
                                 verdict.misconception, verdict_word=self.strings.text(
                                     "feedback.correct") if verdict.correct else wrong_word, note=note)
         if exercise_id in self._watchers:
@@ -401,8 +458,8 @@ class ExerciseBook:
         if not self.attempted(exercise_id, variant):
             return Solution(exercise_id, False, self.strings.text("reveal.locked"))
         facts = exercise.facts(exercise.expected(ev), ev)
-        return Solution(exercise_id, True, self.strings.text("reveal.answer", answer=facts["answer"])
-                        + " " + self.strings.text(exercise.explain, **facts))
+        return Solution(exercise_id, True, self.said(exercise, "reveal.answer", {"answer": facts["answer"]})
+                        + " " + self.said(exercise, exercise.explain, facts))
 
     def hint(self, exercise_id: str, variant: int = 0) -> Hint:
         """The next, smaller step towards the answer, after an attempt on that variant; each hint is recorded
@@ -422,7 +479,7 @@ class ExerciseBook:
         step = min(lasting.hints(self.chapter, exercise_id, variant), len(steps) - 1)
         lasting.record_hint(self.chapter, exercise_id, variant)
         key, fields = steps[step]
-        message = self.strings.text("hint.step", step=step + 1, steps=len(steps), hint=self.strings.text(key, **fields))
+        message = self.strings.text("hint.step", step=step + 1, steps=len(steps), hint=self.said(exercise, key, fields))
         return Hint(exercise_id, step + 1, len(steps), message)
 
     def served(self) -> tuple[Served, ...]:

@@ -11,8 +11,8 @@ The backward. On the same Q, K and a V and Ō of its own, the learner's dV is co
 and dQ, dK with S̄K and S̄ᵀQ (and with the swapped or the row-sum-less S̄), solving the number each
 was divided by.
 
-A diagnosis is (misconception id, the message's catalogue key, its fields), or None when the probes
-find nothing the cases did not already say.
+A diagnosis is (misconception id, its message's fields), or None when the probes find nothing the cases did
+not already say; the exercise says each misconception in its own string of that name.
 """
 
 from __future__ import annotations
@@ -51,9 +51,6 @@ def _close(a: np.ndarray, b: np.ndarray) -> bool:
 # the numbers a learner's scores may be divided by on the probes, and the mistake each one is
 DIVISORS = {"missing-scale": 1.0, "scale-by-dk": float(KEY_WIDTH), "scale-by-root-t": math.sqrt(TOKENS),
             "scale-by-root-dv": math.sqrt(VALUE_WIDTH)}
-HEAD_SCALES = {"missing-scale": "ex.write-head.missing-scale", "scale-by-dk": "ex.write-head.scale-by-dk",
-               "scale-by-root-t": "ex.write-head.scale-by-root-t", "scale-by-root-dv": "ex.write-head.scale-by-root-dv",
-               "scale-other": "ex.write-head.scale-other"}
 
 
 def _solved_divisor(weights: np.ndarray, scores: np.ndarray, axis: int) -> float | None:
@@ -80,7 +77,7 @@ def scale_mistake(divisor: float, candidates: dict[str, float] = DIVISORS) -> st
                 "scale-other")
 
 
-def diagnose_head(fn) -> tuple[str, str, dict] | None:
+def diagnose_head(fn) -> tuple[str, dict] | None:
     """What the probes show is wrong in the learner's head, with the number found, or None."""
     raw = (QUERY @ KEY.swapaxes(1, 2))[0]
     given = run_probes(fn, HEAD_PROBES, outputs=1)
@@ -92,9 +89,9 @@ def diagnose_head(fn) -> tuple[str, str, dict] | None:
         return None
     output = read[0]
     if output.shape == (1, TOKENS, TOKENS):
-        return "returns-weights", "ex.write-head.returns-weights", {**fields, "shape": shape(output.shape)}
+        return "returns-weights", {**fields, "shape": shape(output.shape)}
     if output.shape == (1, TOKENS, KEY_WIDTH):
-        return "mixed-keys", "ex.write-head.mixed-keys", {**fields, "shape": shape(output.shape)}
+        return "mixed-keys", {**fields, "shape": shape(output.shape)}
     if output.shape != (1, TOKENS, VALUE_WIDTH) or not np.all(np.isfinite(output)):
         return None  # nan or inf on moderate scores: not an overflow, and nothing the probes can read
     found = _weights_mistake(output[0, :, :TOKENS], raw, fields)
@@ -103,51 +100,49 @@ def diagnose_head(fn) -> tuple[str, str, dict] | None:
     alone, together = given["alone"], given["batch"]
     if together is not None and alone is not None and together[0].shape == (2, TOKENS, VALUE_WIDTH) and np.all(
             np.isfinite(together[0])) and np.all(np.isfinite(alone[0])) and not _close(together[0][0], alone[0][0]):
-        return "batch-leak", "ex.write-head.batch-leak", {**fields, "together": vector(together[0][0, 0], 3),
+        return "batch-leak", {**fields, "together": vector(together[0][0, 0], 3),
                                                            "alone": vector(alone[0][0, 0], 3)}
     large = given["large"]
     if large is not None and not np.all(np.isfinite(large[0])) and np.all(np.isfinite(
             closed_form_head(QUERY * OVERFLOWING, KEY, VALUES))):
-        return "no-max-shift", "ex.write-head.no-max-shift", {**fields, "probe": text("code.probe.large")}
+        return "no-max-shift", {**fields, "probe": text("code.probe.large")}
     return None
 
 
-def _weights_mistake(weights: np.ndarray, raw: np.ndarray, fields: dict) -> tuple[str, str, dict] | None:
+def _weights_mistake(weights: np.ndarray, raw: np.ndarray, fields: dict) -> tuple[str, dict] | None:
     """The mistake the learner's weights (read with V = [I | 0]) show, with what was measured."""
     sums = {"row_sums": vector(weights.sum(axis=1), 3), "column_sums": vector(weights.sum(axis=0), 3)}
     rows_one = np.allclose(weights.sum(axis=1), 1, atol=1e-6)
     if np.allclose(weights, 1 / TOKENS, atol=1e-6):
-        return "uniform-weights", "ex.write-head.uniform-weights", fields
+        return "uniform-weights", fields
     if np.all(np.isin(np.round(weights, 12), (0.0, 1.0))) and rows_one:
-        return "hard-attention", "ex.write-head.hard-attention", fields
+        return "hard-attention", fields
     if rows_one and _close(weights, raw / raw.sum(axis=1, keepdims=True)):
-        return "no-exponential", "ex.write-head.no-exponential", fields
+        return "no-exponential", fields
     if rows_one:
         divisor = _solved_divisor(weights, raw, axis=1)
         if divisor is not None:
             mistake = scale_mistake(divisor)
-            return (mistake, HEAD_SCALES[mistake], {**fields, "found": num(divisor, 2)}) if mistake else None
+            return (mistake, {**fields, "found": num(divisor, 2)}) if mistake else None
         divisor = _solved_divisor(weights, raw.T, axis=1)
         if divisor is not None:
-            return "transposed-scores", "ex.write-head.transposed-scores", {**fields, "found": num(divisor, 2)}
+            return "transposed-scores", {**fields, "found": num(divisor, 2)}
         return None
     columns_one = np.allclose(weights.sum(axis=0), 1, atol=1e-6)
     if columns_one and _close(weights.T, attention_weights(QUERY, KEY)[0]):  # the output was Aᵀ V: it reads Aᵀ
-        return "transposed-weights", "ex.write-head.transposed-weights", fields
+        return "transposed-weights", fields
     if columns_one and _solved_divisor(weights, raw, axis=0) is not None:
-        return "softmax-axis", "ex.write-head.softmax-axis", {**fields, **sums}
+        return "softmax-axis", {**fields, **sums}
     normalised = weights / weights.sum(axis=1, keepdims=True)
     if np.all(np.isfinite(normalised)) and _solved_divisor(normalised, raw, axis=1) is not None:
         row_sum = float(weights.sum(axis=1).mean())
         if np.allclose(weights.sum(axis=1), row_sum, rtol=1e-6) and row_sum < 1:
-            return "scale-after-softmax", "ex.write-head.scale-after-softmax", {**fields, "found": num(row_sum, 3)}
-        return "exponentials-not-normalized", "ex.write-head.exponentials-not-normalized", {**fields, **sums}
+            return "scale-after-softmax", {**fields, "found": num(row_sum, 3)}
+        return "exponentials-not-normalized", {**fields, **sums}
     return None
 
 
 BACKWARD_DIVISORS = {"missing-scale": 1.0, "scale-by-dk": float(KEY_WIDTH)}
-BACKWARD_SCALES = {"missing-scale": "ex.write-backward.missing-scale", "scale-by-dk": "ex.write-backward.scale-by-dk",
-                   "scale-other": "ex.write-backward.scale-other"}
 
 
 def _solved_factor(mine: np.ndarray, product: np.ndarray) -> float | None:
@@ -161,7 +156,7 @@ def _solved_factor(mine: np.ndarray, product: np.ndarray) -> float | None:
     return factor if _close(mine, product / factor) else None
 
 
-def diagnose_backward(fn) -> tuple[str, str, dict] | None:
+def diagnose_backward(fn) -> tuple[str, dict] | None:
     """What the probes show is wrong in the learner's backward, with the number found, or None."""
     probes = run_probes(fn, BACKWARD_PROBES, outputs=3)
     given, large = probes["gradients"], probes["large"]
@@ -177,7 +172,7 @@ def diagnose_backward(fn) -> tuple[str, str, dict] | None:
               "right": num(math.sqrt(KEY_WIDTH), 2)}
     if grad_v.shape == (TOKENS, VALUE_WIDTH) and not _close(grad_v, weights.T @ upstream) and _close(
             grad_v, weights @ upstream):
-        return "dv-not-transposed", "ex.write-backward.dv-not-transposed", fields
+        return "dv-not-transposed", fields
     for name, mine, right_product, swapped, plain in (
             ("dq", grad_q, grad_scores @ k, grad_scores.T @ k, without_row_sums @ k),
             ("dk", grad_k, grad_scores.T @ q, grad_scores @ q, without_row_sums.T @ q)):
@@ -185,12 +180,12 @@ def diagnose_backward(fn) -> tuple[str, str, dict] | None:
         if factor is not None:
             mistake = scale_mistake(factor, BACKWARD_DIVISORS)
             if mistake:
-                return mistake, BACKWARD_SCALES[mistake], {**fields, "grad": name, "found": num(factor, 2)}
+                return mistake, {**fields, "grad": name, "found": num(factor, 2)}
             continue
         if _solved_factor(mine, swapped) is not None:
-            return "transposed-grad", "ex.write-backward.transposed-grad", {**fields, "grad": name}
+            return "transposed-grad", {**fields, "grad": name}
         if _solved_factor(mine, plain) is not None:
-            return "softmax-jacobian", "ex.write-backward.softmax-jacobian", {**fields, "grad": name}
+            return "softmax-jacobian", {**fields, "grad": name}
     if large is not None and not all(np.all(np.isfinite(g)) for g in large):
-        return "no-max-shift", "ex.write-backward.no-max-shift", {**fields, "probe": text("code.probe.large")}
+        return "no-max-shift", {**fields, "probe": text("code.probe.large")}
     return None

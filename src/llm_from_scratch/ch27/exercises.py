@@ -7,9 +7,11 @@ attempt; ``reveal(exercise_id)`` shows the answer, computed now, only after an a
 says what was checked in any notebook or kernel, and ``reset_progress()`` starts the chapter over.
 
 EXERCISES lists every exercise in reading order, from 01 to 09 (the second example's,
-``*-by-hand``, are worked with a pencil in 08), and last the review's (REVIEW). Each
-declaration holds the exercise's expected answer (a function of the evidence), its judge
-with the misconceptions it names, and the catalogue keys of its strings.
+``*-by-hand``, are worked with a pencil in 08), and last the review's (10). Each is one block: its id and
+kind, the notebook that asks it, the example it is asked on, its expected answer (a function of the
+evidence), its judge with the misconceptions it names, and its strings in both languages (their keys are
+derived from the id; a judge names its exercise's own strings with ``own``). The plane's challenges are
+in challenges.py, the code exercises and the bug hunt in code_exercises.py, declared the same way.
 """
 
 from __future__ import annotations
@@ -23,9 +25,8 @@ from ..book.exercises import (
     Exercise,
     ExerciseBook,
     Judgement,
-    Notebook,
-    Option,
     choice_exercise,
+    own,
     partial,
     right,
     rows_swapped,
@@ -92,54 +93,56 @@ def _read_flat(answer: object, form: str) -> np.ndarray:
     return read_numbers(answer, form, flatten=True)
 
 
-def _rest(a, expected, wrong_key: str, prefix: str, tolerance: float, rows_sum_to_one: bool) -> Judgement:
-    """What to say when no mistake of the library explains the answer: the row sums, or the rows that are right."""
+def _rest(a, expected, prefix: str, tolerance: float, rows_sum_to_one: bool) -> Judgement:
+    """What to say when no mistake of the library explains the answer: the row sums, or the rows that are right
+    (none: the exercise's "wrong")."""
     if rows_sum_to_one and _row_sums_off(np.atleast_2d(a), max(tolerance, ROUNDED)):
         return _row_sum_mistake(a, 2 if tolerance >= BY_HAND else 4)
     if a.ndim == 1:
-        return wrong(None, wrong_key)
-    return partial(wrong_key, a, expected, labels(prefix, len(expected)), max(tolerance, ROUNDED))
+        return wrong(None, own("wrong"))
+    return partial(own("wrong"), a, expected, labels(prefix, len(expected)), max(tolerance, ROUNDED))
 
 
-def head_judge(asked: Callable[[LearnerEvidence], Asked], hint: Callable[[np.ndarray], AnswerFormatError],
-               wrong_key: str, prefix: str, tolerance: Callable[[LearnerEvidence], float] = lambda ev: 0.0,
-               rows_sum_to_one: bool = False) -> Callable:
+def head_judge(asked: Callable[[LearnerEvidence], Asked], form_hint: Callable[[np.ndarray], dict], prefix: str,
+               tolerance: Callable[[LearnerEvidence], float] = lambda ev: 0.0, rows_sum_to_one: bool = False
+               ) -> Callable:
     """A judge of a stage of a head run: the mistake library first (it knows answers of other shapes too),
-    then the shape, then what is left (``hint(expected)`` is the refusal of a wrong shape)."""
+    then the shape (a wrong one is refused with the exercise's "form_hint", filled by ``form_hint(expected)``),
+    then what is left."""
     def judge(a, expected, ev):
         found = diagnose(a, expected, HEAD_MISTAKES, asked(ev), tolerance(ev), _exact)
         if found:
             return found
         if a.shape != expected.shape:
-            raise hint(expected)
-        return _rest(a, expected, wrong_key, prefix, tolerance(ev), rows_sum_to_one)
+            raise AnswerFormatError(own("form_hint", **form_hint(expected)))
+        return _rest(a, expected, prefix, tolerance(ev), rows_sum_to_one)
     return judge
 
 
 def _first_look(a, expected, ev):
     if a.shape != expected.shape or not np.isin(a, (0, 1)).all():
-        raise AnswerFormatError(text("ex.first-look.form_hint"))
+        raise AnswerFormatError(own("form_hint"))
     if same(a, expected):
         return right()
     if rows_swapped(a, expected):
         return wrong("rows-swapped", "mis.rows-swapped")
-    return partial("ex.first-look.wrong", a, expected, labels("q", len(expected)))
+    return partial(own("wrong"), a, expected, labels("q", len(expected)))
 
 
 def _output_shape(a, expected, ev):
     if not np.array_equal(a, np.round(a)):
-        raise AnswerFormatError(text("ex.output-shape.form_hint"))
+        raise AnswerFormatError(own("form_hint"))
     found = diagnose(a, expected, SHAPE_MISTAKES, ev.output_shape, 0.0, shape)
     if found:
         return found
     if a.shape != (3,):
-        raise AnswerFormatError(text("ex.output-shape.form_hint"))
+        raise AnswerFormatError(own("form_hint"))
     names = (text("axis.batch"), text("axis.tokens"), text("axis.width"))
     matching = [n for n, x, e in zip(names, a, expected) if x == e]
     if matching:
         differing = [n for n, x, e in zip(names, a, expected) if x != e]
         return wrong(None, "feedback.partial", right=", ".join(matching), wrong=", ".join(differing))
-    return wrong(None, "ex.output-shape.wrong")
+    return wrong(None, own("wrong"))
 
 
 def _single_token(a, expected, ev):
@@ -147,7 +150,7 @@ def _single_token(a, expected, ev):
     if found:
         return found
     if a.shape != expected.shape:
-        raise AnswerFormatError(text("ex.single-token.form_hint"))
+        raise AnswerFormatError(own("form_hint"))
     if same(a[:1], expected[:1]):
         return wrong(None, "mis.single-output")
     return wrong("single-weight-not-one", "mis.single-weight-not-one")
@@ -160,24 +163,24 @@ def _identical_keys(a, expected, ev):
     if found:
         return found
     if a.shape != expected.shape:
-        raise AnswerFormatError(text("ex.identical-keys.form_hint", **_identical_inputs(ev)))
+        raise AnswerFormatError(own("form_hint", **_identical_inputs(ev)))
     if np.any(np.abs(a.sum(axis=-1) - 1) > TYPED):
         return _row_sum_mistake(np.atleast_2d(a)[0], 4)
     return wrong("identical-keys-unequal", "mis.identical-keys-unequal")
 
 
-def _review_judge(mistakes, hint_key: str, wrong_key: str, labels_of, tolerance: float = BY_HAND,
-                  rows_sum_to_one: bool = True) -> Callable:
-    """A judge of a review exercise: its own mistakes first, then the shape, then the row sums and rows."""
+def _review_judge(mistakes, labels_of, tolerance: float = BY_HAND, rows_sum_to_one: bool = True) -> Callable:
+    """A judge of a review exercise: its own mistakes first, then the shape (its "form_hint"), then the row sums
+    and rows."""
     def judge(a, expected, ev):
         found = diagnose(a, expected, mistakes, ev, tolerance, _exact)
         if found:
             return found
         if a.shape != expected.shape:
-            raise AnswerFormatError(text(hint_key, size=_size(expected)))
+            raise AnswerFormatError(own("form_hint", size=_size(expected)))
         if rows_sum_to_one and _row_sums_off(a, tolerance):
             return _row_sum_mistake(a, 2)
-        return partial(wrong_key, a, expected, labels_of(expected), tolerance)
+        return partial(own("wrong"), a, expected, labels_of(expected), tolerance)
     return judge
 
 
@@ -187,11 +190,11 @@ def _score_gradient(a, expected, ev):
     if found:
         return found
     if a.shape != expected.shape:
-        raise AnswerFormatError(text("ex.score-gradient.form_hint"))
+        raise AnswerFormatError(own("form_hint"))
     sums = a.sum(axis=-1)
     if np.any(np.abs(sums) > ROUNDED * a.shape[-1]):
         return wrong("gradient-rows-not-zero", "mis.gradient-rows-not-zero", sums=vector(sums, 4))
-    return partial("ex.score-gradient.wrong", a, expected, labels("q", len(expected)), ROUNDED)
+    return partial(own("wrong"), a, expected, labels("q", len(expected)), ROUNDED)
 
 
 # --- what reveal explains: (expected, evidence) -> fields ------------------------------------
@@ -322,8 +325,8 @@ def _hand_inputs(ev: LearnerEvidence) -> dict[str, str]:
 def _causal_inputs(ev: LearnerEvidence) -> dict[str, str]:
     """The hand example's sizes, and which example it is: the second (variant 0) or one given here."""
     fields = _hand_inputs(ev)
-    example = (text("ex.causal-rows.second") if ev.instance.variant == 0 else
-               text("ex.causal-rows.given", **fields))
+    example = (own("second") if ev.instance.variant == 0 else
+               own("given", **fields))
     return {**fields, "tokens": str(ev.hand.query.shape[1]), "example": example}
 
 
@@ -339,212 +342,1072 @@ def _shape_inputs(ev: LearnerEvidence) -> dict[str, str]:
 
 
 EXERCISES: dict[str, Exercise] = {e.id: e for e in (
-    Exercise("first-look", "numbers", skills=("skill.dot-products",),
-             hints=("ex.first-look.hint_stage", "ex.first-look.hint_formula"),
-             title="ex.first-look.title", prompt="ex.first-look.prompt",
-             form="ex.first-look.form", explain="ex.first-look.explain",
-             expected=lambda ev: ev.worked.weights[0].argmax(axis=1).astype(float), judge=_first_look,
-             facts=lambda expected, ev: {**_worked_facts(ev), "answer": vector(expected, 0)}),
-    Exercise("scores", "numbers", skills=("skill.dot-products",),
-             hints=("ex.scores.hint_stage", "ex.scores.hint_formula"),
-             title="ex.scores.title", prompt="ex.scores.prompt", form="ex.scores.form",
-             explain="ex.scores.explain", expected=lambda ev: ev.worked.head.raw_scores.data[0],
-             judge=head_judge(lambda ev: Asked(ev.worked, ev.hand, "raw"),
-                              lambda e: AnswerFormatError(text("ex.scores.form_hint", shape=shape(e.shape))),
-                              "ex.scores.wrong", "q"),
-             facts=lambda expected, ev: {**_worked_facts(ev), "answer": matrix(expected, 0)}),
-    Exercise("weights", "numbers", skills=("skill.row-softmax",),
-             hints=("ex.weights.hint_stage", "ex.weights.hint_formula"),
-             title="ex.weights.title", prompt="ex.weights.prompt", form="ex.weights.form",
-             explain="ex.weights.explain", expected=lambda ev: ev.worked.weights[0, 0],
-             judge=head_judge(lambda ev: Asked(ev.worked, ev.hand, "weights", (0,)),
-                              lambda e: AnswerFormatError(text("ex.weights.form_hint", count=e.size)),
-                              "ex.weights.wrong", "q", rows_sum_to_one=True),
-             facts=lambda expected, ev: {**_worked_facts(ev), "answer": vector(expected)}),
+    Exercise(
+        "first-look", "numbers",
+        notebook="01_predict", instance="worked",
+        skills=("skill.dot-products",),
+        expected=lambda ev: ev.worked.weights[0].argmax(axis=1).astype(float),
+        judge=_first_look,
+        facts=lambda expected, ev: {**_worked_facts(ev), "answer": vector(expected, 0)},
+        strings={
+            "ru": {
+                "title": "какому значению каждый запрос даст больший вес",
+                "prompt": "До любых вычислений: строку какого значения, v_0 или v_1, каждый запрос учтёт с большим "
+                    "весом? Ответ — два индекса: для q_0 и для q_1.",
+                "form": "два индекса строк значений, по одному на запрос, в виде [i, j]",
+                "form_hint": "Нужны ровно два индекса, каждый 0 или 1: первый — для q_0, второй — для q_1.",
+                "wrong": "Для каждого запроса сравните его скалярные произведения с k_0 и k_1: больший вес получит "
+                    "значение той позиции, чей ключ дал большее произведение.",
+                "explain": "У q_0 произведение с k_1 больше, чем с k_0, а у q_1 — наоборот, поэтому q_0 отдаёт "
+                    "больший вес v_1, а q_1 — v_0. Сами произведения вы посчитаете в следующем вопросе.",
+                "hint_stage": "Смотрите на скалярные произведения каждого запроса с каждым ключом: q_i · k_0 и q_i · "
+                    "k_1.",
+                "hint_formula": "Больший вес получит значение того ключа, чьё произведение с запросом больше: "
+                    "сравните q_0·k_0 с q_0·k_1, потом q_1·k_0 с q_1·k_1.",
+            },
+            "en": {
+                "title": "which value each query gives more weight to",
+                "prompt": "Before any computation: to which value row, v_0 or v_1, will each query give more weight? "
+                    "Answer with two indices: one for q_0 and one for q_1.",
+                "form": "two value-row indices, one per query, as [i, j]",
+                "form_hint": "Exactly two indices are needed, each 0 or 1: the first for q_0, the second for q_1.",
+                "wrong": "For each query compare its dot products with k_0 and k_1: the value of the position whose "
+                    "key gave the larger product gets the larger weight.",
+                "explain": "q_0's product with k_1 is larger than with k_0, and q_1's the other way round, so q_0 "
+                    "gives the larger weight to v_1 and q_1 to v_0. You will compute the products themselves in the "
+                    "next question.",
+                "hint_stage": "Look at the dot product of each query with each key: q_i · k_0 and q_i · k_1.",
+                "hint_formula": "The value of the key whose product with the query is larger gets the larger weight: "
+                    "compare q_0·k_0 with q_0·k_1, then q_1·k_0 with q_1·k_1.",
+            },
+        },
+    ),
+    Exercise(
+        "scores", "numbers",
+        notebook="01_predict", instance="worked",
+        skills=("skill.dot-products",),
+        expected=lambda ev: ev.worked.head.raw_scores.data[0],
+        judge=head_judge(lambda ev: Asked(ev.worked, ev.hand, "raw"), lambda e: {"shape": shape(e.shape)},
+                         "q"),
+        facts=lambda expected, ev: {**_worked_facts(ev), "answer": matrix(expected, 0)},
+        strings={
+            "ru": {
+                "title": "оценки QKᵀ",
+                "prompt": "Посчитайте матрицу QKᵀ разобранного примера целиком: четыре скалярных произведения. Ответ "
+                    "— матрица 2×2 [[S_00, S_01], [S_10, S_11]].",
+                "form": "матрица 2×2 в виде [[a, b], [c, d]]",
+                "form_hint": "Нужна матрица {shape} без оси пакета: по строке на запрос и по столбцу на ключ.",
+                "wrong": "Элемент (i, j) — скалярное произведение строки q_i на строку k_j: сумма попарных "
+                    "произведений координат.",
+                "explain": "QKᵀ = {answer}: элемент (i, j) равен q_i · k_j.",
+                "hint_stage": "Это этап до масштабирования: матрица QKᵀ, строка на запрос, столбец на ключ.",
+                "hint_formula": "Элемент (i, j) — скалярное произведение q_i · k_j: сумма попарных произведений "
+                    "координат q_i и k_j.",
+            },
+            "en": {
+                "title": "the scores QKᵀ",
+                "prompt": "Compute the worked example's whole matrix QKᵀ: four dot products. Answer with a 2×2 matrix "
+                    "[[S_00, S_01], [S_10, S_11]].",
+                "form": "a 2×2 matrix as [[a, b], [c, d]]",
+                "form_hint": "Expected: a {shape} matrix without the batch axis, one row per query and one column per "
+                    "key.",
+                "wrong": "Entry (i, j) is the dot product of row q_i with row k_j: the sum of the products of "
+                    "matching coordinates.",
+                "explain": "QKᵀ = {answer}: entry (i, j) is q_i · k_j.",
+                "hint_stage": "This is the stage before scaling: the matrix QKᵀ, a row per query, a column per key.",
+                "hint_formula": "Entry (i, j) is the dot product q_i · k_j: the sum of the products of matching "
+                    "coordinates of q_i and k_j.",
+            },
+        },
+    ),
+    Exercise(
+        "weights", "numbers",
+        notebook="02_scores_softmax_mixture", instance="worked",
+        skills=("skill.row-softmax",),
+        expected=lambda ev: ev.worked.weights[0, 0],
+        judge=head_judge(lambda ev: Asked(ev.worked, ev.hand, "weights", (0,)), lambda e: {"count": e.size},
+                         "q", rows_sum_to_one=True),
+        facts=lambda expected, ev: {**_worked_facts(ev), "answer": vector(expected)},
+        strings={
+            "ru": {
+                "title": "строка весов первого запроса",
+                "prompt": "Какой будет строка весов A_0 запроса q_0 после масштабирования и softmax? Хватит трёх "
+                    "знаков после запятой.",
+                "form": "строка из двух весов в виде [a, b]",
+                "form_hint": "Нужна строка из {count} весов.",
+                "wrong": "Разделите оценки строки q_0 на √d_k, возьмите экспоненты и поделите каждую на их сумму.",
+                "explain": "S_0 = {scaled_row}; softmax этой строки даёт {answer}, сумма {row_sum}.",
+                "hint_stage": "Это строка q_0 масштабированных оценок S = QKᵀ/√d_k, а затем softmax вдоль неё.",
+                "hint_formula": "A_0j = e^(S_0j) / Σ_r e^(S_0r), где S_0j = q_0 · k_j / √d_k.",
+            },
+            "en": {
+                "title": "the first query's weights",
+                "prompt": "What is the weight row A_0 of query q_0 after scaling and softmax? Three decimals are "
+                    "enough.",
+                "form": "a row of two weights as [a, b]",
+                "form_hint": "A row of {count} weights is needed.",
+                "wrong": "Divide q_0's row of scores by √d_k, exponentiate, and divide each by their sum.",
+                "explain": "S_0 = {scaled_row}; softmax of that row gives {answer}, summing to {row_sum}.",
+                "hint_stage": "This is row q_0 of the scaled scores S = QKᵀ/√d_k, then a softmax along it.",
+                "hint_formula": "A_0j = e^(S_0j) / Σ_r e^(S_0r), where S_0j = q_0 · k_j / √d_k.",
+            },
+        },
+    ),
     *CHALLENGES,  # 02's vector plane: three predictions, each before its move
-    choice_exercise("row-normalization", skills=("skill.row-softmax",),
-                    hints=("ex.row-normalization.hint_stage", "ex.row-normalization.hint_formula"),
-                    title="ex.row-normalization.title", prompt="ex.row-normalization.prompt",
-                    explain="ex.row-normalization.explain", correct="c", facts=_worked_facts, options={
-                        "a": Option("ex.row-normalization.a", "ex.row-normalization.why_a", "columns-normalized"),
-                        "b": Option("ex.row-normalization.b", "ex.row-normalization.why_b", "weights-symmetric"),
-                        "c": Option("ex.row-normalization.c", "ex.row-normalization.right"),
-                        "d": Option("ex.row-normalization.d", "ex.row-normalization.why_d", "scale-normalizes")}),
+    choice_exercise(
+        "row-normalization",
+        notebook="03_shapes", instance="worked",
+        skills=("skill.row-softmax",),
+        correct="c",
+        facts=_worked_facts,
+        misconceptions={"a": "columns-normalized", "b": "weights-symmetric", "d": "scale-normalizes"},
+        strings={
+            "ru": {
+                "title": "суммы столбцов A",
+                "prompt": "Каждая строка A даёт в сумме 1. Что можно сказать о суммах её столбцов?",
+                "a": "Каждый столбец тоже даёт 1: softmax нормирует матрицу весов целиком, по обеим осям.",
+                "b": "Каждый столбец даёт 1, когда QKᵀ симметрична, как в разобранном примере.",
+                "c": "Столбец может дать любое число от 0 до T; все столбцы вместе дают T — столько же, сколько все "
+                    "строки.",
+                "d": "Каждый столбец даёт 1/√d_k: масштаб делит все суммы.",
+                "right": "Столбец j собирает веса, которые ключу k_j дали разные запросы, и ничем не нормирован. Но "
+                    "сумма всех элементов A одна, как её ни считай: T строк по 1.",
+                "why_a": "Softmax нормирует только строку: знаменатель A_ij суммирует экспоненты одной строки. "
+                    "Столбец собирает веса разных запросов, и его сумма может быть любой от 0 до T: в примере "
+                    "{column_sums}.",
+                "why_b": "Симметричные оценки ещё не дают симметричных весов: каждую строку делят на её собственную "
+                    "сумму. В разобранном примере QKᵀ симметрична, а суммы столбцов A — {column_sums}.",
+                "why_d": "Множитель 1/√d_k стоит до softmax и лишь сжимает оценки; на суммы весов он не действует. "
+                    "Суммы столбцов в примере — {column_sums}.",
+                "explain": "Строка i — запрос q_i, столбец j — ключ k_j; softmax нормирует каждую строку отдельно, а "
+                    "столбцы ничем не связаны. Суммы строк: {row_sums}; суммы столбцов: {column_sums}, вместе "
+                    "{column_total} — столько же, сколько запросов.",
+                "hint_stage": "Столбец j собирает веса, которые ключу k_j дали разные запросы. Нормирует ли их "
+                    "что-нибудь?",
+                "hint_formula": "Сложите все элементы A двумя способами — по строкам и по столбцам: итог один.",
+            },
+            "en": {
+                "title": "the column sums of A",
+                "prompt": "Every row of A sums to 1. What can be said about the sums of its columns?",
+                "a": "Every column sums to 1 as well: softmax normalizes the whole weight matrix, along both axes.",
+                "b": "Every column sums to 1 when QKᵀ is symmetric, as in the worked example.",
+                "c": "A column may sum to any number from 0 to T; all the columns together sum to T, just as all the "
+                    "rows do.",
+                "d": "Every column sums to 1/√d_k: the scale divides every sum.",
+                "right": "Column j gathers the weights that different queries gave to key k_j, and nothing normalizes "
+                    "it. But the sum of all the entries of A is one number however you add them up: T rows of 1.",
+                "why_a": "Softmax normalizes only a row: the denominator of A_ij adds up the exponentials of one row. "
+                    "A column gathers the weights of different queries, and its sum can be anything from 0 to T: "
+                    "{column_sums} in the example.",
+                "why_b": "Symmetric scores do not make symmetric weights: each row is divided by its own sum. In the "
+                    "worked example QKᵀ is symmetric, yet the column sums of A are {column_sums}.",
+                "why_d": "The factor 1/√d_k comes before the softmax and only shrinks the scores; it does not act on "
+                    "the sums of the weights. The column sums in the example are {column_sums}.",
+                "explain": "Row i is query q_i and column j is key k_j; softmax normalizes each row on its own, and "
+                    "nothing ties the columns. Row sums: {row_sums}; column sums: {column_sums}, together "
+                    "{column_total}, as many as there are queries.",
+                "hint_stage": "Column j gathers the weights that different queries gave to key k_j. Does anything "
+                    "normalize them?",
+                "hint_formula": "Add up all the entries of A in two ways, by rows and by columns: the total is the "
+                    "same.",
+            },
+        },
+    ),
     BUG_HUNT,
-    Exercise("output-shape", "numbers", skills=("skill.shapes",), varies="shape",
-             hints=("ex.output-shape.hint_stage", "ex.output-shape.hint_formula"),
-             title="ex.output-shape.title", prompt="ex.output-shape.prompt", inputs=_shape_inputs,
-             form="ex.output-shape.form", explain="ex.output-shape.explain",
-             expected=lambda ev: np.array(ev.output_shape.output_shape, dtype=float), judge=_output_shape,
-             facts=_shape_facts),
-    choice_exercise("why-root-dk", skills=("skill.scaling",),
-                    hints=("ex.why-root-dk.hint_stage", "ex.why-root-dk.hint_formula"),
-                    title="ex.why-root-dk.title", prompt="ex.why-root-dk.prompt",
-                    explain="ex.why-root-dk.explain", correct="d", facts=_divisor_facts, options={
-                        "a": Option("ex.why-root-dk.a", "ex.why-root-dk.why_a", "scale-invariant"),
-                        "b": Option("ex.why-root-dk.b", "ex.why-root-dk.why_b", "width-sharpens"),
-                        "c": Option("ex.why-root-dk.c", "ex.why-root-dk.why_c", "cosine-normalization"),
-                        "d": Option("ex.why-root-dk.d", "ex.why-root-dk.right")}),
-    choice_exercise("recurrent-vs-self", skills=("skill.history",),
-                    hints=("ex.recurrent-vs-self.hint_stage", "ex.recurrent-vs-self.hint_formula"),
-                    title="ex.recurrent-vs-self.title", prompt="ex.recurrent-vs-self.prompt",
-                    explain="ex.recurrent-vs-self.explain", correct="b", facts=_history_facts, options={
-                        "a": Option("ex.recurrent-vs-self.a", "ex.recurrent-vs-self.why_a", "constant-work"),
-                        "b": Option("ex.recurrent-vs-self.b", "ex.recurrent-vs-self.right"),
-                        "c": Option("ex.recurrent-vs-self.c", "ex.recurrent-vs-self.why_c", "parallel-generation"),
-                        "d": Option("ex.recurrent-vs-self.d", "ex.recurrent-vs-self.why_d", "anachronism")}),
-    Exercise("identical-keys", "numbers", skills=("skill.row-softmax", "skill.properties"), varies="identical",
-             hints=("ex.identical-keys.hint_stage", "ex.identical-keys.hint_formula"),
-             title="ex.identical-keys.title", prompt="ex.identical-keys.prompt", inputs=_identical_inputs,
-             form="ex.identical-keys.form", explain="ex.identical-keys.explain",
-             expected=lambda ev: ev.identical_keys.weights[0], judge=_identical_keys,
-             facts=lambda expected, ev: {"answer": vector(expected[0], 3), "weights": vector(expected[0])}),
-    Exercise("single-token", "numbers", skills=("skill.mixing", "skill.properties"), varies="single",
-             hints=("ex.single-token.hint_stage", "ex.single-token.hint_formula"),
-             title="ex.single-token.title", prompt="ex.single-token.prompt",
-             inputs=lambda ev: {"value": vector(ev.single_token.value[0, 0], 0)}, form="ex.single-token.form",
-             read=_read_flat, explain="ex.single-token.explain",
-             expected=lambda ev: np.concatenate([ev.single_token.weights.ravel(), ev.single_token.output.ravel()]),
-             judge=_single_token, facts=_single_facts),
-    choice_exercise("permutation", skills=("skill.properties",),
-                    hints=("ex.permutation.hint_stage", "ex.permutation.hint_formula"),
-                    title="ex.permutation.title", prompt="ex.permutation.prompt",
-                    explain="ex.permutation.explain", correct="d", facts=_permutation_facts, options={
-                        "a": Option("ex.permutation.a", "ex.permutation.why_a", "permutation-unchanged"),
-                        "b": Option("ex.permutation.b", "ex.permutation.why_b", "head-knows-order"),
-                        "c": Option("ex.permutation.c", "ex.permutation.why_c", "permutation-columns-only"),
-                        "d": Option("ex.permutation.d", "ex.permutation.right")}),
-    Exercise("value-gradient", "numbers", skills=("skill.gradients",),
-             hints=("ex.value-gradient.hint_stage", "ex.value-gradient.hint_formula"),
-             title="ex.value-gradient.title", prompt="ex.value-gradient.prompt", form="ex.value-gradient.form",
-             explain="ex.value-gradient.explain", expected=lambda ev: ev.worked_steps.grad_value,
-             judge=_review_judge(VALUE_GRADIENT_MISTAKES, "ex.value-gradient.form_hint", "ex.value-gradient.wrong",
-                                 lambda e: labels("v", len(e)), tolerance=0.0, rows_sum_to_one=False),
-             facts=_gradient_facts),
-    Exercise("weight-gradient", "numbers", skills=("skill.gradients",),
-             hints=("ex.weight-gradient.hint_stage", "ex.weight-gradient.hint_formula"),
-             title="ex.weight-gradient.title", prompt="ex.weight-gradient.prompt", form="ex.weight-gradient.form",
-             explain="ex.weight-gradient.explain", expected=lambda ev: ev.worked_steps.grad_weights,
-             judge=_review_judge(WEIGHT_GRADIENT_MISTAKES, "ex.weight-gradient.form_hint",
-                                 "ex.weight-gradient.wrong", lambda e: labels("q", len(e)), tolerance=0.0,
-                                 rows_sum_to_one=False),
-             facts=_gradient_facts),
-    Exercise("score-gradient", "numbers", skills=("skill.gradients",),
-             hints=("ex.score-gradient.hint_stage", "ex.score-gradient.hint_formula"),
-             title="ex.score-gradient.title", prompt="ex.score-gradient.prompt", form="ex.score-gradient.form",
-             explain="ex.score-gradient.explain", expected=lambda ev: ev.worked_steps.grad_scores,
-             judge=_score_gradient, facts=_score_gradient_facts),
-    choice_exercise("small-query-gradients",
-                    skills=("skill.gradients",),
-                    hints=("ex.small-query-gradients.hint_stage", "ex.small-query-gradients.hint_formula"),
-                    title="ex.small-query-gradients.title",
-                    prompt="ex.small-query-gradients.prompt", explain="ex.small-query-gradients.explain",
-                    correct="c", facts=_small_gradient_facts, options={
-                        "a": Option("ex.small-query-gradients.a", "ex.small-query-gradients.why_a",
-                                    "scale-shrinks-gradient"),
-                        "b": Option("ex.small-query-gradients.b", "ex.small-query-gradients.why_b",
-                                    "values-always-larger"),
-                        "c": Option("ex.small-query-gradients.c", "ex.small-query-gradients.right"),
-                        "d": Option("ex.small-query-gradients.d", "ex.small-query-gradients.why_d",
-                                    "blames-upstream")}),
-    Exercise("scores-by-hand", "numbers", skills=("skill.dot-products",), varies="hand",
-             hints=("ex.scores-by-hand.hint_stage", "ex.scores-by-hand.hint_formula"),
-             title="ex.scores-by-hand.title", prompt="ex.scores-by-hand.prompt",
-             inputs=_hand_inputs, form="ex.scores-by-hand.form", explain="ex.scores-by-hand.explain",
-             expected=lambda ev: ev.hand.head.raw_scores.data[0], facts=_hand_scores_facts,
-             judge=head_judge(lambda ev: Asked(ev.hand, ev.worked, "raw"),
-                              lambda e: AnswerFormatError(text("ex.scores-by-hand.form_hint", size=_size(e))),
-                              "ex.scores-by-hand.wrong", "q")),
-    Exercise("weights-by-hand", "numbers", skills=("skill.scaling", "skill.row-softmax"), varies="hand",
-             hints=("ex.weights-by-hand.hint_stage", "ex.weights-by-hand.hint_formula"),
-             title="ex.weights-by-hand.title", prompt="ex.weights-by-hand.prompt",
-             inputs=_hand_inputs, form="ex.weights-by-hand.form", explain="ex.weights-by-hand.explain",
-             expected=lambda ev: ev.hand.weights[0], facts=_hand_weights_facts,
-             judge=head_judge(lambda ev: Asked(ev.hand, ev.worked, "weights"),
-                              lambda e: AnswerFormatError(text("ex.weights-by-hand.form_hint", size=_size(e))),
-                              "ex.weights-by-hand.wrong", "q", lambda ev: BY_HAND, rows_sum_to_one=True)),
-    Exercise("output-by-hand", "numbers", skills=("skill.mixing",), varies="hand",
-             hints=("ex.output-by-hand.hint_stage", "ex.output-by-hand.hint_formula"),
-             title="ex.output-by-hand.title", prompt="ex.output-by-hand.prompt",
-             inputs=_hand_inputs, form="ex.output-by-hand.form", explain="ex.output-by-hand.explain",
-             expected=lambda ev: ev.hand.output[0], facts=_hand_output_facts,
-             judge=head_judge(lambda ev: Asked(ev.hand, ev.worked, "output"),
-                              lambda e: AnswerFormatError(text("ex.output-by-hand.form_hint", size=_size(e))),
-                              "ex.output-by-hand.wrong", "o", _mixture_tolerance)),
-    choice_exercise("future-access", skills=("skill.causal-mask",),
-                    hints=("ex.future-access.hint_stage", "ex.future-access.hint_formula"),
-                    title="ex.future-access.title", prompt="ex.future-access.prompt",
-                    explain="ex.future-access.explain", correct="a", facts=_worked_facts, options={
-                        "a": Option("ex.future-access.a", "ex.future-access.right"),
-                        "b": Option("ex.future-access.b", "ex.future-access.why_b", "past-is-leak"),
-                        "c": Option("ex.future-access.c", "ex.future-access.why_c", "self-is-leak"),
-                        "d": Option("ex.future-access.d", "ex.future-access.why_d", "believes-causal")}),
-    Exercise("causal-rows", "numbers", skills=("skill.causal-mask",), varies="causal",
-             hints=("ex.causal-rows.hint_stage", "ex.causal-rows.hint_formula"),
-             title="ex.causal-rows.title", prompt="ex.causal-rows.prompt", inputs=_causal_inputs,
-             form="ex.causal-rows.form", explain="ex.causal-rows.explain", expected=lambda ev: ev.hand_causal,
-             judge=_review_judge(CAUSAL_MISTAKES, "ex.causal-rows.form_hint", "ex.causal-rows.wrong",
-                                 lambda e: labels("q", len(e))), facts=_causal_facts),
+    Exercise(
+        "output-shape", "numbers",
+        notebook="03_shapes", instance="output_shape",
+        skills=("skill.shapes",),
+        varies="shape",
+        inputs=_shape_inputs,
+        expected=lambda ev: np.array(ev.output_shape.output_shape, dtype=float),
+        judge=_output_shape,
+        facts=_shape_facts,
+        strings={
+            "ru": {
+                "title": "форма выхода",
+                "prompt": "Какую форму имеет выход O при Q, K ∈ ℝ^({query_shape}) и V ∈ ℝ^({value_shape})?",
+                "form": "три целых числа [B, T, ширина]",
+                "form_hint": "Нужна форма из трёх целых чисел: [пакет, токены, ширина].",
+                "wrong": "Выход сохраняет оси пакета и запросов, а последнюю ось берёт у значений.",
+                "explain": "O = AV: A имеет форму {weights_shape}, V — {value_shape}, значит O — {output_shape}.",
+                "hint_stage": "Выход O = A·V: посмотрите, откуда берётся каждая его ось.",
+                "hint_formula": "A имеет форму [B, T, T], V — [B, T, d_v]; произведение берёт последнюю ось у V.",
+            },
+            "en": {
+                "title": "the output's shape",
+                "prompt": "What shape is the output O when Q, K ∈ ℝ^({query_shape}) and V ∈ ℝ^({value_shape})?",
+                "form": "three whole numbers [B, T, width]",
+                "form_hint": "A shape of three whole numbers is needed: [batch, tokens, width].",
+                "wrong": "The output keeps the batch and query axes and takes its last axis from the values.",
+                "explain": "O = AV: A has shape {weights_shape} and V {value_shape}, so O is {output_shape}.",
+                "hint_stage": "The output is O = A·V: look where each of its axes comes from.",
+                "hint_formula": "A has shape [B, T, T] and V [B, T, d_v]; the product takes its last axis from V.",
+            },
+        },
+    ),
+    choice_exercise(
+        "why-root-dk",
+        notebook="04_scaling", instance="divisor",
+        skills=("skill.scaling",),
+        correct="d",
+        facts=_divisor_facts,
+        misconceptions={"a": "scale-invariant", "b": "width-sharpens", "c": "cosine-normalization"},
+        strings={
+            "ru": {
+                "title": "почему √d_k, а не d_k",
+                "prompt": "Почему оценки делят на √d_k, а не на d_k?",
+                "a": "Разницы нет: softmax не зависит от масштаба оценок, важен только их порядок, так что любой "
+                    "делитель даёт те же веса.",
+                "b": "С делением на d_k дисперсия оценок росла бы вместе с d_k, и чем шире векторы, тем резче "
+                    "становились бы строки.",
+                "c": "Деление на √d_k приводит q и k к единичной длине, так что оценка становится косинусом угла "
+                    "между ними; деление на d_k этого не даёт.",
+                "d": "При предположениях Васвани и соавторов Var(q·k) = d_k: деление на √d_k держит дисперсию около 1 "
+                    "при любой ширине, а деление на d_k сводит её к 1/d_k, и при большой ширине строки почти "
+                    "равномерны.",
+                "right": "При делении на c дисперсия q·k/c равна d_k/c²: при c = √d_k это 1 при любой ширине, а при c "
+                    "= d_k — 1/d_k, и оценки стягивались бы к 0.",
+                "why_a": "Softmax не меняется от сдвига строки на константу, но меняется от умножения: строка [1, 0] "
+                    "даёт веса {unscaled}, а та же строка, умноженная на 1/√{scale_width}, — {scaled}.",
+                "why_b": "Наоборот: дисперсия q·k/d_k равна 1/d_k, и с ростом d_k строки становились бы всё ровнее. "
+                    "На случайных векторах при d_k = {key_width} средний наибольший вес строки из {tokens} ключей был "
+                    "бы {max_width} — почти как у равномерной строки ({uniform}).",
+                "why_c": "Косинус делит на ‖q‖·‖k‖, а это у каждой пары своё число. √d_k — одно число на всю голову: "
+                    "оно удерживает среднюю дисперсию оценок около 1, а не длину векторов.",
+                "explain": "Var(q·k/c) = d_k/c²: при c = √d_k это 1, при c = d_k — 1/d_k. На случайных векторах при "
+                    "d_k = {key_width} ({tokens} ключей в строке): с делением на √d_k дисперсия оценок "
+                    "{variance_root}, а средний наибольший вес строки {max_root}; с делением на d_k — "
+                    "{variance_width} и {max_width}, почти как у равномерной строки ({uniform}). Это довод при "
+                    "предположениях, а не доказательство оптимальности.",
+                "hint_stage": "Вспомните дисперсию скалярного произведения q · k при независимых компонентах с "
+                    "нулевым средним и единичной дисперсией.",
+                "hint_formula": "Эта дисперсия растёт как d_k; чтобы она не росла, делят на корень из неё.",
+            },
+            "en": {
+                "title": "why √d_k and not d_k",
+                "prompt": "Why are the scores divided by √d_k and not by d_k?",
+                "a": "It makes no difference: softmax does not depend on the scale of the scores, only on their "
+                    "order, so any divisor gives the same weights.",
+                "b": "Divided by d_k, the variance of the scores would grow with d_k, so the wider the vectors, the "
+                    "sharper the rows would get.",
+                "c": "Dividing by √d_k brings q and k to unit length, so the score becomes the cosine of the angle "
+                    "between them; dividing by d_k would not.",
+                "d": "Under Vaswani et al.'s assumptions Var(q·k) = d_k: dividing by √d_k keeps the variance near 1 "
+                    "at every width, while dividing by d_k shrinks it to 1/d_k, and at large widths the rows turn "
+                    "almost uniform.",
+                "right": "Divided by c, the variance of q·k/c is d_k/c²: 1 at every width for c = √d_k, and 1/d_k for "
+                    "c = d_k, which would pull the scores towards 0.",
+                "why_a": "Softmax is unchanged when a constant is added to a row, not when the row is multiplied: the "
+                    "row [1, 0] gives the weights {unscaled}, the same row times 1/√{scale_width} gives {scaled}.",
+                "why_b": "The opposite: the variance of q·k/d_k is 1/d_k, so the rows would get ever flatter as d_k "
+                    "grows. On random vectors at d_k = {key_width} the mean largest weight in a row of {tokens} keys "
+                    "would be {max_width}, close to a uniform row's {uniform}.",
+                "why_c": "A cosine divides by ‖q‖·‖k‖, which differs for every pair. √d_k is one number for the whole "
+                    "head: it keeps the scores' average variance near 1; it does not set the vectors' length.",
+                "explain": "Var(q·k/c) = d_k/c²: for c = √d_k that is 1, for c = d_k it is 1/d_k. On random vectors "
+                    "at d_k = {key_width} ({tokens} keys to a row): divided by √d_k, the scores have variance "
+                    "{variance_root} and the mean largest weight in a row is {max_root}; divided by d_k, "
+                    "{variance_width} and {max_width}, close to a uniform row's {uniform}. This is an argument under "
+                    "assumptions, not a proof of optimality.",
+                "hint_stage": "Recall the variance of a dot product q · k whose components are independent, with mean "
+                    "0 and variance 1.",
+                "hint_formula": "That variance grows like d_k; to keep it from growing, divide by its square root.",
+            },
+        },
+    ),
+    choice_exercise(
+        "recurrent-vs-self",
+        notebook="05_history", instance="history",
+        skills=("skill.history",),
+        correct="b",
+        facts=_history_facts,
+        misconceptions={"a": "constant-work", "c": "parallel-generation", "d": "anachronism"},
+        strings={
+            "ru": {
+                "title": "рекуррентное выравнивание и самовнимание",
+                "prompt": "Сравните выравнивание Бахданау с головой, которую вы считали в 27.1–27.4. В чём главное "
+                    "различие?",
+                "a": "С самовниманием работа перестаёт зависеть от длины: все оценки получаются одним произведением, "
+                    "сколько бы ни было токенов.",
+                "b": "Выравнивание строит новый контекст на каждом шаге декодера, по одному шагу за раз; голова "
+                    "самовнимания в одном слое сразу сопоставляет все позиции одной последовательности друг с другом.",
+                "c": "Самовнимание распараллеливает авторегрессионную генерацию: раз все позиции считаются "
+                    "одновременно, все токены ответа появляются сразу.",
+                "d": "Разницы нет: аддитивное внимание Бахданау, Чо и Бенджио уже работало с запросами, ключами, "
+                    "значениями и масштабированными скалярными произведениями.",
+                "right": "Отличие — в устройстве модели: контекст по шагам декодера против матрицы всех пар позиций в "
+                    "одном слое.",
+                "why_a": "Матрица оценок строится сразу, но её размер T×T растёт с длиной: объём работы не постоянен.",
+                "why_c": "Оценки одного слоя считаются пакетно, но генерация остаётся авторегрессионной: следующий "
+                    "токен зависит от предыдущих.",
+                "why_d": "Это нынешние понятия, перенесённые в прошлое. У Бахданау, Чо и Бенджио оценку считает "
+                    "маленькая обучаемая сеть по состоянию декодера и аннотации; ни запросов с ключами и значениями, "
+                    "ни деления на √d_k там нет, а имя «аддитивное» этой оценке дали позже.",
+                "explain": "Выравнивание оценивает {encoder_pairs} пары «состояние декодера — аннотация энкодера», "
+                    "самовнимание — {self_pairs} пары позиций одной последовательности. От этого ни работа не "
+                    "становится постоянной, ни порождение текста — параллельным.",
+                "hint_stage": "Сравните, откуда берутся запросы и ключи при выравнивании энкодера и декодера и в "
+                    "самовнимании.",
+                "hint_formula": "У Бахданау контекст собирается заново для каждого шага перевода; голова самовнимания "
+                    "сравнивает позиции одной последовательности все сразу.",
+            },
+            "en": {
+                "title": "recurrent alignment and self-attention",
+                "prompt": "Compare Bahdanau's alignment with the head you computed in 27.1–27.4. What is the main "
+                    "difference?",
+                "a": "With self-attention the work no longer depends on the length: all the scores come out of one "
+                    "product, however many tokens there are.",
+                "b": "Alignment builds a new context at each step of the decoder, one step at a time; a "
+                    "self-attention head relates all positions of one sequence to each other at once, in one layer.",
+                "c": "Self-attention parallelizes autoregressive generation: since all positions are computed at "
+                    "once, all tokens of the answer appear at once.",
+                "d": "There is no difference: the additive attention of Bahdanau, Cho and Bengio already used "
+                    "queries, keys, values and scaled dot products.",
+                "right": "The difference is in the model's structure: a context per decoder step versus a matrix of "
+                    "all position pairs in one layer.",
+                "why_a": "The score matrix is built at once, but its T×T size grows with the length: the work is not "
+                    "constant.",
+                "why_c": "One layer's scores are computed in a batch, but generation stays autoregressive: the next "
+                    "token depends on the previous ones.",
+                "why_d": "That carries today's ideas into the past. In Bahdanau, Cho and Bengio's model a small "
+                    "learned network computes each score from the decoder state and an annotation; there are no "
+                    "queries, keys and values and no division by √d_k, and the name “additive” was given to that "
+                    "score later.",
+                "explain": "Alignment scores {encoder_pairs} pairs of “decoder state — encoder annotation”; "
+                    "self-attention scores {self_pairs} pairs of positions of one sequence. That makes neither the "
+                    "work constant nor the production of text parallel.",
+                "hint_stage": "Compare where the queries and the keys come from in encoder–decoder alignment and in "
+                    "self-attention.",
+                "hint_formula": "In Bahdanau's model the context is gathered anew for each step of the translation; a "
+                    "self-attention head compares the positions of one sequence all at once.",
+            },
+        },
+    ),
+    Exercise(
+        "identical-keys", "numbers",
+        notebook="05_history", instance="identical_keys",
+        skills=("skill.row-softmax", "skill.properties"),
+        varies="identical",
+        inputs=_identical_inputs,
+        expected=lambda ev: ev.identical_keys.weights[0],
+        judge=_identical_keys,
+        facts=lambda expected, ev: {"answer": vector(expected[0], 3), "weights": vector(expected[0])},
+        strings={
+            "ru": {
+                "title": "одинаковые ключи",
+                "prompt": "Все строки ключей одинаковы: K = {key_rows}. Какими будут веса в строке любого запроса?",
+                "form": "строка весов в виде {layout}",
+                "form_hint": "Нужна строка из {tokens} весов (или вся матрица {size}).",
+                "explain": "Все оценки строки равны, и softmax даёт равномерную строку {weights}.",
+                "hint_stage": "Посмотрите на оценки одного запроса, когда все ключи одинаковы.",
+                "hint_formula": "Одинаковые ключи дают равные оценки, а softmax равных чисел — равные веса.",
+            },
+            "en": {
+                "title": "identical keys",
+                "prompt": "All key rows are identical: K = {key_rows}. What will the weights in any query's row be?",
+                "form": "a row of weights as {layout}",
+                "form_hint": "A row of {tokens} weights (or the whole {size} matrix) is needed.",
+                "explain": "All scores in the row are equal, and softmax gives the uniform row {weights}.",
+                "hint_stage": "Look at one query's scores when all keys are identical.",
+                "hint_formula": "Identical keys give equal scores, and the softmax of equal numbers gives equal "
+                    "weights.",
+            },
+        },
+    ),
+    Exercise(
+        "single-token", "numbers",
+        notebook="06_head_from_primitives", instance="single_token",
+        skills=("skill.mixing", "skill.properties"),
+        varies="single",
+        inputs=lambda ev: {"value": vector(ev.single_token.value[0, 0], 0)},
+        read=_read_flat,
+        expected=lambda ev: np.concatenate([ev.single_token.weights.ravel(), ev.single_token.output.ravel()]),
+        judge=_single_token,
+        facts=_single_facts,
+        strings={
+            "ru": {
+                "title": "один токен",
+                "prompt": "В последовательности один токен, его значение {value}. Каковы его вес внимания и выход? "
+                    "Ответ — вес и выход: [w, [o_0, o_1]] или [w, o_0, o_1].",
+                "form": "вес и выход в виде [w, [o_0, o_1]] или [w, o_0, o_1]",
+                "form_hint": "Нужны три числа: вес и две координаты выхода.",
+                "explain": "В строке весов один ключ, поэтому A = {weights}, а выход равен значению: O = {output}. "
+                    "Градиенты запроса и ключа нулевые: Q̄ = {grad_q}, K̄ = {grad_k}.",
+                "hint_stage": "У одного токена строка весов — softmax одной-единственной оценки.",
+                "hint_formula": "Softmax одного числа всегда равен 1, а выход — взвешенная сумма единственной строки "
+                    "V.",
+            },
+            "en": {
+                "title": "a single token",
+                "prompt": "A sequence has one token, whose value is {value}. What are its attention weight and its "
+                    "output? Answer with the weight and the output: [w, [o_0, o_1]] or [w, o_0, o_1].",
+                "form": "the weight and the output as [w, [o_0, o_1]] or [w, o_0, o_1]",
+                "form_hint": "Three numbers are needed: the weight and the two output coordinates.",
+                "explain": "The weight row has one key, so A = {weights}, and the output is the value itself: O = "
+                    "{output}. The query and key gradients are zero: Q̄ = {grad_q}, K̄ = {grad_k}.",
+                "hint_stage": "A single token's row of weights is the softmax of a single score.",
+                "hint_formula": "The softmax of one number is always 1, and the output is the weighted sum of V's "
+                    "single row.",
+            },
+        },
+    ),
+    choice_exercise(
+        "permutation",
+        notebook="06_head_from_primitives", instance="permutation",
+        skills=("skill.properties",),
+        correct="d",
+        facts=_permutation_facts,
+        misconceptions={"a": "permutation-unchanged", "b": "head-knows-order", "c": "permutation-columns-only"},
+        strings={
+            "ru": {
+                "title": "перестановка позиций",
+                "prompt": "Поменяем местами две позиции токенов — одинаково в Q, K и V. Что произойдёт с выходом?",
+                "a": "Выход не изменится ни в одной строке.",
+                "b": "Получатся другие числа: голова знает порядок позиций.",
+                "c": "Переставятся только столбцы A, а строки выхода останутся на месте.",
+                "d": "Строки выхода переставятся так же: каждая строка следует за своей позицией.",
+                "right": "Голова не знает порядка позиций: строка выхода перемещается вместе со своим запросом.",
+                "why_a": "Строка выхода принадлежит своему запросу; запрос переехал — его строка выхода переехала "
+                    "вместе с ним.",
+                "why_b": "У этой головы нет сведений о позиции: оценки зависят только от содержимого строк. Порядок "
+                    "позиций, как и маску, в модель вносят отдельно.",
+                "why_c": "Переставляются и строки A (запросы), и её столбцы (ключи), поэтому строки выхода "
+                    "переставляются тоже.",
+                "explain": "После перестановки {order} выход совпал с переставленным исходным выходом с расхождением "
+                    "{difference}. О порядке позиций голова ничего не знает, поэтому сведения о порядке, как и маску, "
+                    "придётся добавлять отдельно.",
+                "hint_stage": "Проследите, куда переедут строка запроса и строки ключей и значений, если переставить "
+                    "позиции.",
+                "hint_formula": "Каждая оценка зависит только от пары (q_i, k_j): переставленные вместе строки дают "
+                    "те же пары на новых местах.",
+            },
+            "en": {
+                "title": "swapping positions",
+                "prompt": "Swap two token positions, the same way in Q, K and V. What happens to the output?",
+                "a": "The output does not change in any row.",
+                "b": "Different numbers come out: the head knows the order of positions.",
+                "c": "Only the columns of A are permuted; the output rows stay where they were.",
+                "d": "The output rows are permuted the same way: each row follows its position.",
+                "right": "The head does not know the order of positions: an output row moves with its query.",
+                "why_a": "An output row belongs to its query; when the query moves, its output row moves with it.",
+                "why_b": "This head has no information about position: the scores depend only on what the rows "
+                    "contain. The order of positions, like the mask, is brought into a model separately.",
+                "why_c": "Both the rows of A (queries) and its columns (keys) are permuted, so the output rows are "
+                    "permuted too.",
+                "explain": "After permuting {order}, the output matched the permuted original output with a "
+                    "difference {difference}. The head knows nothing of the order of positions, so information about "
+                    "order, like the mask, has to be added separately.",
+                "hint_stage": "Follow where a query row and the key and value rows move when the positions are "
+                    "permuted.",
+                "hint_formula": "Each score depends only on its pair (q_i, k_j): rows permuted together give the same "
+                    "pairs in new places.",
+            },
+        },
+    ),
+    Exercise(
+        "value-gradient", "numbers",
+        notebook="07_gradients", instance="worked",
+        skills=("skill.gradients",),
+        expected=lambda ev: ev.worked_steps.grad_value,
+        judge=_review_judge(VALUE_GRADIENT_MISTAKES, lambda e: labels("v", len(e)), tolerance=0.0,
+                            rows_sum_to_one=False),
+        facts=_gradient_facts,
+        strings={
+            "ru": {
+                "title": "градиент по значениям V̄",
+                "prompt": "Обратный проход начинается с последнего шага, O = AV. Вычислите V̄ = AᵀŌ для разобранного "
+                    "примера при Ō = I (A и V — в ячейке выше). Ответ — матрица 2×2, по строке на позицию значения; "
+                    "хватит трёх знаков после запятой.",
+                "form": "матрица 2×2 в виде [[a, b], [c, d]]",
+                "form_hint": "Нужна матрица 2×2 той же формы, что V: строка на позицию j, столбец на признак значения.",
+                "wrong": "V̄_j = Σ_i A_ij ō_i: строка j складывает строки Ō с весами, которые позиции j дали все "
+                    "запросы.",
+                "explain": "V̄ = AᵀŌ, а при Ō = I это просто Aᵀ: V̄ = {answer}. Строка j — столбец j матрицы весов A "
+                    "= {weights}: сколько от каждого ō_i получает значение v_j.",
+                "hint_stage": "Это первый шаг назад: через O = AV к значениям V. Веса A здесь — постоянные множители.",
+                "hint_formula": "V̄ = AᵀŌ; при Ō = I это Aᵀ — матрица весов, у которой строки стали столбцами.",
+            },
+            "en": {
+                "title": "the values' gradient V̄",
+                "prompt": "The backward pass starts from the last step, O = AV. Compute V̄ = AᵀŌ for the worked "
+                    "example with Ō = I (A and V are in the cell above). Answer with a 2×2 matrix, one row per value "
+                    "position; three decimals are enough.",
+                "form": "a 2×2 matrix as [[a, b], [c, d]]",
+                "form_hint": "Expected: a 2×2 matrix of the shape of V, one row per position j and one column per "
+                    "value feature.",
+                "wrong": "V̄_j = Σ_i A_ij ō_i: row j adds up the rows of Ō with the weights that every query gave to "
+                    "position j.",
+                "explain": "V̄ = AᵀŌ, and with Ō = I that is simply Aᵀ: V̄ = {answer}. Row j is column j of the "
+                    "weights A = {weights}: how much of each ō_i the value v_j receives.",
+                "hint_stage": "This is the first step back: through O = AV to the values V. Here the weights A are "
+                    "constant factors.",
+                "hint_formula": "V̄ = AᵀŌ; with Ō = I that is Aᵀ, the weight matrix with its rows turned into columns.",
+            },
+        },
+    ),
+    Exercise(
+        "weight-gradient", "numbers",
+        notebook="07_gradients", instance="worked",
+        skills=("skill.gradients",),
+        expected=lambda ev: ev.worked_steps.grad_weights,
+        judge=_review_judge(WEIGHT_GRADIENT_MISTAKES, lambda e: labels("q", len(e)), tolerance=0.0,
+                            rows_sum_to_one=False),
+        facts=_gradient_facts,
+        strings={
+            "ru": {
+                "title": "градиент по весам Ā",
+                "prompt": "Тот же шаг O = AV ведёт и к весам. Вычислите Ā = ŌVᵀ при Ō = I. Ответ — матрица 2×2, "
+                    "строка на запрос, столбец на ключ.",
+                "form": "матрица 2×2 в виде [[a, b], [c, d]]",
+                "form_hint": "Нужна матрица 2×2 той же формы, что A: строка на запрос, столбец на позицию ключа.",
+                "wrong": "Ā_ij = ō_i · v_j: скалярное произведение строки i входящего градиента со строкой значения j.",
+                "explain": "Ā = ŌVᵀ, а при Ō = I это Vᵀ: Ā = {answer}. Элемент Ā_ij = ō_i · v_j говорит, насколько "
+                    "выросла бы L, если бы запрос q_i отдал позиции j чуть больше веса.",
+                "hint_stage": "Тот же шаг O = AV, но теперь постоянны значения V, а меняются веса A.",
+                "hint_formula": "Ā = ŌVᵀ; при Ō = I это Vᵀ: строки V становятся столбцами.",
+            },
+            "en": {
+                "title": "the weights' gradient Ā",
+                "prompt": "The same step O = AV leads to the weights too. Compute Ā = ŌVᵀ with Ō = I. Answer with a "
+                    "2×2 matrix, one row per query and one column per key.",
+                "form": "a 2×2 matrix as [[a, b], [c, d]]",
+                "form_hint": "Expected: a 2×2 matrix of the shape of A, one row per query and one column per key "
+                    "position.",
+                "wrong": "Ā_ij = ō_i · v_j: the dot product of row i of the upstream gradient with value row j.",
+                "explain": "Ā = ŌVᵀ, and with Ō = I that is Vᵀ: Ā = {answer}. Entry Ā_ij = ō_i · v_j says how much L "
+                    "would grow if query q_i gave position j a little more weight.",
+                "hint_stage": "The same step O = AV, but now the values V are constant and the weights A vary.",
+                "hint_formula": "Ā = ŌVᵀ; with Ō = I that is Vᵀ: the rows of V become columns.",
+            },
+        },
+    ),
+    Exercise(
+        "score-gradient", "numbers",
+        notebook="07_gradients", instance="worked",
+        skills=("skill.gradients",),
+        expected=lambda ev: ev.worked_steps.grad_scores,
+        judge=_score_gradient,
+        facts=_score_gradient_facts,
+        strings={
+            "ru": {
+                "title": "градиент по оценкам S̄",
+                "prompt": "Теперь через softmax, строка за строкой: S̄ = A ⊙ (Ā − rowsum(A ⊙ Ā)). Для строки весов a "
+                    "и её градиента ā сначала найдите одно число ⟨a, ā⟩, затем a ⊙ (ā − ⟨a, ā⟩). Ответ — матрица 2×2; "
+                    "числа маленькие, дайте три знака после запятой.",
+                "form": "матрица 2×2 в виде [[a, b], [c, d]]",
+                "form_hint": "Нужна матрица 2×2 той же формы, что S: строка на запрос, столбец на ключ.",
+                "wrong": "В строке i: S̄_ij = A_ij (Ā_ij − Σ_r A_ir Ā_ir). Сначала одно число на строку, ⟨a_i, ā_i⟩, "
+                    "затем разность с ним, умноженная на вес.",
+                "explain": "В строке q_0: a = {row}, ā = {grad_row}, ⟨a, ā⟩ = {inner}, и S̄_0 = a ⊙ (ā − ⟨a, ā⟩) = "
+                    "{first}. Целиком S̄ = {answer}. Каждая строка даёт в сумме 0: прибавка одного числа ко всей "
+                    "строке оценок веса не меняет (27.1), поэтому вдоль этого направления градиента нет.",
+                "hint_stage": "Это шаг через softmax строки: от градиента по весам Ā к градиенту по масштабированным "
+                    "оценкам S̄.",
+                "hint_formula": "Для строки: ⟨a, ā⟩ = a_0 ā_0 + a_1 ā_1, затем S̄_j = a_j (ā_j − ⟨a, ā⟩).",
+            },
+            "en": {
+                "title": "the scores' gradient S̄",
+                "prompt": "Now through the softmax, row by row: S̄ = A ⊙ (Ā − rowsum(A ⊙ Ā)). For a row of weights a "
+                    "and its gradient ā, first find the one number ⟨a, ā⟩, then a ⊙ (ā − ⟨a, ā⟩). Answer with a 2×2 "
+                    "matrix; the numbers are small, give three decimals.",
+                "form": "a 2×2 matrix as [[a, b], [c, d]]",
+                "form_hint": "Expected: a 2×2 matrix of the shape of S, one row per query and one column per key.",
+                "wrong": "In row i: S̄_ij = A_ij (Ā_ij − Σ_r A_ir Ā_ir). First one number per row, ⟨a_i, ā_i⟩, then "
+                    "the difference from it, times the weight.",
+                "explain": "In row q_0: a = {row}, ā = {grad_row}, ⟨a, ā⟩ = {inner}, and S̄_0 = a ⊙ (ā − ⟨a, ā⟩) = "
+                    "{first}. All of it: S̄ = {answer}. Every row sums to 0: adding one number to a whole row of "
+                    "scores leaves the weights unchanged (27.1), so there is no gradient along that direction.",
+                "hint_stage": "This is the step through a row's softmax: from the weights' gradient Ā to the scaled "
+                    "scores' gradient S̄.",
+                "hint_formula": "For a row: ⟨a, ā⟩ = a_0 ā_0 + a_1 ā_1, then S̄_j = a_j (ā_j − ⟨a, ā⟩).",
+            },
+        },
+    ),
+    choice_exercise(
+        "small-query-gradients",
+        notebook="07_gradients", instance="worked",
+        skills=("skill.gradients",),
+        correct="c",
+        facts=_small_gradient_facts,
+        misconceptions={"a": "scale-shrinks-gradient", "b": "values-always-larger", "d": "blames-upstream"},
+        strings={
+            "ru": {
+                "title": "почему Q̄ и K̄ так малы",
+                "prompt": "Почему в разобранном примере Q̄ и K̄ намного меньше V̄?",
+                "a": "Из-за деления на √d_k: этот множитель стоит на пути к Q и K, но не к V.",
+                "b": "Так всегда: градиенты запросов и ключей меньше градиентов значений.",
+                "c": "Строки A почти насыщены, а у насыщенной строки якобиан softmax почти нулевой, так что до "
+                    "оценок, а с ними до Q и K, доходит мало.",
+                "d": "Из-за Ō = I: единичный входящий градиент гасит вклады, которые шли бы к Q и K.",
+                "right": "Путь к Q и K идёт через якобиан softmax: в примере a_0·a_1 = {products}, поэтому S̄ = "
+                    "{grad_scores}, хотя Ā = {grad_weights}.",
+                "why_a": "Этот множитель уменьшает Q̄ и K̄ лишь в √d_k ≈ {root} раза, а ‖V̄‖ больше ‖Q̄‖ в {ratio} "
+                    "раза.",
+                "why_b": "Не всегда: при равномерной строке a = {uniform} элемент якобиана a_0·a_1 = "
+                    "{uniform_product}, и градиент по оценкам был бы велик.",
+                "why_d": "Ō одинаково входит и в V̄ = AᵀŌ, и в Ā = ŌVᵀ. Градиент уменьшается дальше, в softmax между "
+                    "Ā и S̄: Ā = {grad_weights}, а S̄ = {grad_scores}.",
+                "explain": "V̄ = AᵀŌ получает веса напрямую. Путь к Q и K идёт через softmax: для двух ключей J = a_0 "
+                    "a_1 [[1, −1], [−1, 1]], а в примере a_0·a_1 = {products}. Поэтому S̄ = {grad_scores}, хотя Ā = "
+                    "{grad_weights}. Это насыщение из 27.4: чем больше веса строки у одного ключа, тем меньше "
+                    "градиента доходит до оценок, а через них — до Q и K.",
+                "hint_stage": "Градиент Q̄ проходит через softmax, а V̄ — нет.",
+                "hint_formula": "Правило обратного прохода через softmax — S̄ = A ⊙ (Ā − rowsum(A ⊙ Ā)); когда веса "
+                    "строки близки к 0 и 1, S̄ почти нулевой.",
+            },
+            "en": {
+                "title": "why Q̄ and K̄ are so small",
+                "prompt": "Why are Q̄ and K̄ so much smaller than V̄ in the worked example?",
+                "a": "Because of the division by √d_k: that factor lies on the path to Q and K but not to V.",
+                "b": "It is always so: the gradients of queries and keys are smaller than those of values.",
+                "c": "The rows of A are nearly saturated, and a saturated row's softmax Jacobian is almost zero, so "
+                    "little reaches the scores, and with them Q and K.",
+                "d": "Because of Ō = I: the identity upstream gradient cancels the contributions that would reach Q "
+                    "and K.",
+                "right": "The path to Q and K runs through the softmax Jacobian: here a_0·a_1 = {products}, so S̄ = "
+                    "{grad_scores}, although Ā = {grad_weights}.",
+                "why_a": "That factor shrinks Q̄ and K̄ only by a factor of √d_k ≈ {root}, while ‖V̄‖ is {ratio} "
+                    "times ‖Q̄‖.",
+                "why_b": "Not always: for a uniform row a = {uniform} the Jacobian entry a_0·a_1 = {uniform_product}, "
+                    "and the gradient of the scores would be large.",
+                "why_d": "Ō enters V̄ = AᵀŌ and Ā = ŌVᵀ alike. The gradient shrinks later, in the softmax between Ā "
+                    "and S̄: Ā = {grad_weights}, but S̄ = {grad_scores}.",
+                "explain": "V̄ = AᵀŌ receives the weights directly. The path to Q and K runs through the softmax: for "
+                    "two keys J = a_0 a_1 [[1, −1], [−1, 1]], and in the example a_0·a_1 = {products}. So S̄ = "
+                    "{grad_scores}, although Ā = {grad_weights}. This is the saturation of 27.4: the more of a row's "
+                    "weight sits on one key, the less gradient reaches the scores, and through them Q and K.",
+                "hint_stage": "The gradient Q̄ passes through the softmax; V̄ does not.",
+                "hint_formula": "The backward rule through softmax is S̄ = A ⊙ (Ā − rowsum(A ⊙ Ā)); when a row's "
+                    "weights are near 0 and 1, S̄ is nearly zero.",
+            },
+        },
+    ),
+    Exercise(
+        "scores-by-hand", "numbers",
+        notebook="08_trace", instance="hand",
+        skills=("skill.dot-products",),
+        varies="hand",
+        inputs=_hand_inputs,
+        expected=lambda ev: ev.hand.head.raw_scores.data[0],
+        facts=_hand_scores_facts,
+        judge=head_judge(lambda ev: Asked(ev.hand, ev.worked, "raw"), lambda e: {"size": _size(e)},
+                         "q"),
+        strings={
+            "ru": {
+                "title": "оценки QKᵀ вручную",
+                "prompt": "Пример для счёта вручную: Q = {hand_query}, K = {hand_key}, d_k = {key_width}. Вычислите "
+                    "QKᵀ: скалярное произведение q_i · k_j для каждой пары запроса и ключа. Ответ — матрица {size}: "
+                    "строка на запрос, столбец на ключ.",
+                "form": "матрица {size} в виде {layout}",
+                "form_hint": "Нужна матрица {size}: строка на запрос, столбец на ключ.",
+                "wrong": "Элемент (i, j) — скалярное произведение строки q_i на строку k_j: перемножьте координаты "
+                    "попарно и сложите произведения.",
+                "explain": "QKᵀ = {answer}. Элемент (i, j) равен q_i · k_j, например {example}. Матрица не "
+                    "симметрична: KQᵀ — её транспонированная копия, и это другой ответ.",
+                "hint_stage": "Это этап до масштабирования: матрица QKᵀ, строка на каждый запрос и столбец на каждый "
+                    "ключ.",
+                "hint_formula": "Элемент (i, j) — q_i · k_j: перемножьте координаты q_i и k_j попарно и сложите "
+                    "произведения.",
+            },
+            "en": {
+                "title": "the scores QKᵀ by hand",
+                "prompt": "An example to compute by hand: Q = {hand_query}, K = {hand_key}, d_k = {key_width}. "
+                    "Compute QKᵀ: the dot product q_i · k_j for every pair of a query and a key. Answer with a {size} "
+                    "matrix: a row per query, a column per key.",
+                "form": "a {size} matrix as {layout}",
+                "form_hint": "A {size} matrix is needed: a row per query, a column per key.",
+                "wrong": "Entry (i, j) is the dot product of row q_i with row k_j: multiply the coordinates in pairs "
+                    "and add the products.",
+                "explain": "QKᵀ = {answer}. Entry (i, j) is q_i · k_j, for example {example}. The matrix is not "
+                    "symmetric: KQᵀ is its transpose, and a different answer.",
+                "hint_stage": "This is the stage before scaling: the matrix QKᵀ, a row for every query and a column "
+                    "for every key.",
+                "hint_formula": "Entry (i, j) is q_i · k_j: multiply the coordinates of q_i and k_j in pairs and add "
+                    "the products.",
+            },
+        },
+    ),
+    Exercise(
+        "weights-by-hand", "numbers",
+        notebook="08_trace", instance="hand",
+        skills=("skill.scaling", "skill.row-softmax"),
+        varies="hand",
+        inputs=_hand_inputs,
+        expected=lambda ev: ev.hand.weights[0],
+        facts=_hand_weights_facts,
+        judge=head_judge(lambda ev: Asked(ev.hand, ev.worked, "weights"), lambda e: {"size": _size(e)},
+                         "q", lambda ev: BY_HAND, rows_sum_to_one=True),
+        strings={
+            "ru": {
+                "title": "веса A вручную",
+                "prompt": "Теперь веса этого примера (Q = {hand_query}, K = {hand_key}): A = softmax(QKᵀ/√d_k) по "
+                    "строкам, d_k = {key_width}. Из констант понадобится только e ≈ 2.718. Ответ — матрица {size}, "
+                    "строка на запрос; хватит двух знаков после запятой (принимается ±0.01).",
+                "form": "матрица весов {size} в виде {layout}",
+                "form_hint": "Нужна матрица весов {size}: строка на запрос, столбец на ключ.",
+                "wrong": "Разделите каждую оценку на √d_k, возьмите экспоненты и поделите каждую экспоненту строки на "
+                    "их сумму.",
+                "explain": "S = QKᵀ/√d_k = {scaled} (√d_k = {root}). Экспоненты строки q_0: {exps}, их сумма {total}, "
+                    "поэтому A_0 = {first}. Целиком A = {answer}: наибольший вес — {largest}, не больше 0.9: значения "
+                    "действительно смешиваются.",
+                "hint_stage": "Сначала масштабированные оценки S = QKᵀ/√d_k (здесь √d_k = {root}), затем softmax "
+                    "каждой строки.",
+                "hint_formula": "В строке возьмите e^(S_ij), их сумму и разделите каждую экспоненту на сумму; e ≈ "
+                    "2.72, 1/e ≈ 0.37.",
+            },
+            "en": {
+                "title": "the weights A by hand",
+                "prompt": "Now this example's weights (Q = {hand_query}, K = {hand_key}): A = softmax(QKᵀ/√d_k) along "
+                    "rows, d_k = {key_width}. The only constant you need is e ≈ 2.718. Answer with a {size} matrix, a "
+                    "row per query; two decimals are enough (±0.01 is accepted).",
+                "form": "a {size} weight matrix as {layout}",
+                "form_hint": "A {size} weight matrix is needed: a row per query, a column per key.",
+                "wrong": "Divide each score by √d_k, exponentiate, and divide each exponential of a row by their sum.",
+                "explain": "S = QKᵀ/√d_k = {scaled} (√d_k = {root}). The exponentials of row q_0 are {exps}, summing "
+                    "to {total}, so A_0 = {first}. All of A is {answer}: the largest weight is {largest}, no more "
+                    "than 0.9 — the values really are mixed.",
+                "hint_stage": "First the scaled scores S = QKᵀ/√d_k (here √d_k = {root}), then a softmax of every row.",
+                "hint_formula": "In a row take e^(S_ij), their sum, and divide each exponential by the sum; e ≈ 2.72, "
+                    "1/e ≈ 0.37.",
+            },
+        },
+    ),
+    Exercise(
+        "output-by-hand", "numbers",
+        notebook="08_trace", instance="hand",
+        skills=("skill.mixing",),
+        varies="hand",
+        inputs=_hand_inputs,
+        expected=lambda ev: ev.hand.output[0],
+        facts=_hand_output_facts,
+        judge=head_judge(lambda ev: Asked(ev.hand, ev.worked, "output"), lambda e: {"size": _size(e)},
+                         "o", _mixture_tolerance),
+        strings={
+            "ru": {
+                "title": "выход O вручную",
+                "prompt": "И выход этого примера (Q = {hand_query}, K = {hand_key}, d_k = {key_width}): O = AV при V "
+                    "= {hand_value}, где A — его веса. Ответ — матрица {value_size}, строка на запрос; хватит двух "
+                    "знаков после запятой.",
+                "form": "матрица {value_size} в виде {value_layout}",
+                "form_hint": "Нужна матрица {size}: строка на запрос, столбец на признак значения.",
+                "wrong": "Строка o_i — сумма строк значений v_j с весами из строки A_i,: — o_i = Σ_j A_ij v_j.",
+                "explain": "o_0 = {terms} = {first}; остальные строки — так же. O = {answer}.",
+                "hint_stage": "Это смесь значений: строка o_i собирается из строк V с весами строки A_i,:.",
+                "hint_formula": "o_i = Σ_j A_ij · v_j: умножьте каждую строку V на её вес и сложите.",
+            },
+            "en": {
+                "title": "the output O by hand",
+                "prompt": "And this example's output (Q = {hand_query}, K = {hand_key}, d_k = {key_width}): O = AV "
+                    "with V = {hand_value}, A being its weights. Answer with a {value_size} matrix, a row per query; "
+                    "two decimals are enough.",
+                "form": "a {value_size} matrix as {value_layout}",
+                "form_hint": "A {size} matrix is needed: a row per query, a column per value feature.",
+                "wrong": "Row o_i is the sum of the value rows v_j weighted by row A_i,: — o_i = Σ_j A_ij v_j.",
+                "explain": "o_0 = {terms} = {first}; the other rows likewise. O = {answer}.",
+                "hint_stage": "This is the mixture of values: row o_i is built from the rows of V with the weights of "
+                    "row A_i,:.",
+                "hint_formula": "o_i = Σ_j A_ij · v_j: multiply each row of V by its weight and add them up.",
+            },
+        },
+    ),
+    choice_exercise(
+        "future-access",
+        notebook="09_next", instance="worked",
+        skills=("skill.causal-mask",),
+        correct="a",
+        facts=_worked_facts,
+        misconceptions={"b": "past-is-leak", "c": "self-is-leak", "d": "believes-causal"},
+        strings={
+            "ru": {
+                "title": "доступ к будущему",
+                "prompt": "Декодер учат предсказывать следующий токен. Какой доступ головы к другим позициям выдал бы "
+                    "ему ответ заранее?",
+                "a": "Запрос позиции i учитывает ключи и значения позиций j > i — более поздние целевые токены.",
+                "b": "Запрос позиции i учитывает ключи более ранних позиций j < i.",
+                "c": "Запрос позиции i учитывает собственный ключ j = i.",
+                "d": "Утечки нет: эта голова и так видит только прошлые позиции.",
+                "right": "Без маски запрос видит более поздние позиции; при авторегрессионном обучении это подсказка "
+                    "ответа.",
+                "why_b": "Более ранние позиции при генерации модели уже известны — учитывать их можно.",
+                "why_c": "Собственная позиция тоже известна: маска из главы 28 её не скрывает.",
+                "why_d": "Эта голова без маски: в примере запрос q_0 отдаёт более поздней позиции k_1 вес "
+                    "{future_weight}. Маску добавит глава 28.",
+                "explain": "Без маски каждому запросу видны все ключи: в примере q_0 отдаёт будущей позиции k_1 вес "
+                    "{future_weight}. При авторегрессионном обучении так модель подсматривала бы ответ.",
+                "hint_stage": "При авторегрессионном обучении позиция i учится предсказывать следующий токен.",
+                "hint_formula": "Утечка — когда запрос i видит ключи позиций j > i; у головы без маски видны все.",
+            },
+            "en": {
+                "title": "access to the future",
+                "prompt": "A decoder is trained to predict the next token. Which kind of access to other positions "
+                    "would give the head the answer in advance?",
+                "a": "The query at position i uses keys and values at positions j > i — later target tokens.",
+                "b": "The query at position i uses the keys of earlier positions j < i.",
+                "c": "The query at position i uses its own key j = i.",
+                "d": "There is no leak: this head already sees only past positions.",
+                "right": "Without a mask a query sees later positions; in autoregressive training that gives the "
+                    "answer away.",
+                "why_b": "Earlier positions are already known to the model when it generates — using them is fine.",
+                "why_c": "Its own position is known too: the mask of chapter 28 does not hide it.",
+                "why_d": "This head has no mask: in the example query q_0 gives the later position k_1 a weight of "
+                    "{future_weight}. Chapter 28 adds the mask.",
+                "explain": "Without a mask every query sees every key: in the example q_0 gives the future position "
+                    "k_1 a weight of {future_weight}. In autoregressive training the model would peek at the answer.",
+                "hint_stage": "In autoregressive training position i learns to predict the next token.",
+                "hint_formula": "A leak is query i seeing the keys of positions j > i; a head without a mask sees "
+                    "them all.",
+            },
+        },
+    ),
+    Exercise(
+        "causal-rows", "numbers",
+        notebook="09_next", instance="hand",
+        skills=("skill.causal-mask",),
+        varies="causal",
+        inputs=_causal_inputs,
+        expected=lambda ev: ev.hand_causal,
+        judge=_review_judge(CAUSAL_MISTAKES, lambda e: labels("q", len(e))),
+        facts=_causal_facts,
+        strings={
+            "ru": {
+                "title": "что оставляет каузальная маска",
+                "prompt": "В главе 28 появится каузальная маска: при T = {tokens} запрос q_i видит только ключи j ≤ i "
+                    "(оценки остальных заменяют на −∞ до softmax). Какой станет с такой маской матрица весов A "
+                    "{example}? Ответ — матрица {size}; хватит двух знаков после запятой.",
+                "second": "второго примера",
+                "given": "примера с Q = {hand_query}, K = {hand_key}, d_k = {key_width}",
+                "form": "матрица весов {size} в виде {layout}",
+                "form_hint": "Нужна матрица весов {size}: строка на запрос, столбец на ключ; у скрытых ключей вес 0.",
+                "wrong": "В каждой строке оставьте ключи j ≤ i, возьмите softmax только по ним, а скрытым ключам "
+                    "дайте вес 0.",
+                "explain": "Строка q_i берёт softmax только по ключам k_0 … k_i, а скрытым ключам даёт вес 0: {rows}. "
+                    "Последняя строка видит все ключи, как без маски. A = {answer}.",
+                "hint_stage": "Маска скрывает ключи j > i до нормировки: у запроса q_i остаются ключи k_0 … k_i.",
+                "hint_formula": "Возьмите softmax каждой строки S только по видимым ключам; скрытые веса — нули.",
+            },
+            "en": {
+                "title": "what a causal mask leaves",
+                "prompt": "Chapter 28 brings a causal mask: with T = {tokens}, query q_i sees only the keys j ≤ i "
+                    "(the others' scores become −∞ before softmax). Under this mask, what does the weight matrix A of "
+                    "{example} become? Answer with a {size} matrix; two decimals are enough.",
+                "second": "the second example",
+                "given": "the example with Q = {hand_query}, K = {hand_key}, d_k = {key_width}",
+                "form": "a {size} weight matrix as {layout}",
+                "form_hint": "A {size} weight matrix is needed: a row per query, a column per key; hidden keys get "
+                    "weight 0.",
+                "wrong": "In each row keep the keys j ≤ i, take softmax over them alone, and give the hidden keys "
+                    "weight 0.",
+                "explain": "Row q_i takes the softmax over the keys k_0 … k_i only and gives the hidden keys weight "
+                    "0: {rows}. The last row sees every key, as without a mask. A = {answer}.",
+                "hint_stage": "The mask hides the keys j > i before normalizing: query q_i keeps the keys k_0 … k_i.",
+                "hint_formula": "Take the softmax of each row of S over its visible keys only; the hidden weights are "
+                    "zeros.",
+            },
+        },
+    ),
     # the review (10_exercises): three return to what the chapter computed, in new circumstances; one is new
-    Exercise("temperature-limits", "numbers",
-             skills=("skill.scaling", "skill.row-softmax"),
-             hints=("ex.temperature-limits.hint_stage", "ex.temperature-limits.hint_formula"),
-             title="ex.temperature-limits.title",
-             prompt="ex.temperature-limits.prompt",
-             inputs=lambda ev: {"temperature_scores": vector(ev.temperature.scores, 0)},
-             form="ex.temperature-limits.form", explain="ex.temperature-limits.explain",
-             expected=lambda ev: np.stack([ev.temperature.cold, ev.temperature.hot]),
-             judge=_review_judge(TEMPERATURE_MISTAKES, "ex.temperature-limits.form_hint",
-                                 "ex.temperature-limits.wrong", lambda e: ("τ → 0", "τ → ∞")),
-             facts=_temperature_facts),
-    choice_exercise("row-shift", skills=("skill.row-softmax", "skill.properties"),
-                    hints=("ex.row-shift.hint_stage", "ex.row-shift.hint_formula"),
-                    title="ex.row-shift.title", prompt="ex.row-shift.prompt",
-                    inputs=lambda ev: {"shift": num(ev.row_shift.shift, 0)},
-                    explain="ex.row-shift.explain", correct="c", facts=_row_shift_facts, options={
-                        "a": Option("ex.row-shift.a", "ex.row-shift.why_a", "shift-sharpens"),
-                        "b": Option("ex.row-shift.b", "ex.row-shift.why_b", "shift-scales-weights"),
-                        "c": Option("ex.row-shift.c", "ex.row-shift.right"),
-                        "d": Option("ex.row-shift.d", "ex.row-shift.why_d", "shift-flattens")}),
-    choice_exercise("one-hot-gradient", skills=("skill.gradients",),
-                    hints=("ex.one-hot-gradient.hint_stage", "ex.one-hot-gradient.hint_formula"),
-                    title="ex.one-hot-gradient.title", prompt="ex.one-hot-gradient.prompt",
-                    inputs=lambda ev: {"factor": num(SATURATING_FACTOR, 0)},
-                    explain="ex.one-hot-gradient.explain", correct="d", facts=_saturated_facts, options={
-                        "a": Option("ex.one-hot-gradient.a", "ex.one-hot-gradient.why_a", "blames-values"),
-                        "b": Option("ex.one-hot-gradient.b", "ex.one-hot-gradient.why_b",
-                                    "argmax-not-differentiable"),
-                        "c": Option("ex.one-hot-gradient.c", "ex.one-hot-gradient.why_c", "scale-kills-gradient"),
-                        "d": Option("ex.one-hot-gradient.d", "ex.one-hot-gradient.right")}),
-    Exercise("head-width", "numbers", skills=("skill.scaling",), varies="split",
-             hints=("ex.head-width.hint_stage", "ex.head-width.hint_formula"),
-             title="ex.head-width.title", prompt="ex.head-width.prompt",
-             inputs=lambda ev: {"model_width": str(ev.head_split.model_width), "heads": str(ev.head_split.heads)},
-             form="ex.head-width.form", explain="ex.head-width.explain",
-             expected=lambda ev: np.array([ev.head_split.key_width, ev.head_split.scale]),
-             judge=_review_judge(HEAD_WIDTH_MISTAKES, "ex.head-width.form_hint", "ex.head-width.wrong",
-                                 lambda e: ("d_k", "1/√d_k"), tolerance=TYPED, rows_sum_to_one=False),
-             facts=_head_width_facts),
+    Exercise(
+        "temperature-limits", "numbers",
+        notebook="10_exercises", instance="temperature",
+        skills=("skill.scaling", "skill.row-softmax"),
+        inputs=lambda ev: {"temperature_scores": vector(ev.temperature.scores, 0)},
+        expected=lambda ev: np.stack([ev.temperature.cold, ev.temperature.hot]),
+        judge=_review_judge(TEMPERATURE_MISTAKES, lambda e: ("τ → 0", "τ → ∞")),
+        facts=_temperature_facts,
+        strings={
+            "ru": {
+                "title": "температура к нулю и к бесконечности",
+                "prompt": "Температура τ делит оценки перед softmax: веса = softmax(s/τ). Какой станет строка весов "
+                    "для оценок s = {temperature_scores} при τ → 0 и при τ → ∞? Ответ — две строки: [[веса при τ → "
+                    "0], [веса при τ → ∞]]; хватит двух знаков после запятой.",
+                "form": "две строки по три веса: [[a, b, c], [d, e, f]]",
+                "form_hint": "Нужны две строки по три веса: первая при τ → 0, вторая при τ → ∞.",
+                "wrong": "Представьте s/τ: при маленьком τ разности оценок огромны, при большом — исчезают. Что "
+                    "softmax делает в каждом из этих случаев?",
+                "explain": "При τ → 0 разности s/τ неограниченно растут, и весь вес уходит наибольшей оценке: {cold}. "
+                    "При τ → ∞ все s/τ → 0, и softmax равномерен: {hot} — все веса почти равны, а расхождение в "
+                    "шестом знаке оттого, что τ конечно. Движок считал при τ = 10⁻⁶ и τ = 10⁶.",
+                "hint_stage": "Посмотрите, что происходит с числами s/τ при τ → 0 и при τ → ∞.",
+                "hint_formula": "При τ → 0 наибольшее s/τ уходит от остальных, и весь вес достаётся ему; при τ → ∞ "
+                    "все s/τ стремятся к 0, и веса выравниваются.",
+            },
+            "en": {
+                "title": "temperature towards 0 and towards infinity",
+                "prompt": "A temperature τ divides the scores before softmax: weights = softmax(s/τ). What does the "
+                    "row of weights for the scores s = {temperature_scores} become as τ → 0 and as τ → ∞? Answer with "
+                    "two rows: [[weights as τ → 0], [weights as τ → ∞]]; two decimals are enough.",
+                "form": "two rows of three weights: [[a, b, c], [d, e, f]]",
+                "form_hint": "Two rows of three weights are needed: the first as τ → 0, the second as τ → ∞.",
+                "wrong": "Picture s/τ: with a small τ the differences between the scores are huge, with a large one "
+                    "they vanish. What does softmax do in each case?",
+                "explain": "As τ → 0 the differences s/τ grow without bound and the largest score takes all the "
+                    "weight: {cold}. As τ → ∞ every s/τ → 0 and softmax is uniform: {hot} — all weights nearly equal, "
+                    "the difference in the sixth decimal coming from τ being finite. The engine computed them at τ = "
+                    "10⁻⁶ and τ = 10⁶.",
+                "hint_stage": "Look at what happens to the numbers s/τ as τ → 0 and as τ → ∞.",
+                "hint_formula": "As τ → 0 the largest s/τ runs away from the rest and takes all the weight; as τ → ∞ "
+                    "every s/τ goes to 0 and the weights even out.",
+            },
+        },
+    ),
+    choice_exercise(
+        "row-shift",
+        notebook="10_exercises", instance="row_shift",
+        skills=("skill.row-softmax", "skill.properties"),
+        inputs=lambda ev: {"shift": num(ev.row_shift.shift, 0)},
+        correct="c",
+        facts=_row_shift_facts,
+        misconceptions={"a": "shift-sharpens", "b": "shift-scales-weights", "d": "shift-flattens"},
+        strings={
+            "ru": {
+                "title": "одно число ко всей строке оценок",
+                "prompt": "К каждой масштабированной оценке строки q_0 второго примера прибавили одно и то же число c "
+                    "= {shift}. Что станет со строкой весов A_0?",
+                "a": "Строка станет резче: ещё больший вес получит ключ с наибольшей оценкой.",
+                "b": "Каждый вес умножится на e^c, и строка перестанет давать в сумме 1.",
+                "c": "Ничего не изменится: множитель e^c появится и в числителе, и в знаменателе softmax и сократится.",
+                "d": "Веса выровняются: на фоне большого c разность между оценками теряется.",
+                "right": "Softmax зависит только от разностей оценок внутри строки: e^(s_j + c) / Σ_r e^(s_r + c) = "
+                    "e^(s_j) / Σ_r e^(s_r).",
+                "why_a": "Резкость зависит от разностей оценок, а сдвиг их не меняет: строка {row} и она же, "
+                    "сдвинутая на {shift}, дают одни и те же веса {weights}.",
+                "why_b": "Числитель и знаменатель умножаются на e^c вместе, поэтому множитель сокращается, а сумма "
+                    "строки остаётся равной 1.",
+                "why_d": "Разности между оценками не изменились, значит, и веса те же: {weights} до сдвига и "
+                    "{shifted} после.",
+                "explain": "Строка q_0: оценки {row}, веса {weights}; после прибавления {shift} веса {shifted}, "
+                    "расхождение {difference}. Поэтому реализации softmax вычитают из строки её максимум: ответ не "
+                    "меняется, а переполнения не бывает.",
+                "hint_stage": "Вынесите множитель e^c из числителя и знаменателя softmax.",
+                "hint_formula": "e^(s_j + c) / Σ_r e^(s_r + c) = e^c · e^(s_j) / (e^c · Σ_r e^(s_r)).",
+            },
+            "en": {
+                "title": "one number added to a whole row of scores",
+                "prompt": "The same number c = {shift} is added to every scaled score in row q_0 of the second "
+                    "example. What happens to the row of weights A_0?",
+                "a": "The row gets sharper: the key with the largest score gets even more weight.",
+                "b": "Each weight is multiplied by e^c, and the row no longer sums to 1.",
+                "c": "Nothing changes: the factor e^c appears in both the numerator and the denominator of softmax "
+                    "and cancels.",
+                "d": "The weights even out: next to a large c the differences between the scores are lost.",
+                "right": "Softmax depends only on the differences between the scores within a row: e^(s_j + c) / Σ_r "
+                    "e^(s_r + c) = e^(s_j) / Σ_r e^(s_r).",
+                "why_a": "Sharpness depends on the differences between the scores, and a shift leaves them alone: the "
+                    "row {row} and the same row shifted by {shift} give the same weights {weights}.",
+                "why_b": "The numerator and the denominator are both multiplied by e^c, so the factor cancels and the "
+                    "row still sums to 1.",
+                "why_d": "The differences between the scores did not change, so neither did the weights: {weights} "
+                    "before the shift and {shifted} after.",
+                "explain": "Row q_0: scores {row}, weights {weights}; after adding {shift} the weights are {shifted}, "
+                    "a difference of {difference}. That is why softmax implementations subtract a row's maximum: the "
+                    "answer stays the same and nothing overflows.",
+                "hint_stage": "Take the factor e^c out of the softmax's numerator and denominator.",
+                "hint_formula": "e^(s_j + c) / Σ_r e^(s_r + c) = e^c · e^(s_j) / (e^c · Σ_r e^(s_r)).",
+            },
+        },
+    ),
+    choice_exercise(
+        "one-hot-gradient",
+        notebook="10_exercises", instance="saturated",
+        skills=("skill.gradients",),
+        inputs=lambda ev: {"factor": num(SATURATING_FACTOR, 0)},
+        correct="d",
+        facts=_saturated_facts,
+        misconceptions={"a": "blames-values", "b": "argmax-not-differentiable", "c": "scale-kills-gradient"},
+        strings={
+            "ru": {
+                "title": "Q × 4: почему исчезает Q̄",
+                "prompt": "Умножим Q разобранного примера на {factor}: в каждой строке A весь вес окажется у одного "
+                    "ключа (с точностью до шести знаков), а градиент Q̄ (при Ō = I) станет почти нулевым. Почему Q̄ ≈ "
+                    "0?",
+                "a": "Градиент не доходит до значений: V̄ равен нулю, и запросам нечего передать.",
+                "b": "Голова выбирает ключ через argmax, а у argmax нет производной: Q̄ равен нулю точно.",
+                "c": "Множитель 1/√d_k при больших оценках обнуляет градиент.",
+                "d": "Softmax насыщен: у строки, где весь вес у одного ключа, производная softmax почти нулевая, и до "
+                    "оценок, а с ними до Q, почти ничего не доходит.",
+                "right": "Градиент через softmax пропорционален A_ij(δ_jr − A_ir); у строки, где весь вес у одного "
+                    "ключа, это почти ноль, и запросам почти ничего не достаётся.",
+                "why_a": "V̄ = AᵀŌ не равен нулю: здесь V̄ = {grad_v}. Пропадает путь через softmax, а не через "
+                    "значения.",
+                "why_b": "Голова не вызывает argmax: она считает softmax, у которого производная есть везде. Q̄ = "
+                    "{grad_q} лишь с точностью до шести знаков: он очень мал, но не равен нулю точно.",
+                "why_c": "Масштаб 1/√d_k — постоянный множитель: он не зависит от величины оценок и сам градиент не "
+                    "обнуляет. Обнуляет насыщенный softmax: A = {weights}.",
+                "explain": "При Q × {factor} веса A = {weights}, Q̄ = {grad_q}, а V̄ = {grad_v}. Насыщенный softmax "
+                    "почти не пропускает градиент к оценкам — одна из причин делить оценки на √d_k.",
+                "hint_stage": "Посмотрите на производную softmax строки, в которой один вес равен 1.",
+                "hint_formula": "diag(w) − w·wᵀ при строке весов w = (1, 0): каждый элемент — ноль, и до оценок "
+                    "градиент не доходит.",
+            },
+            "en": {
+                "title": "Q × 4: why Q̄ vanishes",
+                "prompt": "Multiply the worked example's Q by {factor}: in every row of A all the weight goes to one "
+                    "key (to six decimals), and the gradient Q̄ (with Ō = I) becomes nearly zero. Why is Q̄ ≈ 0?",
+                "a": "No gradient reaches the values: V̄ is zero, so there is nothing to pass on to the queries.",
+                "b": "The head picks a key with argmax, which has no derivative: Q̄ is exactly zero.",
+                "c": "The factor 1/√d_k wipes out the gradient when the scores are large.",
+                "d": "Softmax is saturated: for a row with all its weight on one key the softmax's derivative is "
+                    "almost zero, and almost nothing reaches the scores, and with them Q.",
+                "right": "The gradient through softmax is proportional to A_ij(δ_jr − A_ir); for a row with all its "
+                    "weight on one key that is nearly zero, and almost nothing reaches the queries.",
+                "why_a": "V̄ = AᵀŌ is not zero: here V̄ = {grad_v}. It is the path through softmax that vanishes, not "
+                    "the one through the values.",
+                "why_b": "The head never calls argmax: it computes softmax, which has a derivative everywhere. Q̄ = "
+                    "{grad_q} only to six decimals: it is tiny, but not exactly zero.",
+                "why_c": "The scale 1/√d_k is a constant factor: it does not depend on how large the scores are and "
+                    "does not wipe out a gradient by itself. A saturated softmax does: A = {weights}.",
+                "explain": "With Q × {factor} the weights are A = {weights}, Q̄ = {grad_q}, and V̄ = {grad_v}. A "
+                    "saturated softmax passes almost no gradient to the scores — one reason to divide the scores by "
+                    "√d_k.",
+                "hint_stage": "Look at the softmax's derivative for a row in which one weight is 1.",
+                "hint_formula": "diag(w) − w·wᵀ for the row of weights w = (1, 0): every entry is zero, and no "
+                    "gradient reaches the scores.",
+            },
+        },
+    ),
+    Exercise(
+        "head-width", "numbers",
+        notebook="10_exercises", instance="head_split",
+        skills=("skill.scaling",),
+        varies="split",
+        inputs=lambda ev: {"model_width": str(ev.head_split.model_width), "heads": str(ev.head_split.heads)},
+        expected=lambda ev: np.array([ev.head_split.key_width, ev.head_split.scale]),
+        judge=_review_judge(HEAD_WIDTH_MISTAKES, lambda e: ("d_k", "1/√d_k"), tolerance=TYPED,
+                            rows_sum_to_one=False),
+        facts=_head_width_facts,
+        strings={
+            "ru": {
+                "title": "ширина головы и d_model",
+                "prompt": "Модель шириной d_model = {model_width} делит внимание между h = {heads} головами. Какова "
+                    "ширина d_k одной головы и её масштаб 1/√d_k? Ответ — [d_k, масштаб].",
+                "form": "два числа [d_k, масштаб]",
+                "form_hint": "Нужны два числа: ширина головы d_k и масштаб 1/√d_k.",
+                "wrong": "Головы делят d_model поровну, а масштаб — единица, делённая на корень из ширины одной "
+                    "головы.",
+                "explain": "d_k = d_model / h = {model_width} / {heads} = {key_width}; масштаб 1/√{key_width} = "
+                    "{scale}. Движок, запущенный на срезе одной головы, сообщил ту же ширину и тот же масштаб.",
+                "hint_stage": "Каждая из h голов получает свою часть ширины модели.",
+                "hint_formula": "d_k = d_model / h, а масштаб — 1/√d_k.",
+            },
+            "en": {
+                "title": "a head's width and d_model",
+                "prompt": "A model of width d_model = {model_width} splits attention over h = {heads} heads. What is "
+                    "one head's width d_k, and its scale 1/√d_k? Answer with [d_k, scale].",
+                "form": "two numbers [d_k, scale]",
+                "form_hint": "Two numbers are needed: the head width d_k and the scale 1/√d_k.",
+                "wrong": "The heads split d_model evenly, and the scale is one over the square root of one head's "
+                    "width.",
+                "explain": "d_k = d_model / h = {model_width} / {heads} = {key_width}; the scale is 1/√{key_width} = "
+                    "{scale}. The engine, run on one head's slice, reported the same width and scale.",
+                "hint_stage": "Each of the h heads gets its own share of the model's width.",
+                "hint_formula": "d_k = d_model / h, and the scale is 1/√d_k.",
+            },
+        },
+    ),
 )}
-REVIEW = ("temperature-limits", "row-shift", "one-hot-gradient", "head-width")
-# which notebook asks which exercise, in its order (tests/test_exercises.py checks it against the notebooks)
-NOTEBOOKS = (
-    Notebook("01_predict", "notebook.01_predict", ("first-look", "scores")),
-    Notebook("02_scores_softmax_mixture", "notebook.02_scores_softmax_mixture",
-             ("weights", *(c.id for c in CHALLENGES))),
-    Notebook("03_shapes", "notebook.03_shapes", ("row-normalization", "bug-hunt", "output-shape")),
-    Notebook("04_scaling", "notebook.04_scaling", ("why-root-dk",)),
-    Notebook("05_history", "notebook.05_history", ("recurrent-vs-self", "identical-keys")),
-    Notebook("06_head_from_primitives", "notebook.06_head_from_primitives",
-             ("single-token", "permutation", "write-head")),
-    Notebook("07_gradients", "notebook.07_gradients",
-             ("value-gradient", "weight-gradient", "score-gradient", "small-query-gradients", "write-backward")),
-    Notebook("08_trace", "notebook.08_trace", ("scores-by-hand", "weights-by-hand", "output-by-hand")),
-    Notebook("09_next", "notebook.09_next", ("future-access", "causal-rows")),
-    Notebook("10_exercises", "notebook.10_exercises", REVIEW),
-)
-
-EXERCISE_BOOK = ExerciseBook("ch27", (*EXERCISES.values(), *CODE_EXERCISES), STRINGS, evidence, VARIANTS, NOTEBOOKS)
+EXERCISE_BOOK = ExerciseBook("ch27", (*EXERCISES.values(), *CODE_EXERCISES), STRINGS, evidence, VARIANTS)
+NOTEBOOKS = EXERCISE_BOOK.notebooks  # which notebook asks which exercise (tests/test_exercises.py reads the notebooks)
 check = EXERCISE_BOOK.check
 check_code = EXERCISE_BOOK.check_code
 reveal = EXERCISE_BOOK.reveal
