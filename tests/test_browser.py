@@ -34,6 +34,7 @@ import typing
 import numpy as np
 import pytest
 from support.browser import (
+    CONSOLE_ERRORS,
     WCAG_TAGS,
     active_element,
     assert_clean,
@@ -129,6 +130,7 @@ class Opened:
 def notebook(request, lab, page):
     """Each notebook is run once; pytest runs every test below that applies to it before the next one opens."""
     chapter, lang, path = request.param
+    CONSOLE_ERRORS[page].clear()
     open_and_run(page, path.relative_to(ROOT).as_posix())
     yield Opened(page, chapter, lang, path, lab.progress)
     close_notebook(page)
@@ -140,8 +142,11 @@ def screenshot(page, lang: str, name: str, suffix: str = ""):
 
 
 def test_notebook_runs_cleanly_in_jupyterlab(notebook):
+    """No error in an output, every figure and widget drawn, and no error in the page's console: every widget's
+    module (the book's and the chapter's assets) loaded and rendered."""
     assert code_cell_count(notebook.page) > 0
     assert_clean(notebook.page, notebook.path)
+    assert not CONSOLE_ERRORS[notebook.page], CONSOLE_ERRORS[notebook.page]
     screenshot(notebook.page, notebook.lang, notebook.name)
 
 

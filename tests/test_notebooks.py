@@ -21,11 +21,12 @@ from support.notebooks import (
 )
 
 from llm_from_scratch.book.chapters import chapters
-from llm_from_scratch.ch27.exercises import EXERCISES, REVIEW
+from llm_from_scratch.ch27.exercises import EXERCISE_BOOK, EXERCISES
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 CHAPTERS = chapters(ROOT)
 NOTEBOOKS = [path for chapter in CHAPTERS for path in chapter.notebooks()]
+REVIEW = next(n.asks for n in EXERCISE_BOOK.notebooks if n.stem == "10_exercises")
 CH27 = next(c for c in CHAPTERS if c.name == "chapter27")
 EXPECTED_ERRORS_TAG = "raises-exception"
 UNGUARDED = "nbval-ignore-output"

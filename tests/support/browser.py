@@ -97,15 +97,22 @@ def jupyterlab(served: pathlib.Path, home: pathlib.Path) -> Iterator[tuple[str, 
             server.kill()
 
 
+CONSOLE_ERRORS: dict[object, list[str]] = {}  # a page -> its console's errors and its scripts' uncaught errors
+
+
 @contextlib.contextmanager
 def lab_page(url: str, token: str, viewport: dict[str, int] | None = None):
-    """One JupyterLab page in Debian's Chromium, driven by Playwright."""
+    """One JupyterLab page in Debian's Chromium, driven by Playwright; what its console says as an error, and
+    every uncaught error of its scripts, go to CONSOLE_ERRORS[page]."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS, headless=True)
         try:
             page = chromium.new_page(viewport=viewport or {"width": 1280, "height": 1000})
+            errors = CONSOLE_ERRORS.setdefault(page, [])
+            page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+            page.on("pageerror", lambda error: errors.append(f"{error.name}: {error.message}"))
             page.goto(f"{url}/lab?token={token}&reset")
             page.wait_for_function("() => window.jupyterapp", timeout=60_000)
             page.evaluate("() => window.jupyterapp.restored")  # commands before this are lost
