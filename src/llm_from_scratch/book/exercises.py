@@ -1,15 +1,18 @@
 """Predict-then-check exercises: the machinery every chapter shares.
 
-An ``Exercise`` is declared once, in its chapter: its expected answer (a function of
-the chapter's evidence, computed when asked), how an answer is read, its judge and the
-misconceptions the judge names, and the catalogue keys of every string it shows. A
-chapter lists its exercises in an ``ExerciseBook`` with its catalogue and its evidence.
+An ``Exercise`` is one block in its chapter: the notebook that asks it, its expected answer
+(a function of the chapter's evidence, computed when asked), how an answer is read, its judge
+and the misconceptions the judge names, and its strings in every language, whose keys are
+derived from its id. A chapter lists its exercises in an ``ExerciseBook`` with its catalogue
+and its evidence; the book's catalogue holds the exercises' strings over the chapter's.
 
-``check`` reads the answer, computes the expected answer and asks the judge for a
-``Judgement`` (right or wrong, the catalogue key of the message, the misconception);
-it returns ``Feedback`` and never raises for any answer. Every readable attempt is
-recorded in the lasting store (``book.progress``), so ``reveal`` (which opens the answer
-only after an attempt) and ``progress`` see attempts from every notebook and kernel.
+Three pieces that do not call each other: the judge (``ExerciseBook.judge``: an answer and an
+instance in, a ``Judgement`` or an ``Unread`` out, no store), the store (``book.progress``) and
+the report (``progress``, ``mastery``). ``check`` joins the first two in one locked
+read-modify-write of the store: the prediction it follows is looked up, the instance made, the
+answer judged and, if it could be read, recorded; it returns ``Feedback`` and never raises for
+any answer. ``reveal`` (which opens the answer only after an attempt) and ``progress`` see
+attempts from every notebook and kernel.
 
 An exercise that ``varies`` has fresh instances: variant 0 is the one the notebooks show,
 and variant n ≥ 1 is made for the learner by the chapter's ``Variants`` (the same learner
