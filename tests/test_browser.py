@@ -65,8 +65,9 @@ from llm_from_scratch.book.widgets import SNAPSHOT_CLASS
 from llm_from_scratch.ch27.evidence import run_head
 from llm_from_scratch.ch27.examples import worked_inputs
 from llm_from_scratch.ch27.exercises import EXERCISE_BOOK
-from llm_from_scratch.ch27.strings import text_in
 from llm_from_scratch.ch27.widgets import KEY_WIDTHS, ScaleExplorer
+
+text_in = EXERCISE_BOOK.strings.text_in  # the exercises' strings, over the chapter's and the book's
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "artifacts"

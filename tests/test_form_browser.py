@@ -17,7 +17,8 @@ from support.browser import require_browser, run_cell, throwaway_notebook
 
 from llm_from_scratch.book.widgets import CHOICE_CLASS
 from llm_from_scratch.ch27.exercises import EXERCISE_BOOK
-from llm_from_scratch.ch27.strings import text_in
+
+text_in = EXERCISE_BOOK.strings.text_in  # the exercises' strings, over the chapter's and the book's
 
 ARTIFACTS = pathlib.Path(__file__).resolve().parents[1] / "artifacts"
 

@@ -20,7 +20,9 @@ from support.oracle import head
 
 from llm_from_scratch.book.text import LANGUAGES
 from llm_from_scratch.ch27.examples import worked_inputs
-from llm_from_scratch.ch27.strings import text_in
+from llm_from_scratch.ch27.exercises import EXERCISE_BOOK
+
+text_in = EXERCISE_BOOK.strings.text_in  # the exercises' strings, over the chapter's and the book's
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "artifacts"

@@ -98,6 +98,9 @@ def jupyterlab(served: pathlib.Path, home: pathlib.Path) -> Iterator[tuple[str, 
 
 
 CONSOLE_ERRORS: dict[object, list[str]] = {}  # a page -> its console's errors and its scripts' uncaught errors
+# JupyterLab's own, which say nothing of the page: its debugger panel logs this when a kernel it was asking goes
+# away (every Restart and Run All, every notebook closed)
+LAB_NOISE = ("Could not restore the debugger state",)
 
 
 @contextlib.contextmanager
@@ -111,7 +114,8 @@ def lab_page(url: str, token: str, viewport: dict[str, int] | None = None):
         try:
             page = chromium.new_page(viewport=viewport or {"width": 1280, "height": 1000})
             errors = CONSOLE_ERRORS.setdefault(page, [])
-            page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+            page.on("console", lambda message: errors.append(message.text) if message.type == "error"
+                    and not message.text.startswith(LAB_NOISE) else None)
             page.on("pageerror", lambda error: errors.append(f"{error.name}: {error.message}"))
             page.goto(f"{url}/lab?token={token}&reset")
             page.wait_for_function("() => window.jupyterapp", timeout=60_000)
