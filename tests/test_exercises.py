@@ -15,6 +15,8 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from support.notebooks import code_cells, exercises_asked, load
 from support.oracle import softmax
 
@@ -594,3 +596,69 @@ def test_every_exercise_names_an_instance_its_evidence_has_and_a_notebook_that_a
     for exercise in EXERCISE_BOOK.exercises.values():
         assert getattr(ev, exercise.instance) is not None, exercise.id
         assert exercise.id in next(n.asks for n in NOTEBOOKS if n.stem == exercise.notebook)
+
+
+# --- answers as learners write them ------------------------------------------------------
+
+WRITTEN = [
+    ("identical-keys", "1/2, 1/2"), ("identical-keys", "[1/2; 1/2]"), ("identical-keys", "(1/2, 1/2)"),
+    ("head-width", "[64, 1/8]"), ("head-width", "64, 1/√64"), ("head-width", "[64, 1/sqrt(64)]"),
+    ("head-width", "d_k = 64, 1/√d_k = 1/8"), ("head-width", "[d_k, 1/√d_k] = [64, 0.125]"),
+    ("head-width", "64; 8^-1"), ("head-width", "2^6, 2**-3"),
+    ("weights", "[1/(1 + e^(6/√2)), e^(6/√2)/(1 + e^(6/√2))]"), ("weights", "1/(1+exp(3√2)) 1 - 1/(1+exp(3√2))"),
+    ("weights", "A_0 = [0.014166, 0.985834]"), ("weights", "[0.014166, 0.985834,]"),
+    ("scores", "[[0, 6], [6, -4],]"), ("scores", "[[0, 2·3], [6, -2×2]]"), ("scores", "S = [[0, 6], [6, -4]]"),
+    ("output-shape", "[B, T, d_v] = [4, 7, 5]"), ("output-shape", "B=4, T=7, d_v=5"), ("output-shape", "4 × 7 × 5"),
+    ("row-normalization", "(c)"), ("row-normalization", "C"), ("row-normalization", "c."), ("row-normalization", "[c]"),
+    ("row-normalization", " c) "),
+]
+
+
+@pytest.mark.parametrize("exercise_id, answer", WRITTEN)
+def test_a_right_answer_is_read_as_a_learner_writes_it(exercise_id, answer):
+    feedback = check(exercise_id, answer)
+    assert feedback.correct, feedback.message
+
+
+@pytest.mark.parametrize("answer, said", [
+    ("2e", "Запись не разобрать"), ("sqrt 2", "Запись не разобрать"), ("10^400", "float64"), ("exp(1000)", "float64"),
+    ("1/0, 1", "конечными"), ("0/0, 1", "конечными"), ("(" * 30 + "1" + ")" * 30 + ", 1", "уровней"),
+    ("^".join(["2"] * 200), "уровней"), ("√" * 100 + "2, 1", "уровней"), ("[1/2, x]", "x"),
+    ("[0.5, 0.5] = A", "="), ("print(1/2)", "p"),
+])
+def test_an_expression_that_is_no_number_is_refused_in_words_and_quickly(answer, said):
+    start = time.perf_counter()
+    feedback = check("identical-keys", answer)
+    assert time.perf_counter() - start < 0.05
+    assert not feedback.readable and said in feedback.message, feedback.message
+
+
+def test_outside_parentheses_a_space_or_a_sign_still_starts_the_next_number():
+    from llm_from_scratch.book.answers import read_numbers
+
+    assert read_numbers("0.5 -0.5", "f").tolist() == [0.5, -0.5]
+    assert read_numbers("1 - 1/2", "f").tolist() == [0.5], "a sign with spaces on both sides joins"
+    assert read_numbers("1e-3", "f").tolist() == [0.001] and read_numbers("e", "f").tolist() == [math.e]
+    assert read_numbers("4×7×5", "f").tolist() == [140.0], "× multiplies, but in a shape"
+    assert read_numbers("(4, 7, 5)", "f").tolist() == [4, 7, 5], "parentheses around a list stay a list"
+
+
+@given(st.text(alphabet="0123456789.,;()[]+-*/^√eπ sqrtexp×·%=Bd_", max_size=60))
+@settings(max_examples=400, deadline=None)
+def test_any_text_of_numbers_and_symbols_is_read_or_refused_in_words(typed):
+    from llm_from_scratch.book.answers import AnswerFormatError, read_numbers
+
+    try:
+        read = read_numbers(typed, "f")
+    except AnswerFormatError as refusal:
+        assert str(refusal)
+    else:
+        assert read.size and np.isfinite(read).all()
+
+
+@given(st.lists(st.tuples(st.integers(-50, 50), st.integers(1, 50)), min_size=1, max_size=6))
+def test_fractions_read_as_their_values(pairs):
+    from llm_from_scratch.book.answers import read_numbers
+
+    typed = "[" + ", ".join(f"{a}/{b}" for a, b in pairs) + "]"
+    assert np.allclose(read_numbers(typed, "f"), [a / b for a, b in pairs], rtol=0, atol=1e-12)

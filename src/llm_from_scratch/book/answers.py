@@ -3,9 +3,18 @@
 Numbers may come as a number, a (nested) list or tuple, a numpy array, or text written as learners
 write it: "[4, 7, 5]", "4 7 5", "(4, 7, 5)", a shape as "4×7×5", "4x7x5", "4х7х5" (Cyrillic х) or
 "4 × 7 × 5"; a matrix as "[[0, 6], [6, -4]]", one row per line, or with ";" between rows
-("0 6; 6 -4"); percentages ("1.4%" is 0.014). Length, count and nesting are bounded before anything
-is parsed, so any value is read (or refused) at once. A refusal is an AnswerFormatError whose
-sentence, in the learner's language, says what was read and what form is expected.
+("0 6; 6 -4"); percentages ("1.4%" is 0.014); a trailing comma after a number, a row or a matrix.
+
+Each number may be written as a simple expression: fractions ("1/2"), roots ("√2", "1/√2", "sqrt(2)",
+"2√2"), Euler's number ("e", "e^2", "exp(2)"; "1e-3" stays scientific notation), products ("×", "·", "*")
+and quotients, powers ("^", "**") and parentheses, inside which sums and differences may stand
+("e^2/(1 + e^2)"). An expression is read by a small grammar over numbers and these symbols, never
+evaluated as code. Outside parentheses a space or a sign starts the next number, as before ("0.5 -0.5" is two
+numbers). In a shape ("4×7×5", ``read_shape``) × between whole numbers separates axes instead. Names in front
+are read past: "[B, T, d_v] = [4, 7, 5]", "B=4, T=7, d_v=5", "o_1 = [0.5, 0.2]", "1/√d_k = 1/8".
+Length, count and nesting are bounded before anything is parsed, so any value is read (or refused) at
+once. A refusal is an AnswerFormatError whose sentence, in the learner's language, says what was read
+and what form is expected.
 
 A decimal comma is read where it cannot be a separator: in a lone number ("0,5" is 0.5) and where
 the numbers are already set apart by ";" or spaces ("0,5 0,5", "[0,014, 0,986]"). Otherwise a comma
@@ -17,6 +26,7 @@ A ";" separates rows when every part it makes holds two numbers or more; otherwi
 
 from __future__ import annotations
 
+import math
 import numbers
 import re
 
@@ -32,12 +42,28 @@ MAX_DEPTH = 4  # levels of brackets or nested lists
 
 NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 _TIMES = re.compile(r"(?<=\d)\s*[×xXхХ*]\s*(?=[-+]?\d)")  # 4×7×5: a shape
-_ALLOWED_TEXT = re.compile(r"[\s\d.,;eE+\-\[\]()%]*")
+_WORDS = re.compile(r"sqrt|exp|pi")  # the words an expression may hold; e, √ and π are single characters
+_ALLOWED_TEXT = re.compile(r"[\s\d.,;eE+\-\[\]()%/*×·^√π]*")
+_NAMES_BEFORE = re.compile(r"^([^=]*[A-Za-zА-Яа-яЁё_][^=]*)=(.*)$", re.S)  # one "=" with a name on its left
+_NAME_AT = re.compile(r"(?:(?<=^)|(?<=[\s,;\[(]))[^\s,;=\[\]()]*[A-Za-zА-Яа-яЁё_][^\s,;=\[\]()]*\s*=\s*")
+MAX_EXPRESSION_DEPTH = 20  # parentheses, roots and powers within one number
 _LONE_DECIMAL = re.compile(r"[-+]?\d+,\d+%?")
 _SET_APART = re.compile(r";|(?<=[\d.%]),?[ \t]+(?=[-+\d.])")  # a semicolon, or numbers apart by spaces
 _DECIMAL_COMMA = re.compile(r"(?<![\d.])(\d+),(\d+)(?![\d.])")  # not beside a number that has its decimal point
 _AMBIGUOUS_COMMA = re.compile(r",0\d")  # "0,01,0,99": is ",01" a separator and 1, or a decimal part?
-_NUMBERS = re.compile(NUMBER + "%?")
+_JOINED = re.compile(r"\s*(\*\*|[*/×·^])\s*|(?<=\s)([-+])\s+")  # spaces around a product's or a sum's sign
+_ITEMS = re.compile(r"[^\s,]+")  # what stands apart in a row: a number or an expression
+
+
+def _count(part: str) -> int:
+    """How many numbers ``part`` holds, an expression ("1 / 2", "e^2/(1 + e^2)") counting as one."""
+    joined = _JOINED.sub(lambda m: m[1] or m[2], part)
+    depth, outside = 0, []
+    for char in joined:  # what parentheses hold belongs to one expression
+        depth += char == "("
+        outside.append(char if depth == 0 else "x")
+        depth -= char == ")" and depth > 0
+    return len(_ITEMS.findall("".join(outside)))
 _INNERMOST = re.compile(r"([\[(])([^\[\]()]*;[^\[\]()]*)([\])])")
 _TOKEN = re.compile(rf"\s*(?:(?P<number>{NUMBER})(?P<percent>%)?|(?P<open>[\[(])|(?P<close>[\])])"
                     r"|(?P<separator>[,;]))\s*")
@@ -66,7 +92,7 @@ def _number_token(token: str, percent: bool, form: str) -> float:
 def _rows(part: str) -> str | None:
     """``part`` as bracketed rows when ";" separates parts of two numbers or more each, else None."""
     parts = part.split(";")
-    if len(parts) > 1 and all(len(_NUMBERS.findall(p)) >= 2 for p in parts):
+    if len(parts) > 1 and all(_count(p) >= 2 for p in parts):
         return " ".join(f"[{p.strip()}]" for p in parts)
     return None
 
@@ -75,7 +101,7 @@ def _as_rows(cleaned: str) -> str:
     """Rows written with ";" or one per line, as bracketed rows the parser reads as a matrix."""
     if "[" not in cleaned and "(" not in cleaned:
         lines = [line for line in cleaned.splitlines() if line.strip()]
-        if len(lines) > 1 and any(len(_NUMBERS.findall(line)) >= 2 for line in lines):
+        if len(lines) > 1 and any(_count(line) >= 2 for line in lines):
             return "[" + " ".join(f"[{line.strip().strip(';,')}]" for line in lines) + "]"
         rows = _rows(cleaned)
         return f"[{rows}]" if rows else cleaned
@@ -87,16 +113,26 @@ def _as_rows(cleaned: str) -> str:
     return _INNERMOST.sub(innermost, cleaned)
 
 
-def _cleaned(answer: str, form: str) -> str:
-    """The typed text with its notations made plain: signs, shapes, decimal commas, rows."""
+def _past_names(typed: str) -> str:
+    """The answer without the names written in front of it: "[B, T, d_v] = [4, 7, 5]", "B=4, T=7, d_v=5"."""
+    one = _NAMES_BEFORE.match(typed) if typed.count("=") == 1 else None
+    return one[2].strip() if one else _NAME_AT.sub("", typed)
+
+
+def _cleaned(answer: str, form: str, shape: bool = False) -> str:
+    """The typed text with its notations made plain: signs, names in front, shapes, decimal commas, rows."""
     if len(answer) > MAX_TEXT:
         raise _refuse("answer.too_long", form, limit=MAX_TEXT)
     cleaned = str.strip(answer).replace("−", "-").replace("–", "-")
     if not cleaned:
         raise _refuse("answer.blank", form)
-    cleaned = _TIMES.sub(" ", cleaned)
-    if not _ALLOWED_TEXT.fullmatch(cleaned):
-        found = "".join(dict.fromkeys(c for c in cleaned if not _ALLOWED_TEXT.fullmatch(c)))[:12]
+    if "=" in cleaned:
+        cleaned = _past_names(cleaned)
+    if shape:
+        cleaned = _TIMES.sub(" ", cleaned)
+    symbols = _WORDS.sub("", cleaned)
+    if not _ALLOWED_TEXT.fullmatch(symbols):
+        found = "".join(dict.fromkeys(c for c in symbols if not _ALLOWED_TEXT.fullmatch(c)))[:12]
         raise _refuse("answer.words", form, found=found)
     lines = [_decimal_commas(line, form) for line in cleaned.splitlines()]  # a line is a row, if there are several
     return _as_rows("\n".join(lines))
@@ -121,16 +157,162 @@ def _two_readings(cleaned: str) -> str:
     return f"[{as_separators}] / [{as_decimals}]"
 
 
-def _from_text(answer: str, form: str) -> list:
+def _quotient(a: float, b: float) -> float:
+    """a / b, and a number divided by 0 is infinite (0/0 is nan): refused later as not finite."""
+    if b:
+        return a / b
+    return math.copysign(math.inf, a) if a else math.nan
+
+
+class _NotAnExpression(Exception):
+    """What stands here is no expression (a list's parenthesis, say): the caller reads it otherwise."""
+
+
+_EXPRESSION_TOKEN = re.compile(r"(?P<number>(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)(?P<percent>%)?"
+                               r"|(?P<name>sqrt|exp|pi|√|π|e)|(?P<op>\*\*|[*×·/^+\-])|(?P<open>\()|(?P<close>\))")
+_PRODUCT = {"*", "×", "·", "/"}
+_SPACES = re.compile(r"\s*")
+_CLOSE_OR_END = re.compile(r"\s*(?:[\])]|$)")
+_IMPLICIT = ("√", "sqrt", "exp", "π", "pi")  # 2√2: a number right before these multiplies them
+
+
+class _Expression:
+    """One number written as an expression, read from ``text`` at a position by a small grammar (never
+    evaluated as code). Outside parentheses only products, quotients and powers join numbers, with spaces
+    around their signs; inside them, sums and differences too, and spaces anywhere."""
+
+    def __init__(self, text: str, form: str) -> None:
+        self.text, self.form = text, form
+
+    def read(self, position: int) -> tuple[float, int]:
+        """The value of the expression that starts at ``position``, and where it ends."""
+        try:
+            value, end = self._spaced_sum(position)
+        except OverflowError:
+            raise _refuse("answer.beyond_float64", self.form) from None
+        if end < len(self.text) and (self.text[end].isalpha() or self.text[end] in "√π"):
+            raise _refuse("answer.malformed", self.form)  # 2e: a number and a name with nothing between
+        return value, end
+
+    def _token(self, position: int, spaces: bool) -> tuple[str | None, re.Match | None, int]:
+        start = position
+        if spaces:
+            while start < len(self.text) and self.text[start].isspace():
+                start += 1
+        match = _EXPRESSION_TOKEN.match(self.text, start)
+        return (match.lastgroup if match.lastgroup != "percent" else "number") if match else None, match, start
+
+    def _term(self, position: int, depth: int) -> tuple[float, int]:
+        value, end = self._signed(position, depth)
+        while True:
+            kind, match, start = self._token(end, spaces=True)
+            if kind != "op" or match[0] not in _PRODUCT:
+                return value, end
+            right, end = self._signed(self.skip(match.end()), depth)
+            value = _quotient(value, right) if match[0] == "/" else value * right
+
+    def _spaced_sum(self, position: int) -> tuple[float, int]:
+        """Outside parentheses: terms joined by + or − with a space on both sides ("1 - 1/2"); "0.5 -0.5" is
+        two numbers."""
+        value, end = self._term(position, depth=0)
+        while True:
+            kind, match, start = self._token(end, spaces=True)
+            if not (kind == "op" and match[0] in "+-" and start > end and match.end() < len(self.text)
+                    and self.text[match.end()].isspace()):
+                return value, end
+            right, end = self._term(self.skip(match.end()), depth=0)
+            value = value + right if match[0] == "+" else value - right
+
+    def _sum(self, position: int, depth: int) -> tuple[float, int]:
+        value, end = self._term(self.skip(position), depth)
+        while True:
+            kind, match, start = self._token(end, spaces=True)
+            if kind != "op" or match[0] not in "+-":
+                return value, end
+            right, end = self._term(self.skip(match.end()), depth)
+            value = value + right if match[0] == "+" else value - right
+
+    def _signed(self, position: int, depth: int) -> tuple[float, int]:
+        self._bounded(depth)
+        kind, match, _ = self._token(position, spaces=False)
+        if kind == "op" and match[0] in "+-":
+            value, end = self._signed(match.end(), depth + 1)
+            return (-value if match[0] == "-" else value), end
+        base, end = self._atom(position, depth)
+        kind, match, start = self._token(end, spaces=True)
+        if kind == "op" and match[0] in ("^", "**"):
+            power, end = self._signed(self.skip(match.end()), depth + 1)
+            try:
+                return math.pow(base, power), end
+            except ValueError:  # a negative number to a fractional power
+                return math.nan, end
+        return base, end
+
+    def _atom(self, position: int, depth: int) -> tuple[float, int]:
+        self._bounded(depth)
+        kind, match, _ = self._token(position, spaces=False)
+        if kind == "number":
+            value = _number_token(match["number"], bool(match["percent"]), self.form)
+            follows = self._token(match.end(), spaces=False)
+            if follows[0] == "name" and follows[1][0] in _IMPLICIT:
+                factor, end = self._atom(match.end(), depth + 1)
+                return value * factor, end
+            return value, match.end()
+        if kind == "name":
+            name = match[0]
+            if name in ("e", "π", "pi"):
+                return (math.e if name == "e" else math.pi), match.end()
+            if name == "√":
+                value, end = self._atom(match.end(), depth + 1)
+                return (math.sqrt(value) if value >= 0 else math.nan), end
+            opened = self._token(match.end(), spaces=False)
+            if opened[0] != "open":
+                raise _refuse("answer.malformed", self.form)  # sqrt 2: the function needs its parentheses
+            value, end = self._closed(opened[1].end(), depth + 1)
+            if name == "exp":
+                return math.exp(value), end
+            return (math.sqrt(value) if value >= 0 else math.nan), end
+        if kind == "open":
+            return self._closed(match.end(), depth + 1)
+        raise _NotAnExpression
+
+    def _closed(self, position: int, depth: int) -> tuple[float, int]:
+        """A sum up to its closing parenthesis; anything else inside (a comma: a list) is no expression."""
+        value, end = self._sum(position, depth)
+        kind, match, _ = self._token(end, spaces=True)
+        if kind != "close":
+            raise _NotAnExpression
+        return value, match.end()
+
+    def _bounded(self, depth: int) -> None:
+        if depth > MAX_EXPRESSION_DEPTH:
+            raise _refuse("answer.too_deep", self.form, limit=MAX_EXPRESSION_DEPTH)
+
+    def skip(self, position: int) -> int:
+        while position < len(self.text) and self.text[position].isspace():
+            position += 1
+        return position
+
+
+def _from_text(answer: str, form: str, shape: bool = False) -> list:
     """The numbers of a typed answer (a plain str) as nested lists (the outer list holds what was typed)."""
-    cleaned = _cleaned(answer, form)
+    cleaned = _cleaned(answer, form, shape)
+    expression = _Expression(cleaned, form)
     stack: list[list] = [[]]
     previous, position, count = "open", 0, 0
     while position < len(cleaned):
         match = _TOKEN.match(cleaned, position)
         kind = match.lastgroup if match else None
-        if kind == "percent":
-            kind = "number"
+        start = expression.skip(position)
+        if kind in ("number", "percent", "open", None) and start < len(cleaned):
+            try:
+                value, end = expression.read(start)
+                kind = "number"
+            except _NotAnExpression:
+                value = None
+        if kind == "separator" and previous != "open" and _CLOSE_OR_END.match(cleaned, match.end()):
+            previous, position = "trailing", match.end()  # a comma after the last number, row or matrix
+            continue
         if kind is None or (kind == "separator" and previous in ("open", "separator")) or (
                 kind == "close" and (previous == "separator" or len(stack) == 1)):
             raise _refuse("answer.malformed", form)
@@ -145,7 +327,8 @@ def _from_text(answer: str, form: str) -> list:
             count += 1
             if count > MAX_NUMBERS:
                 raise _refuse("answer.too_many", form, limit=MAX_NUMBERS)
-            stack[-1].append(_number_token(match.group("number"), bool(match.group("percent")), form))
+            stack[-1].append(value)
+            match = _SPACES.match(cleaned, end)
         previous, position = kind, match.end()
     if len(stack) > 1 or previous == "separator":
         raise _refuse("answer.malformed", form)
@@ -190,17 +373,18 @@ def _flat(value: object) -> list[object]:
     return [value]
 
 
-def read_numbers(answer: object, form: str, flatten: bool = False) -> np.ndarray:
+def read_numbers(answer: object, form: str, flatten: bool = False, shape: bool = False) -> np.ndarray:
     """The answer as a float array, or AnswerFormatError naming the expected ``form``.
 
-    With ``flatten`` nested parts of different lengths, such as [1, [5, -2]], are read in order.
+    With ``flatten`` nested parts of different lengths, such as [1, [5, -2]], are read in order; with ``shape``
+    a × between whole numbers separates axes (4×7×5) rather than multiplying them.
     """
     if answer is None or answer is Ellipsis:
         raise _refuse("answer.missing", form, pending=True)
     if issubclass(type(answer), Tensor):  # a cell's result (type(): an answer may lie in __class__)
         answer = answer.data[0] if answer.ndim == 3 and answer.shape[0] == 1 else answer.data
     try:
-        nested = _from_text(str.__str__(answer), form) if isinstance(answer, str) else _from_value(answer, form)
+        nested = _from_text(str.__str__(answer), form, shape) if isinstance(answer, str) else _from_value(answer, form)
         array = np.array(_flat(nested) if flatten else nested, dtype=np.float64)
     except AnswerFormatError:
         raise
@@ -215,8 +399,14 @@ def read_numbers(answer: object, form: str, flatten: bool = False) -> np.ndarray
     return array
 
 
+def read_shape(answer: object, form: str) -> np.ndarray:
+    """A shape's axes: read_numbers, with "4×7×5" three axes."""
+    return read_numbers(answer, form, shape=True)
+
+
 def read_choice(answer: object, options: tuple[str, ...]) -> str:
-    """One option letter (Latin a-d, or Cyrillic а-г and the look-alike с, any case), or AnswerFormatError."""
+    """One option letter (Latin a-d, or Cyrillic а-г and the look-alike с, any case), alone or as learners mark it:
+    "c)", "c.", "(c)", "[c]", "C"; or AnswerFormatError."""
     letters = ", ".join(options)
     if answer is None or answer is Ellipsis:
         raise AnswerFormatError(text("answer.choice_missing", letters=letters), pending=True)
@@ -226,7 +416,7 @@ def read_choice(answer: object, options: tuple[str, ...]) -> str:
         typed = None
     if typed is None or len(typed) > 20:
         raise AnswerFormatError(text("answer.choice_form", letters=letters))
-    letter = typed.strip().lower().strip(").").translate(str.maketrans("абвгс", "abcdc"))
+    letter = typed.strip().lower().strip("()[]. ").translate(str.maketrans("абвгс", "abcdc"))
     if not letter:
         raise AnswerFormatError(text("answer.choice_missing", letters=letters))
     if letter not in options:

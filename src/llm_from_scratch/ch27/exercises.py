@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ..book.answers import AnswerFormatError, read_numbers
+from ..book.answers import AnswerFormatError, read_numbers, read_shape
 from ..book.exercises import (
     Exercise,
     ExerciseBook,
@@ -519,6 +519,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
         notebook="03_shapes", instance="output_shape",
         skills=("skill.shapes",),
         varies="shape",
+        read=read_shape,
         inputs=_shape_inputs,
         expected=lambda ev: np.array(ev.output_shape.output_shape, dtype=float),
         judge=_output_shape,
