@@ -476,10 +476,19 @@ def test_expected_answers_are_computed_by_the_engine(monkeypatch):
     evidence.evidence.cache_clear()  # the next test sees the chapter's own inputs
 
 
-def test_unknown_exercise_is_a_clear_error():
-    """A misspelt id is the program's mistake, not the learner's answer: it raises."""
-    with pytest.raises(KeyError, match="Упражнения .nope. нет"):
-        check("nope", 1)
+def test_a_misspelt_exercise_is_told_with_the_nearest_id_and_no_traceback():
+    """check, hint, reveal and check_code answer a misuse in words (no verdict, nothing recorded): a learner
+    typing in a notebook sees a sentence, not a traceback from deep inside the book."""
+    from llm_from_scratch.ch27.exercises import check_code, hint
+
+    said = check("scroes", [[0, 6], [6, -4]])
+    assert not said.readable and said.pending and "Может быть, 'scores'?" in said.message
+    assert repr(said).startswith("Упражнения 'scroes' нет"), "no verdict word before a misuse"
+    assert "Упражнения 'nope' нет; есть: first-look" in check("nope", 1).message
+    assert "Упражнения ['x'] нет" in check(["x"], 1).message, "an id of any type"
+    assert "Может быть, 'weights'" in hint("weigths").message and not reveal("weigths").shown
+    assert "не упражнение на код" in check_code("scores", print).message
+    assert not attempted("scores")
 
 
 def test_a_check_computes_only_what_it_judges():

@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 import textwrap
+import time
 
 import numpy as np
 import pytest
@@ -20,6 +21,7 @@ from llm_from_scratch.book.mastery import Served, mastery
 from llm_from_scratch.book.text import set_language
 from llm_from_scratch.ch27.exercises import (
     EXERCISE_BOOK,
+    attempted,
     check,
     check_code,
     hint,
@@ -188,13 +190,22 @@ def test_every_hint_and_answer_of_a_variant_can_be_told(exercise_id):
 
 
 def test_an_exercise_without_variants_says_so_in_the_learners_language(english):
-    with pytest.raises(ValueError, match="has one variant"):
-        check("permutation", "d", variant=1)
+    assert "has one variant" in check("permutation", "d", variant=1).message
     set_language("ru")
-    with pytest.raises(ValueError, match="один вариант"):
+    with pytest.raises(ValueError, match="один вариант"):  # variant() gives inputs: a misuse cannot give any
         variant("scores", 1)
-    with pytest.raises(ValueError, match="целое число"):
-        check("scores-by-hand", wrong_scores(1), variant=-1)
+    said = check("scores-by-hand", wrong_scores(1), variant=-1)
+    assert "целое число" in said.message and not said.readable and not attempted("scores-by-hand")
+    assert "целое число" in hint("scores-by-hand", variant=True).message
+
+
+def test_a_far_variant_is_as_quick_as_a_near_one_and_stays_the_same():
+    start = time.perf_counter()
+    far = variant("scores-by-hand", 10**9)
+    assert time.perf_counter() - start < 1.0
+    assert all(np.array_equal(far[k], variant("scores-by-hand", 10**9)[k]) for k in far)
+    assert not np.array_equal(far["query"], variant("scores-by-hand", 10**9 + 1)["query"]) or not np.array_equal(
+        far["key"], variant("scores-by-hand", 10**9 + 1)["key"])
 
 
 def test_the_next_variant_is_the_first_not_tried_in_the_family():

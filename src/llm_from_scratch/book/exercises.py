@@ -22,6 +22,7 @@ variant; ``mastery`` reads the skills the exercises serve (``book.mastery``).
 
 from __future__ import annotations
 
+import difflib
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -306,9 +307,29 @@ class ExerciseBook:
         return self.strings.text_in(lang or language(), key, **filled)
 
     def __getitem__(self, exercise_id: str) -> Exercise:
-        if exercise_id not in self.exercises:
-            raise KeyError(self.strings.text("exercise.unknown", id=exercise_id, known=", ".join(self.exercises)))
+        if not isinstance(exercise_id, str) or exercise_id not in self.exercises:
+            raise KeyError(self._unknown(exercise_id))
         return self.exercises[exercise_id]
+
+    def _unknown(self, exercise_id: object) -> str:
+        """That there is no such exercise, with the nearest id if one is near, in the learner's language."""
+        known = ", ".join(self.exercises)
+        near = difflib.get_close_matches(str(exercise_id), list(self.exercises), n=1)
+        if near:
+            return self.strings.text("exercise.unknown_near", id=exercise_id, near=near[0], known=known)
+        return self.strings.text("exercise.unknown", id=exercise_id, known=known)
+
+    def misuse(self, exercise_id: object, variant: object = 0) -> str:
+        """What is wrong with asking for ``exercise_id`` on ``variant`` (no such exercise; a variant that is no
+        whole number ≥ 0, or of an exercise without variants), in the learner's language; "" when nothing is.
+        check, hint and reveal answer with it instead of a traceback."""
+        if not isinstance(exercise_id, str) or exercise_id not in self.exercises:
+            return self._unknown(exercise_id)
+        try:
+            self._valid(self.exercises[exercise_id], variant)
+        except ValueError as error:
+            return str(error)
+        return ""
 
     # variants
     def _evidence(self, exercise: Exercise, variant: int, learner: Callable[[], Learner] | None = None) -> Any:
@@ -389,8 +410,10 @@ class ExerciseBook:
         """Judge ``answer`` on ``variant``; a missing or unreadable answer gets a message, never an exception.
         One answer is one locked read-modify-write of the store: the prediction it follows is looked up, the
         variant's instance made for the store's learner, the answer judged and, if it could be read, recorded."""
+        misused = self.misuse(exercise_id, variant)
+        if misused:
+            return Feedback(str(exercise_id), False, misused, readable=False, pending=True)  # no verdict: a misuse
         exercise = self[exercise_id]
-        self._valid(exercise, variant)
         computed = issubclass(type(answer), Tensor) and answer.op != "input"  # the engine did the arithmetic
 
         def answered(data: dict) -> Judgement | Unread:
@@ -436,8 +459,9 @@ class ExerciseBook:
 
     def check_code(self, exercise_id: str, function: object, variant: int = 0) -> Feedback:
         """Judge the learner's function for a code exercise (``check`` with a function as the answer)."""
-        if self[exercise_id].kind != "code":
-            raise KeyError(self.strings.text("exercise.not_code", id=exercise_id))
+        if not self.misuse(exercise_id) and self[exercise_id].kind != "code":
+            return Feedback(exercise_id, False, self.strings.text("exercise.not_code", id=exercise_id),
+                            readable=False, pending=True)
         return self.check(exercise_id, function, variant)
 
     def _read_as(self, read: np.ndarray) -> str:
@@ -456,6 +480,9 @@ class ExerciseBook:
 
     def reveal(self, exercise_id: str, variant: int = 0) -> Solution:
         """The expected answer, computed now, with its explanation; only after an attempt on that variant."""
+        misused = self.misuse(exercise_id, variant)
+        if misused:
+            return Solution(str(exercise_id), False, misused)
         exercise = self[exercise_id]
         ev = self._evidence(exercise, variant)
         if not self.attempted(exercise_id, variant):
@@ -467,6 +494,9 @@ class ExerciseBook:
     def hint(self, exercise_id: str, variant: int = 0) -> Hint:
         """The next, smaller step towards the answer, after an attempt on that variant; each hint is recorded
         (it is no attempt, and an attempt after it no longer counts for mastery)."""
+        misused = self.misuse(exercise_id, variant)
+        if misused:
+            return Hint(str(exercise_id), 0, 0, misused)
         exercise = self[exercise_id]
         ev = self._evidence(exercise, variant)
         if not self.attempted(exercise_id, variant):

@@ -4,7 +4,8 @@ A family is what several exercises share: ``hand`` (the second example's three s
 ``causal``, ``shape``, ``split`` (the head width), ``single``, ``identical`` and ``code``
 (the learner's head and backward). Variant n ≥ 1 of a family, for a learner, is the n-th
 draw of a random stream seeded by the learner's id and the family that meets the family's
-constraints; the first DISTINCT differ from each other and from variant 0, the notebooks' own.
+constraints; the first DISTINCT differ from each other and from variant 0, the notebooks' own. A later
+one comes from a stream of its own, seeded by the id, the family and n, so variant 10⁹ is as quick as 21.
 So the same learner gets the same n-th variant again and two learners get different ones.
 
 What a hand computes is kept to what the chapter gives it: small integer entries, T of 2
@@ -165,8 +166,16 @@ class ChapterVariants:
         self._drawn: dict[tuple[str, str], tuple[np.random.Generator, list[Instance], set[bytes]]] = {}
 
     def instance(self, family: str, learner: str, n: int) -> Instance:
-        """Variant ``n`` ≥ 1 of ``family`` for ``learner``."""
+        """Variant ``n`` ≥ 1 of ``family`` for ``learner``: the first DISTINCT drawn in turn, each unlike the ones
+        before; a later one drawn at once from its own stream, so any n takes as long as one draw."""
         kind = FAMILIES[family]
+        if n > DISTINCT:
+            rng = np.random.default_rng([_seed(learner, family), int(n)])
+            for _ in range(MAX_DRAWS):
+                candidate = kind.draw(rng)
+                if candidate is not None and kind.fits(candidate):
+                    return dataclasses.replace(candidate, variant=n)
+            raise RuntimeError(f"the family {family!r} found no variant {n} in {MAX_DRAWS} draws")
         if (learner, family) not in self._drawn:
             self._drawn[learner, family] = (np.random.default_rng(_seed(learner, family)), [],
                                             {kind.key(kind.default())})

@@ -91,6 +91,7 @@ STRINGS: dict[str, str] = {
     "progress.mastered": "mastered",
     "progress.not_mastered": "not mastered",
     "exercise.predict_first": "Predict first: answer the question “{title}” above, then move and check.",
+    "exercise.unknown_near": "There is no exercise {id!r}. Did you mean {near!r}? All exercises: {known}.",
     "exercise.unknown": "There is no exercise {id!r}; there are: {known}.",
     "exercise.not_code": "{id!r} is not a code exercise: answer it with check({id!r}, answer).",
     "variant.invalid": "A variant's number is a whole number, 0 or more: {variant} is not.",

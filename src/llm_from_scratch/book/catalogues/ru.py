@@ -93,6 +93,7 @@ STRINGS: dict[str, str] = {
     "progress.mastered": "освоен",
     "progress.not_mastered": "не освоен",
     "exercise.predict_first": "Сначала предскажите: ответьте на вопрос «{title}» выше, потом двигайте и проверяйте.",
+    "exercise.unknown_near": "Упражнения {id!r} нет. Может быть, {near!r}? Все упражнения: {known}.",
     "exercise.unknown": "Упражнения {id!r} нет; есть: {known}.",
     "exercise.not_code": "{id!r} — не упражнение на код: ответьте на него через check({id!r}, ответ).",
     "variant.invalid": "Номер варианта — целое число, 0 или больше: {variant} не подходит.",
