@@ -5,6 +5,7 @@ out here independently of the engine: with plain numpy from the literal inputs,
 and rounded as a learner would round.
 """
 
+import contextlib
 import math
 import pathlib
 import re
@@ -671,3 +672,49 @@ def test_fractions_read_as_their_values(pairs):
 
     typed = "[" + ", ".join(f"{a}/{b}" for a, b in pairs) + "]"
     assert np.allclose(read_numbers(typed, "f"), [a / b for a, b in pairs], rtol=0, atol=1e-12)
+
+
+# what a fresh review of the reader found read silently wrong, or slowly, and how each reads now
+READ_AS = [
+    ("B=4,T=7", [4, 7]), ("x=1,y=25", [1, 25]), ("0,5/2", [0.25]), ("0,25 × 4", [1]), ("1,4·10^-3", [0.0014]),
+    ("√0,5", [0.5 ** 0.5]), ("[1/2,1/3, 1/6]", [1 / 2, 1 / 3, 1 / 6]), ("[1 - 1/2,1/2]", [0.5, 0.5]),
+    ("1 - 1/2; 1 - 1/3", [1 / 2, 2 / 3]), ("1 + 1; 2 + 2", [2, 4]), ("0,5\u00a00,5", [0.5, 0.5]),
+    ("½", [0.5]), ("1⁄2", [0.5]), ("1÷2", [0.5]), ("e⁻²", [math.e ** -2]), ("2²", [4]), ("√ 2", [2 ** 0.5]),
+    ("sqrt (2)", [2 ** 0.5]), ("е^2", [math.e ** 2]),  # a Cyrillic е
+]
+
+
+@pytest.mark.parametrize("typed, numbers", READ_AS, ids=repr)
+def test_what_a_learner_types_reads_as_the_numbers_meant(typed, numbers):
+    from llm_from_scratch.book.answers import read_numbers
+
+    assert np.allclose(read_numbers(typed, "f").ravel(), numbers, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("typed", ["2(1+e^2)", "e2", "π2", "(1)2", "√2(2)", "sqrt(2)(3)", "1/e1/e", "1/2%"])
+def test_numbers_side_by_side_with_nothing_between_are_refused_never_split(typed):
+    from llm_from_scratch.book.answers import AnswerFormatError, read_numbers
+
+    with pytest.raises(AnswerFormatError, match="не разобрать"):
+        read_numbers(typed, "f")
+
+
+def test_a_shape_reads_commas_and_every_times_sign_as_axes():
+    from llm_from_scratch.book.answers import read_shape
+
+    for typed in ("4,7,5", "4×7×(5)", "4 × 7 × 5", "B=4,T=7,d_v=5", "4·7·5"):
+        assert read_shape(typed, "f").tolist() == [4, 7, 5], typed
+
+
+@pytest.mark.parametrize("typed", ["[" + ";" * 9999, "[1;" * 3000, "(" + " ;" * 4999, "((((" + "1+" * 4990 + "1,",
+                                   "1/" * 4999 + "1", "-" * 9999 + "1", "√" * 9999 + "2"])
+def test_the_reader_takes_no_more_than_a_few_milliseconds_on_any_long_text(typed):
+    from llm_from_scratch.book.answers import AnswerFormatError, read_numbers
+
+    best = math.inf
+    for _ in range(3):
+        start = time.perf_counter()
+        with contextlib.suppress(AnswerFormatError):
+            read_numbers(typed, "f")
+        best = min(best, time.perf_counter() - start)
+    assert best < 0.05, f"{best * 1000:.1f} ms"

@@ -9,15 +9,19 @@ Each number may be written as a simple expression: fractions ("1/2"), roots ("�
 "2√2"), Euler's number ("e", "e^2", "exp(2)"; "1e-3" stays scientific notation), products ("×", "·", "*")
 and quotients, powers ("^", "**") and parentheses, inside which sums and differences may stand
 ("e^2/(1 + e^2)"). An expression is read by a small grammar over numbers and these symbols, never
-evaluated as code. Outside parentheses a space or a sign starts the next number, as before ("0.5 -0.5" is two
-numbers). In a shape ("4×7×5", ``read_shape``) × between whole numbers separates axes instead. Names in front
-are read past: "[B, T, d_v] = [4, 7, 5]", "B=4, T=7, d_v=5", "o_1 = [0.5, 0.2]", "1/√d_k = 1/8".
+evaluated as code; ÷, ⁄, ½, superscript powers (e⁻², 2²) and a Cyrillic е are read as they are meant. Outside
+parentheses a space or a sign starts the next number, as before ("0.5 -0.5" is two numbers; "1 - 1/2", with
+spaces on both sides, is one); numbers side by side with nothing between ("2e", "2(1 + e)", "1/2%") are refused,
+never split. In a shape (``read_shape``) ×, · and commas separate axes. Names in front are read past:
+"[B, T, d_v] = [4, 7, 5]", "B=4, T=7, d_v=5", "o_1 = [0.5, 0.2]", "1/√d_k = 1/8".
 Length, count and nesting are bounded before anything is parsed, so any value is read (or refused) at
 once. A refusal is an AnswerFormatError whose sentence, in the learner's language, says what was read
 and what form is expected.
 
-A decimal comma is read where it cannot be a separator: in a lone number ("0,5" is 0.5) and where
-the numbers are already set apart by ";" or spaces ("0,5 0,5", "[0,014, 0,986]"). Otherwise a comma
+A decimal comma is read where it cannot be a separator: in a lone number ("0,5" is 0.5), where
+the numbers are already set apart by ";" or spaces ("0,5 0,5", "[0,014, 0,986]") but not right after an
+operator ("[1/2,1/3, 1/6]" is three numbers), and in a number an operator follows or a root holds ("0,5/2",
+"√0,5"). Otherwise a comma
 separates numbers ("[0,5]" is [0, 5]), except where a number after a comma starts with a zero and
 another digit, as a decimal part does ("[0,01,0,99]"): that is refused as ambiguous, with both readings.
 A ";" separates rows when every part it makes holds two numbers or more; otherwise it separates numbers
@@ -41,17 +45,28 @@ MAX_NUMBERS = 1_000  # numbers in one answer
 MAX_DEPTH = 4  # levels of brackets or nested lists
 
 NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
-_TIMES = re.compile(r"(?<=\d)\s*[×xXхХ*]\s*(?=[-+]?\d)")  # 4×7×5: a shape
+_SHAPE_TIMES = re.compile(r"\s*[×xXхХ*·]\s*")  # 4×7×5: a shape's axes
+# what learners type for the same signs: minus and dashes, ÷, Cyrillic е for e, superscript powers (e⁻², 2²),
+# vulgar fractions (½)
+_NOTATION = str.maketrans({"−": "-", "–": "-", "÷": "/", "⁄": "/", "е": "e", "½": "(1/2)", "⅓": "(1/3)",
+                           "⅔": "(2/3)", "¼": "(1/4)", "¾": "(3/4)"})
+_SUPERSCRIPT = re.compile("[⁻⁺⁰¹²³⁴⁵⁶⁷⁸⁹]+")
+_SUPERSCRIPT_DIGITS = str.maketrans("⁻⁺⁰¹²³⁴⁵⁶⁷⁸⁹", "-+0123456789")
 _WORDS = re.compile(r"sqrt|exp|pi")  # the words an expression may hold; e, √ and π are single characters
 _ALLOWED_TEXT = re.compile(r"[\s\d.,;eE+\-\[\]()%/*×·^√π]*")
 _NAMES_BEFORE = re.compile(r"^([^=]*[A-Za-zА-Яа-яЁё_][^=]*)=(.*)$", re.S)  # one "=" with a name on its left
 _NAME_AT = re.compile(r"(?:(?<=^)|(?<=[\s,;\[(]))[^\s,;=\[\]()]*[A-Za-zА-Яа-яЁё_][^\s,;=\[\]()]*\s*=\s*")
 MAX_EXPRESSION_DEPTH = 20  # parentheses, roots and powers within one number
+MAX_EXPRESSION_TOKENS = 200  # look-aheads while reading one number: about twice its symbols
 _LONE_DECIMAL = re.compile(r"[-+]?\d+,\d+%?")
 _SET_APART = re.compile(r";|(?<=[\d.%]),?[ \t]+(?=[-+\d.])")  # a semicolon, or numbers apart by spaces
-_DECIMAL_COMMA = re.compile(r"(?<![\d.])(\d+),(\d+)(?![\d.])")  # not beside a number that has its decimal point
+# not beside a number that has its decimal point, nor right after an operator ("1/2,1/3": the comma separates)
+_DECIMAL_COMMA = re.compile(r"(?<![\d./×·*^])(\d+),(\d+)(?![\d.])")
+# an expression's decimal comma: before an operator ("0,5/2"), or under a root ("√0,5")
+_OPERAND_COMMA = re.compile(r"(?<![\d./×·*^])(\d+),(\d+)(?=\s*[/×·*^])|(?<=√)(\d+),(\d+)(?![\d.])")
+_SPACES_TO_PLAIN = str.maketrans({"\u00a0": " ", "\u2009": " ", "\u202f": " ", "\u2007": " "})
 _AMBIGUOUS_COMMA = re.compile(r",0\d")  # "0,01,0,99": is ",01" a separator and 1, or a decimal part?
-_JOINED = re.compile(r"\s*(\*\*|[*/×·^])\s*|(?<=\s)([-+])\s+")  # spaces around a product's or a sum's sign
+_JOINED = re.compile(r"\s*(\*\*|[*/×·^])\s*|\s+([-+])\s+")  # spaces around a product's or a sum's sign
 _ITEMS = re.compile(r"[^\s,]+")  # what stands apart in a row: a number or an expression
 
 
@@ -64,7 +79,7 @@ def _count(part: str) -> int:
         outside.append(char if depth == 0 else "x")
         depth -= char == ")" and depth > 0
     return len(_ITEMS.findall("".join(outside)))
-_INNERMOST = re.compile(r"([\[(])([^\[\]()]*;[^\[\]()]*)([\])])")
+_INNERMOST = re.compile(r"([\[(])([^\[\]()]*+)([\])])")  # possessive: linear in any text
 _TOKEN = re.compile(rf"\s*(?:(?P<number>{NUMBER})(?P<percent>%)?|(?P<open>[\[(])|(?P<close>[\])])"
                     r"|(?P<separator>[,;]))\s*")
 
@@ -107,7 +122,7 @@ def _as_rows(cleaned: str) -> str:
         return f"[{rows}]" if rows else cleaned
 
     def innermost(match: re.Match) -> str:
-        rows = _rows(match[2])
+        rows = _rows(match[2]) if ";" in match[2] else None
         return f"{match[1]}{rows}{match[3]}" if rows else match[0]
 
     return _INNERMOST.sub(innermost, cleaned)
@@ -116,20 +131,21 @@ def _as_rows(cleaned: str) -> str:
 def _past_names(typed: str) -> str:
     """The answer without the names written in front of it: "[B, T, d_v] = [4, 7, 5]", "B=4, T=7, d_v=5"."""
     one = _NAMES_BEFORE.match(typed) if typed.count("=") == 1 else None
-    return one[2].strip() if one else _NAME_AT.sub("", typed)
+    return one[2].strip() if one else _NAME_AT.sub(" ", typed)  # "B=4,T=7": the comma stays a separator
 
 
 def _cleaned(answer: str, form: str, shape: bool = False) -> str:
     """The typed text with its notations made plain: signs, names in front, shapes, decimal commas, rows."""
     if len(answer) > MAX_TEXT:
         raise _refuse("answer.too_long", form, limit=MAX_TEXT)
-    cleaned = str.strip(answer).replace("−", "-").replace("–", "-")
+    cleaned = str.strip(answer).translate(_SPACES_TO_PLAIN).translate(_NOTATION)
+    cleaned = _SUPERSCRIPT.sub(lambda m: f"^({m[0].translate(_SUPERSCRIPT_DIGITS)})", cleaned)
     if not cleaned:
         raise _refuse("answer.blank", form)
     if "=" in cleaned:
         cleaned = _past_names(cleaned)
-    if shape:
-        cleaned = _TIMES.sub(" ", cleaned)
+    if shape:  # axes are whole numbers: × and a comma only separate them
+        cleaned = _SHAPE_TIMES.sub(" ", cleaned).replace(",", " ")
     symbols = _WORDS.sub("", cleaned)
     if not _ALLOWED_TEXT.fullmatch(symbols):
         found = "".join(dict.fromkeys(c for c in symbols if not _ALLOWED_TEXT.fullmatch(c)))[:12]
@@ -142,6 +158,7 @@ def _decimal_commas(line: str, form: str) -> str:
     """Commas as decimal commas where they cannot separate numbers; refused where both readings are possible."""
     if _LONE_DECIMAL.fullmatch(line.strip()) or _SET_APART.search(line):
         return _DECIMAL_COMMA.sub(r"\1.\2", line)
+    line = _OPERAND_COMMA.sub(lambda m: f"{m[1] or m[3]}.{m[2] or m[4]}", line)
     if _AMBIGUOUS_COMMA.search(line):
         raise _refuse("answer.ambiguous_comma", form, typed=line[:40], readings=_two_readings(line))
     return line
@@ -171,6 +188,7 @@ class _NotAnExpression(Exception):
 _EXPRESSION_TOKEN = re.compile(r"(?P<number>(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)(?P<percent>%)?"
                                r"|(?P<name>sqrt|exp|pi|√|π|e)|(?P<op>\*\*|[*×·/^+\-])|(?P<open>\()|(?P<close>\))")
 _PRODUCT = {"*", "×", "·", "/"}
+_PERCENTAGE = re.compile(NUMBER + "%")
 _SPACES = re.compile(r"\s*")
 _CLOSE_OR_END = re.compile(r"\s*(?:[\])]|$)")
 _IMPLICIT = ("√", "sqrt", "exp", "π", "pi")  # 2√2: a number right before these multiplies them
@@ -185,16 +203,24 @@ class _Expression:
         self.text, self.form = text, form
 
     def read(self, position: int) -> tuple[float, int]:
-        """The value of the expression that starts at ``position``, and where it ends."""
+        """The value of the expression that starts at ``position``, and where it ends. What follows it with
+        nothing between must start something else: a space, a separator, a bracket or a sign ("2e", "e2" and
+        "2(1 + e)" are refused, never read as two numbers); a percentage stands alone ("1/2%" is refused)."""
+        self.tokens, self.percent = 0, False
         try:
             value, end = self._spaced_sum(position)
         except OverflowError:
             raise _refuse("answer.beyond_float64", self.form) from None
-        if end < len(self.text) and (self.text[end].isalpha() or self.text[end] in "√π"):
-            raise _refuse("answer.malformed", self.form)  # 2e: a number and a name with nothing between
+        if end < len(self.text) and not (self.text[end].isspace() or self.text[end] in ",;])-+"):
+            raise _refuse("answer.malformed", self.form)
+        if self.percent and not _PERCENTAGE.fullmatch(self.text, position, end):
+            raise _refuse("answer.malformed", self.form)
         return value, end
 
     def _token(self, position: int, spaces: bool) -> tuple[str | None, re.Match | None, int]:
+        self.tokens += 1
+        if self.tokens > MAX_EXPRESSION_TOKENS:  # no learner writes one number this long: stop before it costs
+            raise _refuse("answer.long_expression", self.form, limit=MAX_EXPRESSION_TOKENS // 2)
         start = position
         if spaces:
             while start < len(self.text) and self.text[start].isspace():
@@ -253,6 +279,7 @@ class _Expression:
         kind, match, _ = self._token(position, spaces=False)
         if kind == "number":
             value = _number_token(match["number"], bool(match["percent"]), self.form)
+            self.percent = self.percent or bool(match["percent"])
             follows = self._token(match.end(), spaces=False)
             if follows[0] == "name" and follows[1][0] in _IMPLICIT:
                 factor, end = self._atom(match.end(), depth + 1)
@@ -263,9 +290,9 @@ class _Expression:
             if name in ("e", "π", "pi"):
                 return (math.e if name == "e" else math.pi), match.end()
             if name == "√":
-                value, end = self._atom(match.end(), depth + 1)
+                value, end = self._atom(self.skip(match.end()), depth + 1)
                 return (math.sqrt(value) if value >= 0 else math.nan), end
-            opened = self._token(match.end(), spaces=False)
+            opened = self._token(match.end(), spaces=True)
             if opened[0] != "open":
                 raise _refuse("answer.malformed", self.form)  # sqrt 2: the function needs its parentheses
             value, end = self._closed(opened[1].end(), depth + 1)

@@ -45,6 +45,8 @@ STRINGS: dict[str, str] = {
         "the numbers here are under a million. Expected: {form}.",
     "answer.too_long": "The answer is too long: over {limit} characters. Expected: {form}.",
     "answer.too_many": "The answer has too many numbers: over {limit}. Expected: {form}.",
+    "answer.long_expression": "One number is written as too long an expression: over {limit} symbols. Work it out, "
+        "or write it shorter. Expected: {form}.",
     "answer.too_deep": "The brackets are nested too deeply: over {limit} levels. Expected: {form}.",
     "answer.choice_missing": "Pick one option — {letters}.",
     "answer.choice_form": "The answer is one option letter: {letters}.",
