@@ -1,4 +1,5 @@
-"""How long judging takes: a 2×2 answer in a fresh kernel and after, a long answer, the code exercises, each probe.
+"""How long judging takes: a 2×2 answer in a fresh kernel and after, a wrong answer on a variant (the search over
+compositions of slips, built once per instance, then reused), a long answer, the code exercises, each probe.
 
 Every figure comes from a fresh interpreter that imports the chapter's exercises, as a notebook's first cell
 does. The first check computes the evidence it needs (the worked example's forward and backward pass; no
@@ -21,7 +22,7 @@ ONE_KERNEL = """
 import json, statistics, time
 import numpy as np
 from llm_from_scratch.ch27 import code_probes
-from llm_from_scratch.ch27.exercises import check, check_code
+from llm_from_scratch.ch27.exercises import check, check_code, variant
 from llm_from_scratch.engine.closed_form import closed_form_backward, closed_form_head, softmax
 
 def ms(call, repeats=1):
@@ -37,6 +38,16 @@ def unscaled(q, k, v):
 
 figures = {"first check of a 2×2 answer": ms(lambda: check("scores", "[[0, 6], [6, -4]]"))}
 figures["a later check of a 2×2 answer"] = ms(lambda: check("scores", "[[0, 6], [6, -4]]"), 50)
+def scores_of(n):
+    given = variant("scores-by-hand", n)
+    return given["query"][0] @ given["key"][0].T
+
+for n in (1, 2, 3):  # three variants seen, then a fourth: its judge searches over every one of them too
+    check("scores-by-hand", scores_of(n).tolist(), variant=n)
+uniform = np.full((len(scores_of(4)),) * 2, 1 / len(scores_of(4))).round(2).tolist()
+figures["first wrong answer on variant 4, 4 seen (slips composed)"] = ms(
+    lambda: check("weights-by-hand", uniform, variant=4))
+figures["a later wrong answer on variant 4"] = ms(lambda: check("weights-by-hand", uniform, variant=4), 50)
 figures["a typed answer of 1,000 numbers"] = ms(lambda: check("scores", ", ".join(["0.5"] * 1000)), 5)
 figures["a typed answer of 10,000 characters"] = ms(lambda: check("scores", "[" + "1 " * 4999 + "]"), 5)
 figures["check_code: a right head (6 cases)"] = ms(lambda: check_code("write-head", closed_form_head), 5)

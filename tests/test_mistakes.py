@@ -1,77 +1,95 @@
-"""The mistake library: every mistake, fed to every exercise it applies to, is named with its own id and message
-in both editions; right answers written the ways learners write them are accepted."""
+"""The mistake library: every composition of up to two slips, fed to every exercise it applies to, is named
+with its slips in both editions; right answers written the ways learners write them are accepted."""
+
+import copy
+import time
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from llm_from_scratch.book.mistakes import distance
+from llm_from_scratch.book.mistakes import READINGS, distance, named
 from llm_from_scratch.book.text import set_language
 from llm_from_scratch.book.tolerances import ROUNDED
 from llm_from_scratch.ch27.evidence import evidence
-from llm_from_scratch.ch27.exercises import EXERCISES, check
-from llm_from_scratch.ch27.mistakes import HEAD_MISTAKES, Asked
+from llm_from_scratch.ch27.exercises import EXERCISE_BOOK, EXERCISES, check
+from llm_from_scratch.ch27.mistakes import HEAD_MISTAKES
 from llm_from_scratch.ch27.strings import STRINGS
+from llm_from_scratch.ch27.variants import VARIANTS
 
-# the exercises about a stage of a head run: (exercise, what it asks, its tolerance)
-HEAD_EXERCISES = {
-    "scores": lambda ev: Asked(ev.worked, ev.hand, "raw"),
-    "weights": lambda ev: Asked(ev.worked, ev.hand, "weights", (0,)),
-    "scores-by-hand": lambda ev: Asked(ev.hand, ev.worked, "raw"),
-    "weights-by-hand": lambda ev: Asked(ev.hand, ev.worked, "weights"),
-    "output-by-hand": lambda ev: Asked(ev.hand, ev.worked, "output"),
-}
+HEAD_EXERCISES = ("scores", "weights", "scores-by-hand", "weights-by-hand", "output-by-hand")  # a stage of a run
+LEARNER = "slip-search"
+VARIANTS_TRIED = range(0, 6)  # the second example's three steps: the notebook's own and variants 1–5
 
 
-def applicable(exercise_id):
-    """(mistake, what it gives) for every mistake that gives a wrong answer here, the first of equal ones only."""
-    ev = evidence()
-    asked = HEAD_EXERCISES[exercise_id](ev)
-    expected = EXERCISES[exercise_id].expected(ev)
-    found = []
-    for mistake in HEAD_MISTAKES:
-        given = mistake.gives(asked)
-        for value in (given if isinstance(given, (list, tuple)) else [given]):
-            if value is None:
-                continue
-            value = np.asarray(value, dtype=float)
-            if distance(value, expected) <= 0.03 or any(distance(value, v) <= ROUNDED for _, v in found):
-                continue  # gives the right answer here, or what an earlier mistake gives
-            found.append((mistake, value))
-    return found
+def _told(exercise_id: str, n: int):
+    """The evidence of variant ``n`` as ``check`` gives it to the judge of a learner who has seen variants 0–5."""
+    if not EXERCISES[exercise_id].varies:
+        return evidence()
+    ev = copy.copy(evidence() if n == 0 else VARIANTS.evidence("hand", LEARNER, n))
+    ev.seen = tuple(evidence() if m == 0 else VARIANTS.evidence("hand", LEARNER, m) for m in VARIANTS_TRIED if m != n)
+    return ev
 
 
-CASES = [(exercise_id, mistake.id, value) for exercise_id in HEAD_EXERCISES
-         for mistake, value in applicable(exercise_id)]
+def _named(exercise_id: str, ev):
+    """The compositions the exercise's judge can tell apart on ``ev``, as it makes them."""
+    judge = EXERCISES[exercise_id].judge
+    found = named((*HEAD_MISTAKES, *READINGS), judge.instance(ev), EXERCISES[exercise_id].expected(ev),
+                  judge.tolerance(ev))
+    return [c for kept, _, _ in found.by_shape.values() for c in kept]
 
 
-def test_the_library_applies_widely():
-    named = {(e, m) for e, m, _ in CASES}
-    assert len(named) >= 40, sorted(named)
-    for exercise_id in HEAD_EXERCISES:
-        assert len([m for e, m in named if e == exercise_id]) >= 5, exercise_id
+COMPOSITION_CASES = [(e, n) for e in HEAD_EXERCISES for n in (VARIANTS_TRIED if EXERCISES[e].varies else (0,))]
 
 
-@pytest.mark.parametrize("exercise_id, misconception, value", CASES, ids=[f"{e}-{m}" for e, m, _ in CASES])
 @pytest.mark.parametrize("lang", ["ru", "en"])
-def test_every_mistake_is_named_with_its_own_message(exercise_id, misconception, value, lang):
+@pytest.mark.parametrize("exercise_id, n", COMPOSITION_CASES, ids=[f"{e}-v{n}" for e, n in COMPOSITION_CASES])
+def test_every_composition_of_up_to_two_slips_is_named_with_its_slips(exercise_id, n, lang):
+    """Each composition the search tells apart on this instance, given as the learner's answer, is named by its
+    slips: one slip in its own words, two one by one. The judge is called directly, as ``check`` calls it."""
     set_language(lang)
-    mistake = next(m for m in HEAD_MISTAKES if m.id == misconception)
-    for answer in (value, np.round(value, 3)):
-        feedback = check(exercise_id, answer.tolist())
-        assert not feedback.correct and feedback.misconception == misconception, (answer, feedback.message)
-        assert feedback.message == STRINGS.text_in(lang, mistake.message)
+    exercise, ev = EXERCISES[exercise_id], _told(exercise_id, n)
+    start = time.perf_counter()
+    compositions = _named(exercise_id, ev)
+    assert len(compositions) >= 20, len(compositions)
+    for composition in compositions:
+        verdict = EXERCISE_BOOK.judge(exercise, composition.value.tolist(), ev)
+        ids = "+".join(slip.id for slip in composition.slips)
+        assert not verdict.correct and verdict.misconception == ids, (composition.value, verdict)
+        said = EXERCISE_BOOK.said(exercise, verdict.key, verdict.fields)
+        for slip in composition.slips:
+            assert STRINGS.text_in(lang, slip.message) in said, said
+    print(f"{exercise_id} v{n} {lang}: {len(compositions)} compositions named in {time.perf_counter() - start:.2f} s")
+
+
+def test_every_slip_of_the_library_is_named_alone_somewhere():
+    """On the worked example and the second one (and a variant for the seen one) every slip is named alone."""
+    alone = {c.slips[0].id for e in HEAD_EXERCISES for n in (0, 1) for c in _named(e, _told(e, n))
+             if len(c.slips) == 1}
+    assert alone >= {slip.id for slip in (*HEAD_MISTAKES, *READINGS)}, sorted(
+        {slip.id for slip in (*HEAD_MISTAKES, *READINGS)} - alone)
 
 
 def test_a_mistake_that_gives_the_right_answer_is_never_named():
     """In the worked example T = d_k = d_v = 2: dividing by √T or √d_v is dividing by √d_k."""
     ev = evidence()
-    asked = HEAD_EXERCISES["weights"](ev)
-    for name in ("scale-by-root-t", "scale-by-root-dv"):
-        mistake = next(m for m in HEAD_MISTAKES if m.id == name)
-        np.testing.assert_allclose(mistake.gives(asked), EXERCISES["weights"].expected(ev))
-    assert check("weights", EXERCISES["weights"].expected(ev).tolist()).correct
+    asked = EXERCISES["weights"].judge.instance(ev)
+    right_row = EXERCISES["weights"].expected(ev)
+    for how in ("√T", "√d_v"):
+        np.testing.assert_allclose(asked.computed({"divisor": how})[0], right_row)
+    assert check("weights", right_row.tolist()).correct
+
+
+def test_an_answer_made_on_a_variant_seen_before_is_named(tmp_path, monkeypatch):
+    """check tells the judge which variants this learner has seen: variant 1's scores, given for variant 2's, are
+    named as another variant's."""
+    monkeypatch.setenv("LLM_FROM_SCRATCH_PROGRESS", str(tmp_path / "progress.json"))
+    book = EXERCISE_BOOK
+    first, second = (book._evidence(EXERCISES["scores-by-hand"], n).hand.head.raw_scores.data[0] for n in (1, 2))
+    assert check("scores-by-hand", first.tolist(), variant=1).correct
+    assert check("scores-by-hand", first.tolist(), variant=2).misconception == "other-variant"
+    assert distance(first, second) > ROUNDED
 
 
 @pytest.mark.parametrize("answer, misconception", [

@@ -22,6 +22,7 @@ variant; ``mastery`` reads the skills the exercises serve (``book.mastery``).
 
 from __future__ import annotations
 
+import copy
 import difflib
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
@@ -40,6 +41,7 @@ from .text import Catalogue, language
 from .tolerances import TYPED
 
 OPTIONS = ("a", "b", "c", "d")
+SEEN_KEPT = 5  # how many of the variants a learner has seen a judge is told of
 
 Fields = dict[str, str]
 
@@ -56,6 +58,14 @@ class Own:
 
 def own(name: str, **fields: object) -> Own:
     return Own(name, fields)
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """A catalogue string said inside another one (a field's value): each slip of a composition, say."""
+
+    key: str
+    fields: Mapping[str, object] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -298,11 +308,12 @@ class ExerciseBook:
 
     def said(self, exercise: Exercise, key: str | Own, fields: Mapping[str, object] | None = None,
              lang: str | None = None) -> str:
-        """The catalogue string ``key`` (or the exercise's own one) with ``fields``, any ``Own`` among them said
-        first, in ``lang`` (by default the chosen language)."""
+        """The catalogue string ``key`` (or the exercise's own one) with ``fields``, any ``Own`` or ``Phrase`` among
+        them said first, in ``lang`` (by default the chosen language)."""
         if isinstance(key, Own):
             key, fields = exercise.key(key.field), {**key.fields, **(fields or {})}
-        filled = {name: self.said(exercise, value, lang=lang) if isinstance(value, Own) else value
+        filled = {name: self.said(exercise, value, lang=lang) if isinstance(value, Own) else
+                  self.said(exercise, value.key, value.fields, lang) if isinstance(value, Phrase) else value
                   for name, value in (fields or {}).items()}
         return self.strings.text_in(lang or language(), key, **filled)
 
@@ -346,6 +357,21 @@ class ExerciseBook:
             raise ValueError(self.strings.text("variant.invalid", variant=repr(variant)))
         if variant and (not exercise.varies or self.variants is None):
             raise ValueError(self.strings.text("variant.none", title=self.title(exercise.id)))
+
+    def _seeing(self, ev: Any, exercise: Exercise, variant: int, records: Mapping[str, Any], learner: Learner) -> Any:
+        """``ev`` told the variants of the exercise's family that the learner has seen (the notebook's own one and
+        the latest they answered, variants being drawn in order; SEEN_KEPT in all, this one aside), so a judge can
+        name an answer made on one of them."""
+        if not exercise.varies:
+            return ev
+        answered = [a["variant"] for e in self.exercises.values() if e.varies == exercise.varies
+                    for a in records.get(e.id, {}).get("attempts", [])]
+        seen = [n for n in dict.fromkeys([0, *sorted(answered, reverse=True)]) if n != variant][:SEEN_KEPT]
+        if not seen:
+            return ev
+        told = copy.copy(ev)  # shares what ev computed already
+        told.seen = tuple(self._evidence(exercise, n, lambda: learner) for n in seen)
+        return told
 
     def variant(self, exercise_id: str, n: int) -> dict[str, object]:
         """The inputs of variant ``n`` of an exercise (for a head: "query", "key", "value", arrays [1, T, d])."""
@@ -420,7 +446,9 @@ class ExerciseBook:
             records = data["chapters"].get(self.chapter, {})
             if exercise.after and not records.get(exercise.after, {}).get("attempts"):
                 return Unread(self.strings.text("exercise.predict_first", title=self.title(exercise.after)))
-            verdict = self.judge(exercise, answer, self._evidence(exercise, variant, lambda: learner_of(data)))
+            learner = learner_of(data)
+            ev = self._evidence(exercise, variant, lambda: learner)
+            verdict = self.judge(exercise, answer, self._seeing(ev, exercise, variant, records, learner))
             if isinstance(verdict, Judgement):
                 add_attempt(data, self.chapter, exercise_id, verdict.correct, variant, computed)
             return verdict

@@ -1,39 +1,87 @@
-"""Mistakes a learner makes, each named, and the one diagnosis every computed exercise uses.
+"""Mistakes a learner makes, each named, and the one diagnosis every computed exercise uses: a search over them.
 
-A ``Mistake`` is a named transformation of a chapter's computation: on an instance (whatever the
-exercise computes from, such as a head's run), ``gives`` returns what an answer made with that mistake
-would be, one value or several, or None where the mistake cannot apply. ``diagnose`` compares the
-learner's answer with the right answer and with what every mistake gives on the same instance:
+A library holds three kinds of slip, each with an ``id`` (the misconception Feedback names) and a ``message``
+(the catalogue key of what the learner did and what to do instead):
 
-* the answer is right within ``tolerance``, or within a rounding to two decimals (then the feedback
-  gives the exact value as well);
-* otherwise the nearest mistake wins, if the answer lies within the same tolerance of it: the answer is
-  then nearer to the mistake than to the right answer, which it missed by more. A mistake that gives the
-  right answer on this instance is not applicable here and is never named (in the worked example √T,
-  √d_v and √d_k are all √2). Where two mistakes give the same answer, the first in the list is named.
+* a ``Mistake`` gives the whole answer it makes on an instance (one value or several; None where it cannot
+  apply);
+* a ``Step`` changes one step of the instance's own computation: ``step`` names the step and ``how`` what is
+  done there instead, and the instance computes any recipe of steps (``instance.computed({step: how, …})``,
+  a list of values), so two steps compose;
+* a ``Reading`` is what a learner does to an answer when writing it down (percent for a fraction, a number
+  cut instead of rounded); it composes with any one other slip.
+
+``diagnose`` compares the learner's answer with the right answer and with every composition of up to two slips
+on the instance:
+
+* the answer is right within ``tolerance``, or within a rounding to two decimals (then the feedback gives the
+  exact value as well);
+* otherwise the nearest composition wins, if the answer lies within the same tolerance of it. Compositions
+  that a typed answer cannot tell apart (within ``tolerance``, or TYPED if that is larger) count as one, named
+  by the one with the fewest slips, then by the library's order (readings last): [0.0025, 0.9975] is the scale
+  forgotten, [0, 1] is the largest score taking all. One that gives the right answer on this instance, or a
+  rounding of it, is never named (in the worked example √T, √d_v and √d_k are all √2). A composition of two is
+  told slip by slip.
+
+The compositions of an instance are computed once and kept (``compositions``), so a second answer on the same
+instance costs only the comparison.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+import itertools
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from .exercises import Judgement, right, wrong
+from .exercises import Judgement, Phrase, right, wrong
 from .tolerances import ROUNDED, TYPED
 
 
 @dataclass(frozen=True)
 class Mistake:
-    """``id``: the misconception Feedback names; ``message``: the catalogue key of what the learner did and
-    what to do instead; ``gives(instance)``: the answer the mistake makes there (a value, a tuple of values
-    or None)."""
+    """A whole answer made with a mistake: ``gives(instance)`` (a value, a tuple of values or None)."""
 
     id: str
     message: str
     gives: Callable[[Any], Any]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of the instance's computation done otherwise: ``step`` done as ``how`` says (the instance knows)."""
+
+    id: str
+    message: str
+    step: str
+    how: Hashable = True
+
+
+@dataclass(frozen=True)
+class Reading:
+    """An answer written down otherwise: ``writes(value)`` is what a learner writes for ``value`` (one value or
+    several), each compared within ``scale`` times the tolerance."""
+
+    id: str
+    message: str
+    writes: Callable[[np.ndarray], Any]
+    scale: float = 1.0
+
+
+def _truncations(value: np.ndarray) -> list[np.ndarray]:
+    """``value`` cut to 1, 2 and 3 decimals, where cutting is not what rounding gives."""
+    cut = [(np.trunc(value * 10 ** decimals) / 10 ** decimals, np.round(value, decimals)) for decimals in (1, 2, 3)]
+    return [truncated for truncated, rounded in cut if not np.allclose(truncated, rounded, rtol=0, atol=1e-12)]
+
+
+READINGS = (
+    Reading("percent-for-fraction", "mis.percent-for-fraction", lambda value: value * 100, scale=100.0),
+    Reading("truncated", "mis.truncated", _truncations),
+)
+
+Slip = Mistake | Step | Reading
 
 
 def _values(given: Any) -> list[np.ndarray]:
@@ -52,18 +100,102 @@ def distance(a: np.ndarray, b: np.ndarray) -> float:
     return float(difference.max()) if difference.size and np.isfinite(difference).all() else float("inf")
 
 
-def diagnose(answer: np.ndarray, expected: np.ndarray, mistakes: Iterable[Mistake], instance: Any,
+@dataclass(frozen=True)
+class Composition:
+    """Up to two slips and the answer they make together on one instance."""
+
+    slips: tuple[Slip, ...]
+    value: np.ndarray
+    scale: float = 1.0
+
+
+def _made(library: Sequence[Slip], instance: Any, expected: np.ndarray) -> list[Composition]:
+    """Every composition of up to two slips, fewest slips first, then in the library's order (readings last)."""
+    made: list[tuple[tuple[int, ...], Composition]] = []
+    alone: list[tuple[tuple[int, ...], Composition]] = [((), Composition((), expected))]
+    for i, slip in enumerate(library):
+        if not isinstance(slip, Reading):
+            given = slip.gives(instance) if isinstance(slip, Mistake) else instance.computed({slip.step: slip.how})
+            alone += [((i,), Composition((slip,), value)) for value in _values(given)]
+    for (i, a), (j, b) in itertools.combinations(enumerate(library), 2):
+        if isinstance(a, Step) and isinstance(b, Step) and a.step != b.step:
+            made += [((i, j), Composition((a, b), value))
+                     for value in _values(instance.computed({a.step: a.how, b.step: b.how}))]
+    for j, reading in enumerate(library):
+        if isinstance(reading, Reading):
+            made += [((*order, j), Composition((*composition.slips, reading), value, reading.scale))
+                     for order, composition in alone for value in _values(reading.writes(composition.value))]
+    made += alone[1:]
+    made.sort(key=lambda pair: (len(pair[0]), pair[0]))
+    return [composition for _, composition in made if np.isfinite(composition.value).all()]
+
+
+class Named:
+    """The compositions that can be named on one instance, each shape's stacked for a quick comparison: none that
+    gives the right answer (or one within a rounding of it), and of those a typed answer cannot tell apart only
+    the first."""
+
+    def __init__(self, made: list[Composition], expected: np.ndarray, tolerance: float) -> None:
+        self.tolerance = max(tolerance, ROUNDED)
+        apart = max(tolerance, TYPED)
+        wrong_answers = [c for c in made if distance(c.value, expected) / c.scale > self.tolerance]
+        self.by_shape = {}
+        for shape in dict.fromkeys(c.value.shape for c in wrong_answers):
+            of_shape = [c for c in wrong_answers if c.value.shape == shape]
+            values = np.stack([c.value for c in of_shape]).reshape(len(of_shape), -1)
+            scales = np.array([c.scale for c in of_shape])
+            kept: list[int] = []
+            for i in range(len(of_shape)):
+                off = np.abs(values[kept] - values[i]).max(axis=1, initial=0.0) / np.maximum(scales[kept], scales[i])
+                if not (off <= apart).any():
+                    kept.append(i)
+            self.by_shape[shape] = ([of_shape[i] for i in kept], values[kept], scales[kept])
+
+    def nearest(self, answer: np.ndarray) -> Composition | None:
+        """The composition nearest to ``answer`` if it lies within the tolerance, else None."""
+        if answer.shape not in self.by_shape or not np.isfinite(answer).all():
+            return None
+        found, values, scales = self.by_shape[answer.shape]
+        off = np.abs(values - answer.ravel()).max(axis=1, initial=0.0) / scales
+        best = int(np.argmin(off))
+        return found[best] if off[best] <= self.tolerance else None
+
+
+_NAMED: dict[tuple, Named] = {}
+NAMED_KEPT = 256  # instances whose compositions a kernel keeps (a learner meets a few dozen)
+
+
+def named(library: tuple[Slip, ...], instance: Hashable, expected: np.ndarray, tolerance: float) -> Named:
+    """The nameable compositions of ``library`` on ``instance``, computed once per instance (``instance`` is
+    hashed by what it computes from)."""
+    key = (library, instance, expected.shape, expected.tobytes(), tolerance)
+    if key not in _NAMED:
+        if len(_NAMED) >= NAMED_KEPT:
+            _NAMED.clear()
+        _NAMED[key] = Named(_made(library, instance, expected), expected, tolerance)
+    return _NAMED[key]
+
+
+def said(composition: Composition) -> tuple[str, str, dict[str, object]]:
+    """The misconception, message and fields that tell ``composition``: one slip in its own words, two one by one."""
+    first, *rest = composition.slips
+    if not rest:
+        return first.id, first.message, {}
+    return (f"{first.id}+{rest[0].id}", "mis.two-slips",
+            {"first": Phrase(first.message), "second": Phrase(rest[0].message)})
+
+
+def diagnose(answer: np.ndarray, expected: np.ndarray, library: tuple[Slip, ...], instance: Hashable,
              tolerance: float, exact: Callable[[np.ndarray], str]) -> Judgement | None:
-    """Right, right as rounded (the message cites ``exact(expected)``), the nearest applicable mistake the
-    answer matches, or None when the answer is none of these."""
+    """Right, right as rounded (the message cites ``exact(expected)``), the nearest composition of up to two slips
+    of ``library`` (with the book's READINGS) the answer matches, or None when the answer is none of these."""
     off = distance(answer, expected)
     if off <= max(tolerance, TYPED):
         return right()
     if off <= ROUNDED:
         return right("feedback.right_rounded", exact=exact(expected))
-    nearest = min(((distance(answer, value), mistake) for mistake in mistakes for value in _values(
-        mistake.gives(instance)) if distance(value, expected) > max(tolerance, TYPED)), default=None,
-        key=lambda pair: pair[0])
-    if nearest and nearest[0] <= max(tolerance, ROUNDED):
-        return wrong(nearest[1].id, nearest[1].message)
-    return None
+    found = named((*library, *READINGS), instance, expected, tolerance).nearest(answer)
+    if found is None:
+        return None
+    misconception, message, fields = said(found)
+    return wrong(misconception, message, **fields)

@@ -413,7 +413,10 @@ class Instance:
 
 
 class LearnerEvidence:
-    """All of the chapter's evidence (or a variant's), each fact computed the first time it is asked for."""
+    """All of the chapter's evidence (or a variant's), each fact computed the first time it is asked for;
+    ``seen`` holds the evidence of the family's variants the learner has seen, where a judge is told them."""
+
+    seen: tuple[LearnerEvidence, ...] = ()
 
     def __init__(self, instance: Instance | None = None) -> None:
         self.instance = instance or Instance()

@@ -16,7 +16,9 @@ in challenges.py, the code exercises and the bug hunt in code_exercises.py, decl
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -103,20 +105,29 @@ def _rest(a, expected, prefix: str, tolerance: float, rows_sum_to_one: bool) -> 
     return partial(own("wrong"), a, expected, labels(prefix, len(expected)), max(tolerance, ROUNDED))
 
 
-def head_judge(asked: Callable[[LearnerEvidence], Asked], form_hint: Callable[[np.ndarray], dict], prefix: str,
-               tolerance: Callable[[LearnerEvidence], float] = lambda ev: 0.0, rows_sum_to_one: bool = False
-               ) -> Callable:
+@dataclass(frozen=True)
+class HeadJudge:
     """A judge of a stage of a head run: the mistake library first (it knows answers of other shapes too),
     then the shape (a wrong one is refused with the exercise's "form_hint", filled by ``form_hint(expected)``),
-    then what is left."""
-    def judge(a, expected, ev):
-        found = diagnose(a, expected, HEAD_MISTAKES, asked(ev), tolerance(ev), _exact)
+    then what is left. ``asked(ev)`` says what is asked of which run; ``tolerance(ev)`` how far off is still right."""
+
+    asked: Callable[[LearnerEvidence], Asked]
+    form_hint: Callable[[np.ndarray], dict]
+    prefix: str
+    tolerance: Callable[[LearnerEvidence], float] = lambda ev: 0.0
+    rows_sum_to_one: bool = False
+
+    def instance(self, ev: LearnerEvidence) -> Asked:
+        """What the library's slips are made on: the asked run, with the runs of the variants the learner has seen."""
+        return dataclasses.replace(self.asked(ev), seen=tuple(self.asked(seen).run for seen in ev.seen))
+
+    def __call__(self, a, expected, ev):
+        found = diagnose(a, expected, HEAD_MISTAKES, self.instance(ev), self.tolerance(ev), _exact)
         if found:
             return found
         if a.shape != expected.shape:
-            raise AnswerFormatError(own("form_hint", **form_hint(expected)))
-        return _rest(a, expected, prefix, tolerance(ev), rows_sum_to_one)
-    return judge
+            raise AnswerFormatError(own("form_hint", **self.form_hint(expected)))
+        return _rest(a, expected, self.prefix, self.tolerance(ev), self.rows_sum_to_one)
 
 
 def _first_look(a, expected, ev):
@@ -387,8 +398,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
         notebook="01_predict", instance="worked",
         skills=("skill.dot-products",),
         expected=lambda ev: ev.worked.head.raw_scores.data[0],
-        judge=head_judge(lambda ev: Asked(ev.worked, ev.hand, "raw"), lambda e: {"shape": shape(e.shape)},
-                         "q"),
+        judge=HeadJudge(lambda ev: Asked(ev.worked, ev.hand, "raw"), lambda e: {"shape": shape(e.shape)}, "q"),
         facts=lambda expected, ev: {**_worked_facts(ev), "answer": matrix(expected, 0)},
         strings={
             "ru": {
@@ -425,8 +435,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
         notebook="02_scores_softmax_mixture", instance="worked",
         skills=("skill.row-softmax",),
         expected=lambda ev: ev.worked.weights[0, 0],
-        judge=head_judge(lambda ev: Asked(ev.worked, ev.hand, "weights", (0,)), lambda e: {"count": e.size},
-                         "q", rows_sum_to_one=True),
+        judge=HeadJudge(lambda ev: Asked(ev.worked, ev.hand, "weights", (0,)), lambda e: {"count": e.size},
+                        "q", rows_sum_to_one=True),
         facts=lambda expected, ev: {**_worked_facts(ev), "answer": vector(expected)},
         strings={
             "ru": {
@@ -992,8 +1002,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
         inputs=_hand_inputs,
         expected=lambda ev: ev.hand.head.raw_scores.data[0],
         facts=_hand_scores_facts,
-        judge=head_judge(lambda ev: Asked(ev.hand, ev.worked, "raw"), lambda e: {"size": _size(e)},
-                         "q"),
+        judge=HeadJudge(lambda ev: Asked(ev.hand, ev.worked, "raw"), lambda e: {"size": _size(e)}, "q"),
         strings={
             "ru": {
                 "title": "оценки QKᵀ вручную",
@@ -1037,8 +1046,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
         inputs=_hand_inputs,
         expected=lambda ev: ev.hand.weights[0],
         facts=_hand_weights_facts,
-        judge=head_judge(lambda ev: Asked(ev.hand, ev.worked, "weights"), lambda e: {"size": _size(e)},
-                         "q", lambda ev: BY_HAND, rows_sum_to_one=True),
+        judge=HeadJudge(lambda ev: Asked(ev.hand, ev.worked, "weights"), lambda e: {"size": _size(e)},
+                        "q", lambda ev: BY_HAND, rows_sum_to_one=True),
         strings={
             "ru": {
                 "title": "веса A вручную",
@@ -1082,8 +1091,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
         inputs=_hand_inputs,
         expected=lambda ev: ev.hand.output[0],
         facts=_hand_output_facts,
-        judge=head_judge(lambda ev: Asked(ev.hand, ev.worked, "output"), lambda e: {"size": _size(e)},
-                         "o", _mixture_tolerance),
+        judge=HeadJudge(lambda ev: Asked(ev.hand, ev.worked, "output"), lambda e: {"size": _size(e)},
+                        "o", _mixture_tolerance),
         strings={
             "ru": {
                 "title": "выход O вручную",

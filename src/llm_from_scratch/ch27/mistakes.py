@@ -1,50 +1,68 @@
-"""Chapter 27's mistake library: what an answer would be after each plausible mistake, on the exercise's run.
+"""Chapter 27's mistake library: the slips a learner makes, on the exercise's own instance.
 
-Every mistake about a head's stages works on an ``Asked``: the run the exercise is about (the worked
-example or the second one), the other example, the stage asked for and where in it. Four families:
+Every slip about a head's stages is a ``Step`` of the head's computation as ``Asked`` computes it: the run the
+exercise is about (the worked example or the second one), the other example, the variants this learner has
+seen, the stage asked for and where in it. The steps, in the order the head takes them:
 
-* a stage confusion: another quantity of the same run at the asked place — S for QKᵀ, A for O, the
-  scores for the weights, a transposed matrix, another query's row, the other example's;
-* a wrong operation: the head recomputed with one step wrong — no scale, 1/d_k, 1/√T or 1/√d_v, the
-  scale after the softmax, the softmax over the queries, the scores normalised as they are, the
-  exponentials left unnormalised, the largest score taking all, uniform weights, the keys mixed
-  instead of the values, Aᵀ mixing the values, K Qᵀ for Q Kᵀ, QᵀK, Q Qᵀ;
-* an order slip: the rows in reverse order, one row reversed;
-* a property the chapter's examples might suggest, wrongly (in the exercises about it): a lone token
-  attends to nothing; equal keys go to the first.
+* the inputs: the other example's, or a variant's the learner has seen;
+* the scores: KQᵀ, QK without the transpose, QᵀK, Q Qᵀ, Q ⊙ K, the values for the keys (Q Vᵀ); one sign
+  slipped in one product of one dot product;
+* the scale: none, 1/d_k, 1/√T or 1/√d_v; applied after the softmax;
+* the weighing: the largest score taking all, uniform weights, no exponential, the exponentials left
+  unnormalised, log-weights, the softmax skipped, the columns normalised;
+* the mixing: the keys mixed instead of the values, Aᵀ mixing the values;
+* the stage given: a neighbouring stage for the asked one (S for QKᵀ, the scores for the weights, A for O…);
+* the place: another query's row, the rows in reverse order, one row reversed, A transposed.
 
-The backward pass, one stage at a time, has its own: A or V left untransposed, the two gradients of
-O = AV swapped, the forward output for a gradient; for S̄, the softmax's rule skipped, its row term left
-out or summed over the queries, its factor A left out, the scale applied a step too early.
-
-``book.mistakes.diagnose`` tries them all; one that gives the right answer on an instance is not named there.
+Two steps of different kinds compose (``book.mistakes.diagnose`` tries every pair, and the book's readings:
+percent, a number cut). The review's properties (a lone token, equal keys, the temperature's limits, the causal
+mask, the head width) and the backward pass one stage at a time have whole-answer mistakes of their own.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
 
-from ..book.mistakes import Mistake
+from ..book.mistakes import Mistake, Step
 from ..engine.closed_form import softmax
 from .evidence import HeadRun, causal_mask, masked_softmax
 
+# a stage given for the asked one: the slip's how -> asked stage -> the stages given instead
+CONFUSIONS = {
+    "scaled-too-early": {"raw": ("scaled",)},
+    "not-normalized": {"weights": ("raw", "scaled")},
+    "weights-for-scores": {"raw": ("weights",), "scaled": ("weights",)},
+    "weights-for-output": {"output": ("weights",)},
+    "output-for-weights": {"raw": ("output",), "scaled": ("output",), "weights": ("output",)},
+}
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, eq=False)
 class Asked:
-    """What an exercise asks of a head run: a stage of batch element 0, at ``index`` (() is all of it)."""
+    """What an exercise asks of a head run: a stage of batch element 0, at ``index`` (() is all of it); ``other``
+    is the other example, ``seen`` the runs of the variants the learner has seen. Equal, and hashed, by all the
+    inputs it computes from."""
 
     run: HeadRun
-    other: HeadRun  # the other example
+    other: HeadRun
     stage: str
     index: tuple = ()
+    seen: tuple[HeadRun, ...] = field(default=())
 
     @cached_property
-    def right(self) -> dict[str, np.ndarray]:
-        return stages(self.run)
+    def fingerprint(self) -> tuple:
+        runs = (self.run, self.other, *self.seen)
+        return (self.stage, self.index, *((x.shape, x.tobytes()) for r in runs for x in (r.query, r.key, r.value)))
+
+    def __hash__(self) -> int:
+        return hash(self.fingerprint)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Asked) and self.fingerprint == other.fingerprint
 
     def at(self, matrix: np.ndarray) -> np.ndarray | None:
         """``matrix`` at the asked place; None where it has no such place."""
@@ -53,93 +71,122 @@ class Asked:
         except IndexError:
             return None
 
-    def on(self, run_stages: dict[str, np.ndarray]) -> np.ndarray | None:
-        return self.at(run_stages[self.stage])
+    def computed(self, recipe: dict) -> list[np.ndarray]:
+        """What the head gives at the asked place with the steps of ``recipe`` done otherwise ({}: the right
+        answer): one value, several (a slip that can fall in several places) or none (one that cannot apply)."""
+        values = []
+        for q, k, v in self._inputs(recipe.get("inputs")):
+            for raw in _raw(q, k, v, recipe.get("scores"), recipe.get("sign")):
+                found = _rest(raw, q, k, v, recipe)
+                for given in CONFUSIONS[recipe["stage"]].get(self.stage, ()) if "stage" in recipe else (self.stage,):
+                    if given in found:
+                        values += self._placed(found[given], recipe.get("place"))
+        return [value for value in values if value is not None]
 
-    def confused(self, *others: str) -> list[np.ndarray | None]:
-        """The right run's other stages at the asked place: what a stage confusion gives."""
-        return [self.at(self.right[name]) for name in others if name != self.stage]
+    def _inputs(self, how: str | None) -> list[tuple[np.ndarray, ...]]:
+        runs = {None: [self.run], "other": [self.other], "seen": list(self.seen)}[how]
+        return [(run.query[0], run.key[0], run.value[0]) for run in runs]
+
+    def _placed(self, matrix: np.ndarray, how: str | None) -> list[np.ndarray | None]:
+        if how is None:
+            return [self.at(matrix)]
+        if how == "wrong-row":
+            return [matrix[j] for j in range(len(matrix)) if len(self.index) == 1 and j != self.index[0]]
+        if how == "rows-swapped":
+            return [matrix[::-1]] if not self.index else []
+        if how == "row-reversed":
+            return [self.at(matrix)[::-1]] if len(self.index) == 1 and self.at(matrix) is not None else []
+        return [self.at(matrix.T)] if self.stage == "weights" and matrix.ndim == 2 else []  # A transposed
 
 
-def stages(run: HeadRun) -> dict[str, np.ndarray]:
-    """The engine's own stages of batch element 0 of ``run``."""
-    head = run.head
-    return {"raw": head.raw_scores.data[0], "scaled": head.scaled_scores.data[0], "weights": head.weights.data[0],
-            "output": head.output.data[0]}
+def _raw(q: np.ndarray, k: np.ndarray, v: np.ndarray, scores: str | None, sign: bool | None) -> list[np.ndarray]:
+    """The scores as the recipe makes them (a slip that yields two matrices, QᵀK and KᵀQ say, gives both)."""
+    if sign:
+        if scores:
+            return []
+        raw = q @ k.T
+        terms = q[:, None, :] * k[None, :, :]  # terms[i, j, m] = q_i[m] k_j[m]: one of them with its sign slipped
+        slipped = []
+        for i, j, m in zip(*np.nonzero(terms)):
+            changed = raw.copy()
+            changed[i, j] -= 2 * terms[i, j, m]
+            if not any(np.array_equal(changed, seen) for seen in slipped):
+                slipped.append(changed)
+        return slipped
+    made = {None: lambda: [q @ k.T], "KQᵀ": lambda: [k @ q.T], "QᵀK": lambda: [q.T @ k, k.T @ q],
+            "QQᵀ": lambda: [q @ q.T, k @ k.T], "QK": lambda: [q @ k], "Q⊙K": lambda: [q * k],
+            "QVᵀ": lambda: [q @ v.T]}[scores]
+    try:
+        return made()
+    except ValueError:  # shapes that do not multiply: the slip cannot be made here
+        return []
 
 
-def _ratio(s: np.ndarray) -> np.ndarray:
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return s / s.sum(axis=-1, keepdims=True)
+def _weighed(scaled: np.ndarray, how: str | None) -> np.ndarray:
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # a slip may divide by 0: nan, no warning
+        return {None: lambda s: softmax(s), "columns": lambda s: softmax(s, axis=0),
+                "hard": lambda s: (s == s.max(axis=-1, keepdims=True)).astype(float),
+                "uniform": lambda s: np.full(s.shape, 1 / s.shape[-1]),
+                "ratio": lambda s: s / s.sum(axis=-1, keepdims=True), "exp": np.exp,
+                "log": lambda s: np.log(softmax(s)), "none": lambda s: s}[how](scaled)
 
 
-def _one_hot(s: np.ndarray) -> np.ndarray:
-    return (s == s.max(axis=-1, keepdims=True)).astype(float)
-
-
-def slipped(run: HeadRun, *, divisor: float | None = None, after: bool = False, axis: int = -1, weigh=softmax,
-            mix: str = "value", transpose_weights: bool = False, scores: str = "QKᵀ") -> dict[str, np.ndarray]:
-    """The head on batch element 0 of ``run`` with one step done differently (None: as the head does it)."""
-    q, k, v = run.query[0], run.key[0], run.value[0]
-    raw = {"QKᵀ": q @ k.T, "KQᵀ": k @ q.T}[scores]
-    root = math.sqrt(q.shape[1]) if divisor is None else divisor
+def _rest(raw: np.ndarray, q: np.ndarray, k: np.ndarray, v: np.ndarray, recipe: dict) -> dict[str, np.ndarray]:
+    """Every stage from the scores on, each as far as the shapes let it go."""
+    width, tokens = q.shape[1], q.shape[0]
+    root = {None: math.sqrt(width), "1": 1.0, "d_k": width, "√T": math.sqrt(tokens),
+            "√d_v": math.sqrt(v.shape[1])}[recipe.get("divisor")]
+    after = recipe.get("scale_at") == "after"
     scaled = raw if after else raw / root
-    with np.errstate(over="ignore", invalid="ignore"):  # a mistake may divide by a row sum of 0: nan, not a warning
-        weights = weigh(scaled, axis=axis) if weigh is softmax else weigh(scaled)
-        if after:
-            weights = weights / root
-        output = (weights.T if transpose_weights else weights) @ {"value": v, "key": k}[mix]
-    return {"raw": raw, "scaled": scaled, "weights": weights, "output": output}
+    weights = _weighed(scaled, recipe.get("weigh")) / (root if after else 1.0)
+    found = {"raw": raw, "scaled": scaled, "weights": weights}
+    mixing = weights.T if recipe.get("weights_t") else weights
+    mixed = k if recipe.get("mix") == "K" else v
+    if mixing.shape[1] == mixed.shape[0]:
+        with np.errstate(invalid="ignore", over="ignore"):  # weights a slip left infinite: no output, no warning
+            found["output"] = mixing @ mixed
+    return found
 
 
-def _operation(**step) -> callable:
-    return lambda asked: asked.on(slipped(asked.run, **step))
+def _step(misconception: str, step: str, how: object = True) -> Step:
+    return Step(misconception, f"mis.{misconception}", step, how)
 
 
-def _tokens(asked: Asked) -> int:
-    return asked.run.query.shape[1]
-
-
-HEAD_MISTAKES = (
-    # stage confusions
-    Mistake("scaled-too-early", "mis.scaled-too-early", lambda a: a.confused("scaled") if a.stage == "raw" else None),
-    Mistake("not-normalized", "mis.not-normalized",
-            lambda a: a.confused("raw", "scaled") if a.stage == "weights" else None),
-    Mistake("weights-for-scores", "mis.weights-for-scores",
-            lambda a: a.confused("weights") if a.stage in ("raw", "scaled") else None),
-    Mistake("weights-for-output", "mis.weights-for-output",
-            lambda a: a.confused("weights") if a.stage == "output" else None),
-    Mistake("output-for-weights", "mis.output-for-weights",
-            lambda a: a.confused("output") if a.stage in ("raw", "scaled", "weights") else None),
-    Mistake("wrong-row", "mis.wrong-row", lambda a: [a.right[a.stage][j] for j in range(_tokens(a))
-                                                     if len(a.index) == 1 and j != a.index[0]]),
-    Mistake("other-example", "mis.other-example", lambda a: a.at(stages(a.other)[a.stage])),
-    Mistake("features-for-positions", "mis.features-for-positions",
-            lambda a: (a.run.query[0].T @ a.run.key[0], a.run.key[0].T @ a.run.query[0]) if a.stage == "raw"
-            else None),
-    Mistake("query-with-query", "mis.query-with-query",
-            lambda a: (a.run.query[0] @ a.run.query[0].T, a.run.key[0] @ a.run.key[0].T) if a.stage == "raw"
-            else None),
-    # wrong operations (where two give the same answer, the one a learner makes more often comes first)
-    Mistake("hard-attention", "mis.hard-attention", _operation(weigh=_one_hot)),
-    Mistake("uniform-weights", "mis.uniform-weights", _operation(weigh=lambda s: np.full(s.shape, 1 / s.shape[-1]))),
-    Mistake("transposed-scores", "mis.transposed-scores", _operation(scores="KQᵀ")),
-    Mistake("missing-scale", "mis.missing-scale", _operation(divisor=1.0)),
-    Mistake("scale-by-dk", "mis.scale-by-dk", lambda a: a.on(slipped(a.run, divisor=a.run.query.shape[2]))),
-    Mistake("scale-by-root-t", "mis.scale-by-root-t", lambda a: a.on(slipped(a.run, divisor=math.sqrt(_tokens(a))))),
-    Mistake("scale-by-root-dv", "mis.scale-by-root-dv",
-            lambda a: a.on(slipped(a.run, divisor=math.sqrt(a.run.value.shape[2])))),
-    Mistake("scale-after-softmax", "mis.scale-after-softmax", _operation(after=True)),
-    Mistake("columns-normalized", "mis.columns-normalized", _operation(axis=0)),
-    Mistake("no-exponential", "mis.no-exponential", _operation(weigh=_ratio)),
-    Mistake("exponentials-not-normalized", "mis.exponentials-not-normalized", _operation(weigh=np.exp)),
-    Mistake("mixed-keys", "mis.mixed-keys", _operation(mix="key")),
-    Mistake("transposed-weights", "mis.transposed-weights", _operation(transpose_weights=True)),
-    # order slips (Aᵀ last: with a symmetric QKᵀ it equals the weights normalized over the queries)
-    Mistake("weights-transposed", "mis.weights-transposed",
-            lambda a: a.at(a.right["weights"].T) if a.stage == "weights" else None),
-    Mistake("rows-swapped", "mis.rows-swapped", lambda a: a.at(a.right[a.stage][::-1]) if not a.index else None),
-    Mistake("row-reversed", "mis.row-reversed", lambda a: a.at(a.right[a.stage])[::-1] if len(a.index) == 1 else None),
+HEAD_MISTAKES = (  # where two give the same answer, the one a learner makes more often comes first
+    # a stage given for the asked one, or given at another place
+    *(_step(name, "stage", name) for name in CONFUSIONS),
+    _step("wrong-row", "place", "wrong-row"),
+    # other inputs
+    _step("other-example", "inputs", "other"),
+    _step("other-variant", "inputs", "seen"),
+    # the weighing, the scores, the scale and the mixing, as learners slip most
+    _step("hard-attention", "weigh", "hard"),
+    _step("uniform-weights", "weigh", "uniform"),
+    _step("transposed-scores", "scores", "KQᵀ"),
+    _step("missing-scale", "divisor", "1"),
+    _step("scale-by-dk", "divisor", "d_k"),
+    _step("scale-by-root-t", "divisor", "√T"),
+    _step("scale-by-root-dv", "divisor", "√d_v"),
+    _step("scale-after-softmax", "scale_at", "after"),
+    _step("columns-normalized", "weigh", "columns"),
+    _step("no-exponential", "weigh", "ratio"),
+    _step("exponentials-not-normalized", "weigh", "exp"),
+    _step("log-weights", "weigh", "log"),
+    _step("softmax-skipped", "weigh", "none"),
+    _step("mixed-keys", "mix", "K"),
+    _step("transposed-weights", "weights_t"),
+    # order slips (A transposed after the columns normalized: with a symmetric QKᵀ the two are equal)
+    _step("weights-transposed", "place", "transposed"),
+    _step("rows-swapped", "place", "rows-swapped"),
+    _step("row-reversed", "place", "row-reversed"),
+    # rarer products for the scores
+    _step("scores-not-transposed", "scores", "QK"),
+    _step("features-for-positions", "scores", "QᵀK"),
+    _step("query-with-query", "scores", "QQᵀ"),
+    _step("elementwise-scores", "scores", "Q⊙K"),
+    _step("values-for-keys", "scores", "QVᵀ"),
+    # a slip of the pencil, last: where another slip explains an answer as well, that one is named
+    _step("sign-slipped", "sign"),
 )
 
 
@@ -178,6 +225,8 @@ IDENTICAL_KEYS_MISTAKES = (
 TEMPERATURE_MISTAKES = (
     Mistake("temperature-swapped", "mis.temperature-swapped",
             lambda ev: np.stack([ev.temperature.hot, ev.temperature.cold])),
+    Mistake("temperature-ignored", "mis.temperature-ignored",
+            lambda ev: np.tile(softmax(np.array(ev.temperature.scores)), (2, 1))),
 )
 
 
@@ -199,6 +248,8 @@ CAUSAL_MISTAKES = (
     Mistake("mask-hides-self", "mis.mask-hides-self", lambda ev: _causal(ev, np.tril(_mask(ev), -1))),
     Mistake("mask-not-renormalized", "mis.mask-not-renormalized", lambda ev: ev.hand.weights[0] * _mask(ev)),
     Mistake("mask-ignored", "mis.mask-ignored", lambda ev: ev.hand.weights[0]),
+    Mistake("mask-zeroes-scores", "mis.mask-zeroes-scores",
+            lambda ev: softmax(np.where(_mask(ev), ev.hand.head.scaled_scores.data[0], 0.0))),
     Mistake("missing-scale", "mis.missing-scale",
             lambda ev: masked_softmax(ev.hand.head.raw_scores.data[0], _mask(ev))),
 )
@@ -208,6 +259,8 @@ HEAD_WIDTH_MISTAKES = (
             lambda ev: _width(ev.head_split.model_width * ev.head_split.heads, ev)),
     Mistake("scale-without-root", "mis.scale-without-root",
             lambda ev: np.array([ev.head_split.key_width, 1 / ev.head_split.key_width])),
+    Mistake("root-for-scale", "mis.root-for-scale",
+            lambda ev: np.array([ev.head_split.key_width, math.sqrt(ev.head_split.key_width)])),
 )
 
 

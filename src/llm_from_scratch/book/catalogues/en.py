@@ -54,6 +54,11 @@ STRINGS: dict[str, str] = {
     "status.tried": "You answered this question before (attempts: {attempts}), but none was right yet.",
     "feedback.correct": "Correct.",
     "feedback.wrong": "Not yet.",
+    "mis.percent-for-fraction": "Those look like percentages without the % sign: 100 times the fractions asked for. "
+        "Write fractions (0.25, not 25), or add the sign.",
+    "mis.truncated": "The digits past the last one you kept were cut off, not rounded: round to the nearest (0.987 to "
+        "two decimals is 0.99, not 0.98), or keep more decimals.",
+    "mis.two-slips": "Two slips at once. First: {first} Second: {second}",
     "feedback.right": "Your answer matches what the engine just computed.",
     "feedback.right_rounded": "Right, as rounded; the exact value is {exact}.",
     "feedback.partial": "Right for {right}; wrong for {wrong}.",

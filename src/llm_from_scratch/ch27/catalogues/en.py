@@ -200,6 +200,26 @@ STRINGS: dict[str, str] = {
         "shares in which the values are mixed.",
     "mis.weights-transposed": "That is Aᵀ: row i here is column i of the weight matrix. Query q_i's weights are row i "
         "of A, and it is the rows that sum to 1.",
+    "mis.scores-not-transposed": "That is QK, without the transpose: row q_i met the columns of K, not its rows. A "
+        "score pairs a query with a key, q_i · k_j, so K is transposed first: QKᵀ.",
+    "mis.elementwise-scores": "That is Q ⊙ K: the products of matching coordinates, left unsummed. A score is a dot "
+        "product, the sum of those products along a query's row and a key's row: one number for each query and key.",
+    "mis.values-for-keys": "The values took the keys' place: that is QVᵀ. The queries are matched with the keys, QKᵀ; "
+        "the values come in only at the end, mixed by the weights.",
+    "mis.sign-slipped": "One sign slipped: one term of one dot product has the wrong sign. Go over each q_i · k_j "
+        "again, term by term, watching the minus signs.",
+    "mis.log-weights": "Those are the logarithms of the weights (log-softmax), and a weight is never negative: the "
+        "weights are the shares e^s / Σ e^s themselves.",
+    "mis.softmax-skipped": "The scores mixed the values without softmax: scores become weights only after softmax, "
+        "non-negative and summing to 1 along each row.",
+    "mis.other-variant": "That is the answer for another variant you have seen. Compute from this variant's Q, K and "
+        "V.",
+    "mis.mask-zeroes-scores": "The future scores were set to 0, but a key scored 0 still adds e⁰ = 1 to the sum. A "
+        "mask sets them to −∞: their exponentials are 0, and the row shares its weight among the keys j ≤ i only.",
+    "mis.temperature-ignored": "Both rows are the plain softmax of the scores, as at τ = 1. Dividing by τ changes "
+        "them: think what the numbers s/τ become as τ → 0 and as τ → ∞.",
+    "mis.root-for-scale": "The second number is √d_k, the divisor; the scale asked for is the factor 1/√d_k that "
+        "multiplies the scores.",
     "mis.other-example": "That is the answer for the chapter's other example. Compute from this exercise's Q, K and V.",
     "mis.scale-by-dk": "The scores are divided by d_k, but the head divides by √d_k: the root keeps the dot product's "
         "variance near one, while dividing by d_k would shrink it to 1/d_k.",
