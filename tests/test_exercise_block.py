@@ -59,7 +59,7 @@ def test_one_block_makes_a_judged_bilingual_exercise_listed_under_its_notebook()
     wrong = book.check("row-sums-again", "[1, 0.5]")
     assert not wrong.correct and wrong.message == "Верно для q_0; неверно для q_1."
     assert "Каждая строка A" in book.check("row-sums-again", "[2, 2]").message, "its own \"wrong\""
-    assert book.hint("row-sums-again").message == "Подсказка 1 из 3: Это свойство весов, а не оценок."
+    assert book.hint("row-sums-again").message == "Подсказка 1 из 2: Это свойство весов, а не оценок."
     set_language("en")
     assert book.check("row-sums-again", np.ones(2)).correct
     assert book.reveal("row-sums-again").message.endswith("The row sums are [1, 1]: softmax normalizes each row.")

@@ -127,6 +127,8 @@ def test_no_exercise_key_is_written_out_by_hand():
 NOT_THE_SOFTMAX = {
     "buggy_head": "the bug hunt's head, shown to the learner: its softmax is the bug",
     "_forward_rows": "the tiled head's online softmax: FlashAttention's algorithm, not a softmax of a whole row",
+    "_weighed": "the mistake library's weighings done wrong on purpose (a sigmoid, the whole matrix normalized)",
+    "_rest": "the mistake library's stages after the scores, the exponentials among them (a stage a learner gives)",
 }
 
 

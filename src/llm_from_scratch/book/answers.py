@@ -6,14 +6,17 @@ write it: "[4, 7, 5]", "4 7 5", "(4, 7, 5)", a shape as "4×7×5", "4x7x5", "4х
 ("0 6; 6 -4"); percentages ("1.4%" is 0.014); a trailing comma after a number, a row or a matrix.
 
 Each number may be written as a simple expression: fractions ("1/2"), roots ("√2", "1/√2", "sqrt(2)",
-"2√2"), Euler's number ("e", "e^2", "exp(2)"; "1e-3" stays scientific notation), products ("×", "·", "*")
-and quotients, powers ("^", "**") and parentheses, inside which sums and differences may stand
-("e^2/(1 + e^2)"). An expression is read by a small grammar over numbers and these symbols, never
-evaluated as code; ÷, ⁄, ½, superscript powers (e⁻², 2²) and a Cyrillic е are read as they are meant. Outside
-parentheses a space or a sign starts the next number, as before ("0.5 -0.5" is two numbers; "1 - 1/2", with
-spaces on both sides, is one); numbers side by side with nothing between ("2e", "2(1 + e)", "1/2%") are refused,
-never split. In a shape (``read_shape``) ×, · and commas separate axes. Names in front are read past:
-"[B, T, d_v] = [4, 7, 5]", "B=4, T=7, d_v=5", "o_1 = [0.5, 0.2]", "1/√d_k = 1/8".
+"2√2"), Euler's number ("e", "2e", "e^2", "exp(2)"; "1e-3" and "1e3" stay scientific notation, "2e+1" is
+2·e + 1, as in "1/(2e+1)"), products ("×", "·", "*") and quotients, powers ("^", "**") and parentheses,
+inside which sums and differences may stand ("e^2/(1 + e^2)"). An expression is read by a small grammar
+over numbers and these symbols, never evaluated as code; ÷, ⁄, ½, superscript powers (e⁻², 2²) and a
+Cyrillic е are read as they are meant. Outside parentheses a space or a sign starts the next number, as
+before ("0.5 -0.5" is two numbers; "1 - 1/2", with spaces on both sides, is one); numbers side by side with
+nothing between ("e2", "2(1 + e)", "1/2%") are refused, never split. Braces stand for brackets
+({{1, 0}, {0, 1}}). In a shape (``read_shape``) ×, · and commas separate axes. Names in front are read past:
+"[B, T, d_v] = [4, 7, 5]", "B=4, T=7, d_v=5", "o_1 = [0.5, 0.2]", "1/√d_k = 1/8", "Ā = [[3, 1], [-3, 3]]".
+A typed answer remembers how many decimals it was typed with (``Typed``), so a judge can tell what it can
+tell apart.
 Length, count and nesting are bounded before anything is parsed, so any value is read (or refused) at
 once. A refusal is an AnswerFormatError whose sentence, in the learner's language, says what was read
 and what form is expected.
@@ -44,18 +47,18 @@ MAX_TEXT = 10_000  # characters of a typed answer (a 4,301-digit number still ge
 MAX_NUMBERS = 1_000  # numbers in one answer
 MAX_DEPTH = 4  # levels of brackets or nested lists
 
-NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE]-?\d+)?"  # 1e-3 and 1e3; "2e+1" is 2·e + 1
 _SHAPE_TIMES = re.compile(r"\s*[×xXхХ*·]\s*")  # 4×7×5: a shape's axes
 # what learners type for the same signs: minus and dashes, ÷, Cyrillic е for e, superscript powers (e⁻², 2²),
-# vulgar fractions (½)
+# vulgar fractions (½), braces for brackets ({{1, 0}, {0, 1}})
 _NOTATION = str.maketrans({"−": "-", "–": "-", "÷": "/", "⁄": "/", "е": "e", "½": "(1/2)", "⅓": "(1/3)",
-                           "⅔": "(2/3)", "¼": "(1/4)", "¾": "(3/4)"})
+                           "⅔": "(2/3)", "¼": "(1/4)", "¾": "(3/4)", "{": "[", "}": "]"})
 _SUPERSCRIPT = re.compile("[⁻⁺⁰¹²³⁴⁵⁶⁷⁸⁹]+")
 _SUPERSCRIPT_DIGITS = str.maketrans("⁻⁺⁰¹²³⁴⁵⁶⁷⁸⁹", "-+0123456789")
 _WORDS = re.compile(r"sqrt|exp|pi")  # the words an expression may hold; e, √ and π are single characters
 _ALLOWED_TEXT = re.compile(r"[\s\d.,;eE+\-\[\]()%/*×·^√π]*")
-_NAMES_BEFORE = re.compile(r"^([^=]*[A-Za-zА-Яа-яЁё_][^=]*)=(.*)$", re.S)  # one "=" with a name on its left
-_NAME_AT = re.compile(r"(?:(?<=^)|(?<=[\s,;\[(]))[^\s,;=\[\]()]*[A-Za-zА-Яа-яЁё_][^\s,;=\[\]()]*\s*=\s*")
+_NAMES_BEFORE = re.compile(r"^([^=]*[^\W\d][^=]*)=(.*)$", re.S)  # one "=" with a name (Ā, S̄, d_v) on its left
+_NAME_AT = re.compile(r"(?:(?<=^)|(?<=[\s,;\[(]))[^\s,;=\[\]()]*[^\W\d][^\s,;=\[\]()]*\s*=\s*")
 MAX_EXPRESSION_DEPTH = 20  # parentheses, roots and powers within one number
 MAX_EXPRESSION_TOKENS = 200  # look-aheads while reading one number: about twice its symbols
 _LONE_DECIMAL = re.compile(r"[-+]?\d+,\d+%?")
@@ -185,13 +188,13 @@ class _NotAnExpression(Exception):
     """What stands here is no expression (a list's parenthesis, say): the caller reads it otherwise."""
 
 
-_EXPRESSION_TOKEN = re.compile(r"(?P<number>(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)(?P<percent>%)?"
+_EXPRESSION_TOKEN = re.compile(r"(?P<number>(?:\d+\.?\d*|\.\d+)(?:[eE]-?\d+)?)(?P<percent>%)?"
                                r"|(?P<name>sqrt|exp|pi|√|π|e)|(?P<op>\*\*|[*×·/^+\-])|(?P<open>\()|(?P<close>\))")
 _PRODUCT = {"*", "×", "·", "/"}
 _PERCENTAGE = re.compile(NUMBER + "%")
 _SPACES = re.compile(r"\s*")
 _CLOSE_OR_END = re.compile(r"\s*(?:[\])]|$)")
-_IMPLICIT = ("√", "sqrt", "exp", "π", "pi")  # 2√2: a number right before these multiplies them
+_IMPLICIT = ("√", "sqrt", "exp", "π", "pi", "e")  # 2√2, 2e: a number right before these multiplies them
 
 
 class _Expression:
@@ -204,7 +207,7 @@ class _Expression:
 
     def read(self, position: int) -> tuple[float, int]:
         """The value of the expression that starts at ``position``, and where it ends. What follows it with
-        nothing between must start something else: a space, a separator, a bracket or a sign ("2e", "e2" and
+        nothing between must start something else: a space, a separator, a bracket or a sign ("e2" and
         "2(1 + e)" are refused, never read as two numbers); a percentage stands alone ("1/2%" is refused)."""
         self.tokens, self.percent = 0, False
         try:
@@ -423,7 +426,27 @@ def read_numbers(answer: object, form: str, flatten: bool = False, shape: bool =
         raise _refuse("answer.non_finite", form)
     if np.abs(array).max() > LARGEST_PLAUSIBLE:
         raise _refuse("answer.too_large", form)
+    if isinstance(answer, str):
+        array = array.view(Typed)
+        array.decimals = _decimals(str.__str__(answer))
     return array
+
+
+class Typed(np.ndarray):
+    """The numbers of a typed answer, knowing how precisely they were typed: ``decimals`` is the most digits any
+    of them has after its decimal point (two more for a percentage), so "0.020" tells 0.0198 from 0.0164."""
+
+    decimals: int | None = None
+
+    def __array_finalize__(self, obj: object) -> None:  # a view of the answer (a row of it) was typed alike
+        self.decimals = getattr(obj, "decimals", None)
+
+
+_TYPED_DECIMALS = re.compile(r"\d[.,](\d+)(\s*%)?")
+
+
+def _decimals(typed: str) -> int:
+    return max((len(digits) + (2 if percent else 0) for digits, percent in _TYPED_DECIMALS.findall(typed)), default=0)
 
 
 def read_shape(answer: object, form: str) -> np.ndarray:

@@ -34,7 +34,7 @@ import numpy as np
 
 from ..engine import Tensor
 from .answers import AnswerFormatError, read_choice, read_numbers
-from .formatting import num, shape
+from .formatting import shape
 from .mastery import Served, SkillMastery, mastery
 from .progress import Learner, StoreNotice, add_attempt, learner_of, store
 from .text import Catalogue, language
@@ -158,8 +158,8 @@ class Exercise:
 
     @property
     def hints(self) -> tuple[str, ...]:
-        """Its hints' keys in steps, smaller and smaller: which stage, then its formula (a numbers exercise adds
-        its answer's first number, a code exercise its first row)."""
+        """Its hints' keys in steps, smaller and smaller: which stage, its formula, then part of the method, never a
+        number the answer follows from in one step (a code exercise adds the first row of its output)."""
         return tuple(self.key(name) for name in next(iter(self.strings.values())) if name.startswith(HINTS))
 
 
@@ -358,7 +358,8 @@ class ExerciseBook:
         if variant and (not exercise.varies or self.variants is None):
             raise ValueError(self.strings.text("variant.none", title=self.title(exercise.id)))
 
-    def _seeing(self, ev: Any, exercise: Exercise, variant: int, records: Mapping[str, Any], learner: Learner) -> Any:
+    def _seeing(self, ev: Any, exercise: Exercise, variant: int, records: Mapping[str, Any],
+                learner: Callable[[], Learner]) -> Any:
         """``ev`` told the variants of the exercise's family that the learner has seen (the notebook's own one and
         the latest they answered, variants being drawn in order; SEEN_KEPT in all, this one aside), so a judge can
         name an answer made on one of them."""
@@ -370,7 +371,7 @@ class ExerciseBook:
         if not seen:
             return ev
         told = copy.copy(ev)  # shares what ev computed already
-        told.seen = tuple(self._evidence(exercise, n, lambda: learner) for n in seen)
+        told.seen = tuple(self._evidence(exercise, n, learner) for n in seen)
         return told
 
     def variant(self, exercise_id: str, n: int) -> dict[str, object]:
@@ -446,8 +447,10 @@ class ExerciseBook:
             records = data["chapters"].get(self.chapter, {})
             if exercise.after and not records.get(exercise.after, {}).get("attempts"):
                 return Unread(self.strings.text("exercise.predict_first", title=self.title(exercise.after)))
-            learner = learner_of(data)
-            ev = self._evidence(exercise, variant, lambda: learner)
+            def learner() -> Learner:  # made only where a variant needs one: an unread answer writes nothing
+                return learner_of(data)
+
+            ev = self._evidence(exercise, variant, learner)
             verdict = self.judge(exercise, answer, self._seeing(ev, exercise, variant, records, learner))
             if isinstance(verdict, Judgement):
                 add_attempt(data, self.chapter, exercise_id, verdict.correct, variant, computed)
@@ -532,9 +535,7 @@ class ExerciseBook:
         expected = exercise.expected(ev)
         facts = exercise.facts(expected, ev)
         steps = [(key, facts) for key in exercise.hints]
-        if exercise.kind == "numbers":
-            steps.append(("hint.first_number", {"first": _first_number(expected)}))
-        elif exercise.kind == "code":
+        if exercise.kind == "code":
             steps.append(("hint.first_row", {"first": facts["first"]}))
         lasting = store()
         step = min(lasting.hints(self.chapter, exercise_id, variant), len(steps) - 1)
@@ -599,11 +600,6 @@ class ExerciseBook:
         """Start the chapter over: forget every recorded attempt at its exercises, in every kernel."""
         store().reset(self.chapter)
         return self.progress()
-
-
-def _first_number(expected: object) -> str:
-    first = float(np.ravel(np.asarray(expected, dtype=float))[0])
-    return num(first, 0) if first == round(first) else num(first)
 
 
 # --- judges every chapter can use --------------------------------------------------------

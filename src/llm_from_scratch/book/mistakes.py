@@ -16,12 +16,13 @@ on the instance:
 
 * the answer is right within ``tolerance``, or within a rounding to two decimals (then the feedback gives the
   exact value as well);
-* otherwise the nearest composition wins, if the answer lies within the same tolerance of it. Compositions
-  that a typed answer cannot tell apart (within ``tolerance``, or TYPED if that is larger) count as one, named
-  by the one with the fewest slips, then by the library's order (readings last): [0.0025, 0.9975] is the scale
-  forgotten, [0, 1] is the largest score taking all. One that gives the right answer on this instance, or a
-  rounding of it, is never named (in the worked example √T, √d_v and √d_k are all √2). A composition of two is
-  told slip by slip.
+* otherwise a composition within the same tolerance of the answer (or within its last written decimal) is
+  named. Of those the answer matches as written (0.002 matches 0.0025 and 0.0017 alike), the one with the
+  fewest slips, then the first in the library's order (readings last); if none, the nearest. Compositions
+  within the exercise's tolerance of each other count as one. [0.0025, 0.9975] is the scale forgotten,
+  [0, 1] the largest score taking all. One that gives the right answer on this instance, or a rounding of
+  it, is never named (in the worked example √T, √d_v and √d_k are all √2). A composition of two is told
+  slip by slip.
 
 The compositions of an instance are computed once and kept (``compositions``), so a second answer on the same
 instance costs only the comparison.
@@ -36,8 +37,9 @@ from typing import Any
 
 import numpy as np
 
+from .answers import LARGEST_PLAUSIBLE
 from .exercises import Judgement, Phrase, right, wrong
-from .tolerances import ROUNDED, TYPED
+from .tolerances import FLOAT_NOISE, ROUNDED, SAME_ANSWER, TYPED
 
 
 @dataclass(frozen=True)
@@ -76,9 +78,27 @@ def _truncations(value: np.ndarray) -> list[np.ndarray]:
     return [truncated for truncated, rounded in cut if not np.allclose(truncated, rounded, rtol=0, atol=1e-12)]
 
 
+def _coarse(value: np.ndarray) -> np.ndarray:
+    """``value`` rounded to one decimal, halves away from 0 as a learner rounds them."""
+    return np.sign(value) * np.floor(np.abs(value) * 10 + 0.5) / 10
+
+
+def _one_sign_lost(value: np.ndarray) -> list[np.ndarray]:
+    """``value`` with one of its entries (not 0) of the opposite sign."""
+    flipped = []
+    for i in np.flatnonzero(value):
+        one = value.copy().ravel()
+        one[i] = -one[i]
+        flipped.append(one.reshape(value.shape))
+    return flipped
+
+
 READINGS = (
     Reading("percent-for-fraction", "mis.percent-for-fraction", lambda value: value * 100, scale=100.0),
     Reading("truncated", "mis.truncated", _truncations),
+    Reading("rounded-coarsely", "mis.rounded-coarsely", _coarse),
+    Reading("sign-lost", "mis.sign-lost", _one_sign_lost),
+    Reading("negated", "mis.negated", lambda value: -value),
 )
 
 Slip = Mistake | Step | Reading
@@ -127,38 +147,55 @@ def _made(library: Sequence[Slip], instance: Any, expected: np.ndarray) -> list[
                      for order, composition in alone for value in _values(reading.writes(composition.value))]
     made += alone[1:]
     made.sort(key=lambda pair: (len(pair[0]), pair[0]))
-    return [composition for _, composition in made if np.isfinite(composition.value).all()]
+    return [composition for _, composition in made  # what no answer can be (the reader refuses it) is left out
+            if np.isfinite(composition.value).all() and np.abs(composition.value).max() <= LARGEST_PLAUSIBLE]
+
+
+def written_precision(answer: np.ndarray) -> float:
+    """Half a unit of the answer's last decimal, as a learner rounds: 0.0005 for "0.020"; 0 for whole numbers
+    and fractions. A typed answer says how many decimals it has; numbers given as numbers show them."""
+    decimals = getattr(answer, "decimals", None)
+    if decimals is None:
+        decimals = next((d for d in range(7) if np.allclose(answer * 10 ** d, np.round(answer * 10 ** d), rtol=0,
+                                                             atol=1e-6)), 0)
+    return 0.5 * 10.0 ** -decimals + FLOAT_NOISE if decimals else 0.0
 
 
 class Named:
     """The compositions that can be named on one instance, each shape's stacked for a quick comparison: none that
-    gives the right answer (or one within a rounding of it), and of those a typed answer cannot tell apart only
-    the first."""
+    gives the right answer (or one within a rounding of it), and of those that fall in one cell of a grid as fine
+    as the exercise's tolerance (so within it of each other) only the first."""
 
     def __init__(self, made: list[Composition], expected: np.ndarray, tolerance: float) -> None:
         self.tolerance = max(tolerance, ROUNDED)
-        apart = max(tolerance, TYPED)
+        apart = max(tolerance, SAME_ANSWER)
         wrong_answers = [c for c in made if distance(c.value, expected) / c.scale > self.tolerance]
         self.by_shape = {}
         for shape in dict.fromkeys(c.value.shape for c in wrong_answers):
             of_shape = [c for c in wrong_answers if c.value.shape == shape]
             values = np.stack([c.value for c in of_shape]).reshape(len(of_shape), -1)
             scales = np.array([c.scale for c in of_shape])
-            kept: list[int] = []
-            for i in range(len(of_shape)):
-                off = np.abs(values[kept] - values[i]).max(axis=1, initial=0.0) / np.maximum(scales[kept], scales[i])
-                if not (off <= apart).any():
-                    kept.append(i)
+            cells = np.round(values / (apart * scales[:, None])).astype(np.int64)  # one cell: within ``apart``
+            first: dict[bytes, int] = {}
+            for i, cell in enumerate(cells):
+                first.setdefault(cell.tobytes(), i)
+            kept = sorted(first.values())
             self.by_shape[shape] = ([of_shape[i] for i in kept], values[kept], scales[kept])
 
     def nearest(self, answer: np.ndarray) -> Composition | None:
-        """The composition nearest to ``answer`` if it lies within the tolerance, else None."""
+        """The composition ``answer`` matches: of those it matches as written (within its own last decimal) the
+        first, else the nearest within the tolerance; None if there is none."""
         if answer.shape not in self.by_shape or not np.isfinite(answer).all():
             return None
         found, values, scales = self.by_shape[answer.shape]
-        off = np.abs(values - answer.ravel()).max(axis=1, initial=0.0) / scales
-        best = int(np.argmin(off))
-        return found[best] if off[best] <= self.tolerance else None
+        off = np.abs(values - answer.ravel()).max(axis=1, initial=0.0)
+        written = written_precision(answer)
+        close = off <= np.maximum(self.tolerance * scales, written)
+        if not close.any():
+            return None
+        as_written = close & (off <= max(written, SAME_ANSWER))
+        return found[int(np.argmax(as_written))] if as_written.any() else found[int(np.argmin(np.where(
+            close, off / scales, np.inf)))]
 
 
 _NAMED: dict[tuple, Named] = {}

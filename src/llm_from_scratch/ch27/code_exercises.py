@@ -198,8 +198,9 @@ WRITE_HEAD = _code_exercise(
             "explain": "Одно из верных решений, только numpy:\n\n{solution}\n\nВычитание максимума строки не меняет "
                 "softmax (множитель e^(−max) сокращается), но не даёт exp переполниться на больших оценках.",
             "hint_stage": "Этапы по порядку: оценки q @ kᵀ, масштаб 1/√d_k, softmax по последней оси, смесь с v.",
-            "hint_formula": "s = q @ k.swapaxes(1, 2) / np.sqrt(d_k); вычтите из s максимум каждой строки, возьмите "
-                "exp, поделите на сумму строки и умножьте на v.",
+            "hint_formula": "Оценки — q, умноженное на k, транспонированное по двум последним осям (swapaxes(1, 2)), "
+                "и делённое на √d_k. Softmax: вычтите максимум строки (keepdims=True сохраняет ось для "
+                "broadcasting), возьмите экспоненту, поделите на сумму строки. Дальше — ещё одно произведение.",
         },
         "en": {
             "title": "the head, written yourself",
@@ -250,8 +251,9 @@ WRITE_HEAD = _code_exercise(
                 "change the softmax (the factor e^(−max) cancels), but it keeps exp from overflowing on large scores.",
             "hint_stage": "The stages in order: the scores q @ kᵀ, the scale 1/√d_k, a softmax along the last axis, "
                 "the mixture with v.",
-            "hint_formula": "s = q @ k.swapaxes(1, 2) / np.sqrt(d_k); subtract each row's maximum from s, take exp, "
-                "divide by the row's sum and multiply by v.",
+            "hint_formula": "The scores: q times k transposed over its last two axes (swapaxes(1, 2)), divided by "
+                "√d_k. The softmax: subtract each row's maximum (keepdims=True keeps the axis for broadcasting), "
+                "exponentiate, divide by the row's sum. Then one more product.",
         },
     },
 )
@@ -287,7 +289,9 @@ WRITE_BACKWARD = _code_exercise(
             "explain": "Одно из верных решений, только numpy: сначала пересчитать прямой проход, затем формулы главы "
                 "от выхода к входам:\n\n{solution}",
             "hint_stage": "Идите назад: dV и dA из O = A·V, затем dS через softmax, затем dQ и dK из S = QKᵀ/√d_k.",
-            "hint_formula": "dV = Aᵀ·dO, dA = dO·Vᵀ, dS = A ⊙ (dA − rowsum(A ⊙ dA)), dQ = dS·K/√d_k, dK = dSᵀ·Q/√d_k.",
+            "hint_formula": "dV = Aᵀ·dO и dA = dO·Vᵀ. Через softmax — строка за строкой: dS нужна одна сумма "
+                "строки, ⟨a, dA⟩. Затем назад через S = QKᵀ/√d_k: dQ и dK — это dS (или dSᵀ), умноженная на другой "
+                "вход и на масштаб.",
         },
         "en": {
             "title": "the backward pass, written yourself",
@@ -312,7 +316,9 @@ WRITE_BACKWARD = _code_exercise(
                 "from the output back to the inputs:\n\n{solution}",
             "hint_stage": "Go backwards: dV and dA from O = A·V, then dS through the softmax, then dQ and dK from S = "
                 "QKᵀ/√d_k.",
-            "hint_formula": "dV = Aᵀ·dO, dA = dO·Vᵀ, dS = A ⊙ (dA − rowsum(A ⊙ dA)), dQ = dS·K/√d_k, dK = dSᵀ·Q/√d_k.",
+            "hint_formula": "dV = Aᵀ·dO and dA = dO·Vᵀ. Through the softmax, row by row: dS needs one sum per row, "
+                "⟨a, dA⟩. Then back through S = QKᵀ/√d_k: dQ and dK are dS (or dSᵀ) times the other input and the "
+                "scale.",
         },
     },
 )

@@ -58,6 +58,8 @@ from .mistakes import (
 from .strings import STRINGS, text
 from .variants import VARIANTS
 
+TEMPERATURE_HINT_TAUS = (0.1, 100.0)  # a small and a large τ, for the hint that shows the gaps they make
+
 
 def _mixture_tolerance(ev: LearnerEvidence) -> float:
     """A·V by hand: the answer's own rounding plus weights each up to BY_HAND off, times the values."""
@@ -210,9 +212,19 @@ def _score_gradient(a, expected, ev):
 
 # --- what reveal explains: (expected, evidence) -> fields ------------------------------------
 
+def written_out(q: np.ndarray, k: np.ndarray) -> str:
+    """A dot product term by term, left for the learner to add up: 0·(−1) + 3·2."""
+    def signed(x: float) -> str:
+        return f"({num(x, 0)})" if x < 0 else num(x, 0)
+    return " + ".join(f"{signed(a)}·{signed(b)}" for a, b in zip(q, k))
+
+
 def _worked_facts(ev: LearnerEvidence) -> dict[str, str]:
     head, weights = ev.worked.head, ev.worked.weights
+    q, k = ev.worked.query[0], ev.worked.key[0]
     return {"scaled_row": vector(head.scaled_scores.data[0, 0]), "row_sum": num(weights[0, 0].sum()),
+            "q0k0": written_out(q[0], k[0]), "q0k1": written_out(q[0], k[1]),
+            "first_exp": num(np.exp(head.scaled_scores.data[0, 0, 0]), 3),
             "row_sums": vector(weights[0].sum(axis=1)), "column_sums": vector(weights[0].sum(axis=0)),
             "column_total": num(weights[0].sum()),
             "future_weight": num(weights[0, 0, 1])}
@@ -234,13 +246,15 @@ def _hand_scores_facts(expected, ev):
     i, j = len(expected) - 1, 1  # the last query with the second key: q_2 · k_1 in the second example
     q, k = ev.hand.query[0, i], ev.hand.key[0, j]
     return {"answer": matrix(expected, 0), "example": f"q_{i} · k_{j} = {vector(q, 0)} · {vector(k, 0)} = "
-                                                      f"{num(expected[i, j], 0)}"}
+                                                      f"{num(expected[i, j], 0)}",
+            "entry": f"q_{i} · k_{j} = {written_out(q, k)}"}
 
 
 def _hand_weights_facts(expected, ev):
     scaled = ev.hand.head.scaled_scores.data[0]
     exps = exponentials(scaled[0])
-    return {"answer": matrix(expected, 3), "scaled": matrix(scaled, 0), "exps": vector(exps, 3),
+    return {"answer": matrix(expected, 3), "scaled": matrix(scaled, 0), "first_scaled": vector(scaled[0], 0),
+            "exps": vector(exps, 3), "first_exp": f"e^({num(scaled[0, 0], 0)}) ≈ {num(exps[0], 3)}",
             "total": num(exps.sum(), 3), "first": vector(expected[0], 3),
             "root": num(np.sqrt(ev.hand.head.key_width), 0),
             "largest": num(expected.max(), 3)}
@@ -254,8 +268,11 @@ def _hand_output_facts(expected, ev):
 
 def _temperature_facts(expected, ev):
     example = ev.temperature
+    top, second = sorted(example.scores, reverse=True)[:2]
+    cold, hot = TEMPERATURE_HINT_TAUS
     return {"answer": f"[{vector(example.cold, 0)}, {vector(example.hot, 3)}]", "cold": vector(example.cold),
-            "hot": vector(example.hot), "scores": vector(example.scores, 0)}
+            "hot": vector(example.hot), "scores": vector(example.scores, 0), "cold_tau": num(cold, 1),
+            "hot_tau": num(hot, 0), "cold_gap": num((top - second) / cold, 0), "hot_gap": num((top - second) / hot, 2)}
 
 
 def _row_shift_facts(ev: LearnerEvidence) -> dict[str, str]:
@@ -296,7 +313,7 @@ def _score_gradient_facts(expected, ev):
 
 def _causal_facts(expected, ev):
     rows = "; ".join(f"q_{i}: {vector(row, 3)}" for i, row in enumerate(expected))
-    return {"answer": matrix(expected, 3), "rows": rows}
+    return {"answer": matrix(expected, 3), "rows": rows, "pair": vector(ev.hand.head.scaled_scores.data[0, 1, :2], 0)}
 
 
 def _head_width_facts(expected, ev):
@@ -375,6 +392,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                     "k_1.",
                 "hint_formula": "Больший вес получит значение того ключа, чьё произведение с запросом больше: "
                     "сравните q_0·k_0 с q_0·k_1, потом q_1·k_0 с q_1·k_1.",
+                "hint_method": "Для q_0: q_0·k_0 = {q0k0} и q_0·k_1 = {q0k1}. Сравните их, затем так же для q_1.",
             },
             "en": {
                 "title": "which value each query gives more weight to",
@@ -390,6 +408,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "hint_stage": "Look at the dot product of each query with each key: q_i · k_0 and q_i · k_1.",
                 "hint_formula": "The value of the key whose product with the query is larger gets the larger weight: "
                     "compare q_0·k_0 with q_0·k_1, then q_1·k_0 with q_1·k_1.",
+                "hint_method": "For q_0: q_0·k_0 = {q0k0} and q_0·k_1 = {q0k1}. Compare them, then do the same for "
+                    "q_1.",
             },
         },
     ),
@@ -413,6 +433,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "hint_stage": "Это этап до масштабирования: матрица QKᵀ, строка на запрос, столбец на ключ.",
                 "hint_formula": "Элемент (i, j) — скалярное произведение q_i · k_j: сумма попарных произведений "
                     "координат q_i и k_j.",
+                "hint_method": "Одно произведение, расписанное по координатам: q_0 · k_1 = {q0k1}. Остальные три — "
+                    "так же.",
             },
             "en": {
                 "title": "the scores QKᵀ",
@@ -427,6 +449,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "hint_stage": "This is the stage before scaling: the matrix QKᵀ, a row per query, a column per key.",
                 "hint_formula": "Entry (i, j) is the dot product q_i · k_j: the sum of the products of matching "
                     "coordinates of q_i and k_j.",
+                "hint_method": "One product written out by coordinates: q_0 · k_1 = {q0k1}. The other three go the "
+                    "same way.",
             },
         },
     ),
@@ -449,6 +473,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "explain": "S_0 = {scaled_row}; softmax этой строки даёт {answer}, сумма {row_sum}.",
                 "hint_stage": "Это строка q_0 масштабированных оценок S = QKᵀ/√d_k, а затем softmax вдоль неё.",
                 "hint_formula": "A_0j = e^(S_0j) / Σ_r e^(S_0r), где S_0j = q_0 · k_j / √d_k.",
+                "hint_method": "Строка q_0 после масштаба: S_0 = {scaled_row}. Начните с e^(S_00) = {first_exp}; "
+                    "затем вторая экспонента, их сумма и каждая, делённая на сумму.",
             },
             "en": {
                 "title": "the first query's weights",
@@ -460,6 +486,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "explain": "S_0 = {scaled_row}; softmax of that row gives {answer}, summing to {row_sum}.",
                 "hint_stage": "This is row q_0 of the scaled scores S = QKᵀ/√d_k, then a softmax along it.",
                 "hint_formula": "A_0j = e^(S_0j) / Σ_r e^(S_0r), where S_0j = q_0 · k_j / √d_k.",
+                "hint_method": "Row q_0 after the scale: S_0 = {scaled_row}. Begin with e^(S_00) = {first_exp}; then "
+                    "the other exponential, their sum, and each one divided by the sum.",
             },
         },
     ),
@@ -544,6 +572,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "explain": "O = AV: A имеет форму {weights_shape}, V — {value_shape}, значит O — {output_shape}.",
                 "hint_stage": "Выход O = A·V: посмотрите, откуда берётся каждая его ось.",
                 "hint_formula": "A имеет форму [B, T, T], V — [B, T, d_v]; произведение берёт последнюю ось у V.",
+                "hint_method": "В каждом элементе пакета это произведение матриц [T×T]·[T×d_v]: какие размеры "
+                    "остаются?",
             },
             "en": {
                 "title": "the output's shape",
@@ -554,6 +584,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "explain": "O = AV: A has shape {weights_shape} and V {value_shape}, so O is {output_shape}.",
                 "hint_stage": "The output is O = A·V: look where each of its axes comes from.",
                 "hint_formula": "A has shape [B, T, T] and V [B, T, d_v]; the product takes its last axis from V.",
+                "hint_method": "Within each batch element it is a product of matrices, [T×T]·[T×d_v]: which sizes "
+                    "remain?",
             },
         },
     ),
@@ -712,7 +744,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "form_hint": "Нужна строка из {tokens} весов (или вся матрица {size}).",
                 "explain": "Все оценки строки равны, и softmax даёт равномерную строку {weights}.",
                 "hint_stage": "Посмотрите на оценки одного запроса, когда все ключи одинаковы.",
-                "hint_formula": "Одинаковые ключи дают равные оценки, а softmax равных чисел — равные веса.",
+                "hint_formula": "Одинаковые ключи дают запросу одну и ту же оценку с каждым ключом.",
+                "hint_method": "Softmax строки из равных чисел: запишите e^s / (e^s + … + e^s) и упростите.",
             },
             "en": {
                 "title": "identical keys",
@@ -721,8 +754,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "form_hint": "A row of {tokens} weights (or the whole {size} matrix) is needed.",
                 "explain": "All scores in the row are equal, and softmax gives the uniform row {weights}.",
                 "hint_stage": "Look at one query's scores when all keys are identical.",
-                "hint_formula": "Identical keys give equal scores, and the softmax of equal numbers gives equal "
-                    "weights.",
+                "hint_formula": "Identical keys give a query the same score against every key.",
+                "hint_method": "The softmax of a row of equal numbers: write e^s / (e^s + … + e^s) and simplify.",
             },
         },
     ),
@@ -746,8 +779,9 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "explain": "В строке весов один ключ, поэтому A = {weights}, а выход равен значению: O = {output}. "
                     "Градиенты запроса и ключа нулевые: Q̄ = {grad_q}, K̄ = {grad_k}.",
                 "hint_stage": "У одного токена строка весов — softmax одной-единственной оценки.",
-                "hint_formula": "Softmax одного числа всегда равен 1, а выход — взвешенная сумма единственной строки "
-                    "V.",
+                "hint_formula": "Softmax строки из одной оценки: e^s, делённое на сумму из одного слагаемого.",
+                "hint_method": "Выход смешивает строки значений с весами, o = Σ_j A_0j v_j: здесь это сумма из одного "
+                    "слагаемого.",
             },
             "en": {
                 "title": "a single token",
@@ -758,8 +792,9 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "explain": "The weight row has one key, so A = {weights}, and the output is the value itself: O = "
                     "{output}. The query and key gradients are zero: Q̄ = {grad_q}, K̄ = {grad_k}.",
                 "hint_stage": "A single token's row of weights is the softmax of a single score.",
-                "hint_formula": "The softmax of one number is always 1, and the output is the weighted sum of V's "
-                    "single row.",
+                "hint_formula": "The softmax of a row of one score: e^s divided by a sum of one term.",
+                "hint_method": "The output mixes the value rows with the weights, o = Σ_j A_0j v_j: here a sum of one "
+                    "term.",
             },
         },
     ),
@@ -837,7 +872,9 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "explain": "V̄ = AᵀŌ, а при Ō = I это просто Aᵀ: V̄ = {answer}. Строка j — столбец j матрицы весов A "
                     "= {weights}: сколько от каждого ō_i получает значение v_j.",
                 "hint_stage": "Это первый шаг назад: через O = AV к значениям V. Веса A здесь — постоянные множители.",
-                "hint_formula": "V̄ = AᵀŌ; при Ō = I это Aᵀ — матрица весов, у которой строки стали столбцами.",
+                "hint_formula": "V̄ = AᵀŌ: строка j градиента V̄ собирает столбец j матрицы A — веса, которые позиции "
+                    "j дали все запросы, — взвешенный Ō.",
+                "hint_method": "Элемент (j, c) равен Σ_i A_ij Ō_ic. При Ō = I от суммы остаётся одно слагаемое: какое?",
             },
             "en": {
                 "title": "the values' gradient V̄",
@@ -853,7 +890,9 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                     "weights A = {weights}: how much of each ō_i the value v_j receives.",
                 "hint_stage": "This is the first step back: through O = AV to the values V. Here the weights A are "
                     "constant factors.",
-                "hint_formula": "V̄ = AᵀŌ; with Ō = I that is Aᵀ, the weight matrix with its rows turned into columns.",
+                "hint_formula": "V̄ = AᵀŌ: row j of V̄ gathers column j of A (the weights every query gave to "
+                    "position j), weighted by Ō.",
+                "hint_method": "Entry (j, c) is Σ_i A_ij Ō_ic. With Ō = I one term of that sum is left: which one?",
             },
         },
     ),
@@ -876,7 +915,9 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "explain": "Ā = ŌVᵀ, а при Ō = I это Vᵀ: Ā = {answer}. Элемент Ā_ij = ō_i · v_j говорит, насколько "
                     "выросла бы L, если бы запрос q_i отдал позиции j чуть больше веса.",
                 "hint_stage": "Тот же шаг O = AV, но теперь постоянны значения V, а меняются веса A.",
-                "hint_formula": "Ā = ŌVᵀ; при Ō = I это Vᵀ: строки V становятся столбцами.",
+                "hint_formula": "Ā = ŌVᵀ: элемент (i, j) — скалярное произведение строки i градиента Ō на строку j "
+                    "матрицы V.",
+                "hint_method": "При Ō = I строка i градиента Ō выбирает у v_j одну координату: какую?",
             },
             "en": {
                 "title": "the weights' gradient Ā",
@@ -889,7 +930,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "explain": "Ā = ŌVᵀ, and with Ō = I that is Vᵀ: Ā = {answer}. Entry Ā_ij = ō_i · v_j says how much L "
                     "would grow if query q_i gave position j a little more weight.",
                 "hint_stage": "The same step O = AV, but now the values V are constant and the weights A vary.",
-                "hint_formula": "Ā = ŌVᵀ; with Ō = I that is Vᵀ: the rows of V become columns.",
+                "hint_formula": "Ā = ŌVᵀ: entry (i, j) is the dot product of row i of Ō with row j of V.",
+                "hint_method": "With Ō = I, row i of Ō picks one coordinate of v_j: which one?",
             },
         },
     ),
@@ -916,6 +958,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "hint_stage": "Это шаг через softmax строки: от градиента по весам Ā к градиенту по масштабированным "
                     "оценкам S̄.",
                 "hint_formula": "Для строки: ⟨a, ā⟩ = a_0 ā_0 + a_1 ā_1, затем S̄_j = a_j (ā_j − ⟨a, ā⟩).",
+                "hint_method": "Начните со строки q_0: a — её веса из A, ā — её строка из Ā (предыдущий вопрос). "
+                    "Сначала одно число ⟨a, ā⟩, затем a_j (ā_j − ⟨a, ā⟩) для каждого j.",
             },
             "en": {
                 "title": "the scores' gradient S̄",
@@ -932,6 +976,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "hint_stage": "This is the step through a row's softmax: from the weights' gradient Ā to the scaled "
                     "scores' gradient S̄.",
                 "hint_formula": "For a row: ⟨a, ā⟩ = a_0 ā_0 + a_1 ā_1, then S̄_j = a_j (ā_j − ⟨a, ā⟩).",
+                "hint_method": "Begin with row q_0: a is its row of A, ā its row of Ā (the previous question). First "
+                    "the one number ⟨a, ā⟩, then a_j (ā_j − ⟨a, ā⟩) for each j.",
             },
         },
     ),
@@ -1019,6 +1065,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                     "ключ.",
                 "hint_formula": "Элемент (i, j) — q_i · k_j: перемножьте координаты q_i и k_j попарно и сложите "
                     "произведения.",
+                "hint_method": "Одно произведение, расписанное по координатам: {entry}. Остальные — так же.",
             },
             "en": {
                 "title": "the scores QKᵀ by hand",
@@ -1035,6 +1082,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                     "for every key.",
                 "hint_formula": "Entry (i, j) is q_i · k_j: multiply the coordinates of q_i and k_j in pairs and add "
                     "the products.",
+                "hint_method": "One product written out by coordinates: {entry}. The others go the same way.",
             },
         },
     ),
@@ -1063,8 +1111,9 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                     "действительно смешиваются.",
                 "hint_stage": "Сначала масштабированные оценки S = QKᵀ/√d_k (здесь √d_k = {root}), затем softmax "
                     "каждой строки.",
-                "hint_formula": "В строке возьмите e^(S_ij), их сумму и разделите каждую экспоненту на сумму; e ≈ "
-                    "2.72, 1/e ≈ 0.37.",
+                "hint_formula": "В строке возьмите e^(S_ij), их сумму и разделите каждую экспоненту на сумму.",
+                "hint_method": "Строка q_0 после масштаба: {first_scaled}; её первая экспонента — {first_exp}. Затем "
+                    "остальные, их сумма и каждая, делённая на сумму; другие строки — так же.",
             },
             "en": {
                 "title": "the weights A by hand",
@@ -1078,8 +1127,9 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                     "to {total}, so A_0 = {first}. All of A is {answer}: the largest weight is {largest}, no more "
                     "than 0.9 — the values really are mixed.",
                 "hint_stage": "First the scaled scores S = QKᵀ/√d_k (here √d_k = {root}), then a softmax of every row.",
-                "hint_formula": "In a row take e^(S_ij), their sum, and divide each exponential by the sum; e ≈ 2.72, "
-                    "1/e ≈ 0.37.",
+                "hint_formula": "In a row take e^(S_ij), their sum, and divide each exponential by the sum.",
+                "hint_method": "Row q_0 after the scale: {first_scaled}; its first exponential is {first_exp}. Then "
+                    "the others, their sum, and each divided by the sum; the other rows go the same way.",
             },
         },
     ),
@@ -1105,6 +1155,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "explain": "o_0 = {terms} = {first}; остальные строки — так же. O = {answer}.",
                 "hint_stage": "Это смесь значений: строка o_i собирается из строк V с весами строки A_i,:.",
                 "hint_formula": "o_i = Σ_j A_ij · v_j: умножьте каждую строку V на её вес и сложите.",
+                "hint_method": "Распишите o_0 = A_00·v_0 + A_01·v_1 + A_02·v_2 по координатам: каждая координата — "
+                    "сумма весов строки A_0, умноженных на координаты значений. Затем так же o_1 и o_2.",
             },
             "en": {
                 "title": "the output O by hand",
@@ -1118,6 +1170,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "hint_stage": "This is the mixture of values: row o_i is built from the rows of V with the weights of "
                     "row A_i,:.",
                 "hint_formula": "o_i = Σ_j A_ij · v_j: multiply each row of V by its weight and add them up.",
+                "hint_method": "Write o_0 = A_00·v_0 + A_01·v_1 + A_02·v_2 coordinate by coordinate: each coordinate "
+                    "sums the weights of row A_0 times the values' coordinates. Then o_1 and o_2 the same way.",
             },
         },
     ),
@@ -1195,6 +1249,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                     "Последняя строка видит все ключи, как без маски. A = {answer}.",
                 "hint_stage": "Маска скрывает ключи j > i до нормировки: у запроса q_i остаются ключи k_0 … k_i.",
                 "hint_formula": "Возьмите softmax каждой строки S только по видимым ключам; скрытые веса — нули.",
+                "hint_method": "Строка q_1 видит k_0 и k_1: это softmax двух её масштабированных оценок {pair}, а для "
+                    "k_2 — 0. Строка q_0 видит один ключ.",
             },
             "en": {
                 "title": "what a causal mask leaves",
@@ -1213,6 +1269,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "hint_stage": "The mask hides the keys j > i before normalizing: query q_i keeps the keys k_0 … k_i.",
                 "hint_formula": "Take the softmax of each row of S over its visible keys only; the hidden weights are "
                     "zeros.",
+                "hint_method": "Row q_1 sees k_0 and k_1: the softmax of its two scaled scores {pair}, and 0 for k_2. "
+                    "Row q_0 sees one key.",
             },
         },
     ),
@@ -1239,8 +1297,10 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                     "При τ → ∞ все s/τ → 0, и softmax равномерен: {hot} — все веса почти равны, а расхождение в "
                     "шестом знаке оттого, что τ конечно. Движок считал при τ = 10⁻⁶ и τ = 10⁶.",
                 "hint_stage": "Посмотрите, что происходит с числами s/τ при τ → 0 и при τ → ∞.",
-                "hint_formula": "При τ → 0 наибольшее s/τ уходит от остальных, и весь вес достаётся ему; при τ → ∞ "
-                    "все s/τ стремятся к 0, и веса выравниваются.",
+                "hint_formula": "Разделите оценки на малое τ и на большое и сравните, насколько далеко друг от друга "
+                    "оказываются числа s/τ.",
+                "hint_method": "При τ = {cold_tau} два наибольших s/τ отстоят на {cold_gap}, при τ = {hot_tau} — на "
+                    "{hot_gap}. При каком разрыве один вес забирает почти всё, а при каком веса почти равны?",
             },
             "en": {
                 "title": "temperature towards 0 and towards infinity",
@@ -1256,8 +1316,11 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                     "the difference in the sixth decimal coming from τ being finite. The engine computed them at τ = "
                     "10⁻⁶ and τ = 10⁶.",
                 "hint_stage": "Look at what happens to the numbers s/τ as τ → 0 and as τ → ∞.",
-                "hint_formula": "As τ → 0 the largest s/τ runs away from the rest and takes all the weight; as τ → ∞ "
-                    "every s/τ goes to 0 and the weights even out.",
+                "hint_formula": "Divide the scores by a small τ and by a large one, and see how far apart the numbers "
+                    "s/τ end up.",
+                "hint_method": "At τ = {cold_tau} the two largest s/τ are {cold_gap} apart; at τ = {hot_tau}, "
+                    "{hot_gap} apart. Which gap lets one weight take nearly all, and which leaves the weights nearly "
+                    "equal?",
             },
         },
     ),
@@ -1399,6 +1462,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                     "{scale}. Движок, запущенный на срезе одной головы, сообщил ту же ширину и тот же масштаб.",
                 "hint_stage": "Каждая из h голов получает свою часть ширины модели.",
                 "hint_formula": "d_k = d_model / h, а масштаб — 1/√d_k.",
+                "hint_method": "Проверка: h голов ширины d_k вместе ровно так же широки, как модель: h·d_k = d_model.",
             },
             "en": {
                 "title": "a head's width and d_model",
@@ -1412,6 +1476,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                     "{scale}. The engine, run on one head's slice, reported the same width and scale.",
                 "hint_stage": "Each of the h heads gets its own share of the model's width.",
                 "hint_formula": "d_k = d_model / h, and the scale is 1/√d_k.",
+                "hint_method": "A check: h heads of width d_k together are exactly as wide as the model: h·d_k = "
+                    "d_model.",
             },
         },
     ),

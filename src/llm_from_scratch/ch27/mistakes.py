@@ -4,23 +4,29 @@ Every slip about a head's stages is a ``Step`` of the head's computation as ``As
 exercise is about (the worked example or the second one), the other example, the variants this learner has
 seen, the stage asked for and where in it. The steps, in the order the head takes them:
 
-* the inputs: the other example's, or a variant's the learner has seen;
-* the scores: KQᵀ, QK without the transpose, QᵀK, Q Qᵀ, Q ⊙ K, the values for the keys (Q Vᵀ); one sign
-  slipped in one product of one dot product;
-* the scale: none, 1/d_k, 1/√T or 1/√d_v; applied after the softmax;
+* the inputs: the other example's, a variant's the learner has seen, or one entry misread (a sign of Q or K,
+  two rows of V in each other's place);
+* the scores: KQᵀ, QK without the transpose, QᵀK, QQᵀ, Q ⊙ K, the values for the keys (QVᵀ), cosines,
+  the sums multiplied; a slip of the pencil in one dot product (a sign, a term left out);
+* the scale: none, 1/d_k, the other example's, 1/√T, 1/√d_v, √d_k multiplied; applied after the softmax;
 * the weighing: the largest score taking all, uniform weights, no exponential, the exponentials left
-  unnormalised, log-weights, the softmax skipped, the columns normalised;
+  unnormalised or divided by the largest, log-weights, the softmax skipped, e taken as 3, a sigmoid, the
+  columns or the whole matrix normalised, the weights rounded to one decimal on the way;
 * the mixing: the keys mixed instead of the values, Aᵀ mixing the values;
-* the stage given: a neighbouring stage for the asked one (S for QKᵀ, the scores for the weights, A for O…);
-* the place: another query's row, the rows in reverse order, one row reversed, A transposed.
+* the stage given: a neighbouring stage for the asked one (S for QKᵀ, the exponentials, the scores for the
+  weights, A for O…);
+* the place and the order: another query's row, rows swapped or in reverse order, A or the result transposed;
+  one row reversed.
 
 Two steps of different kinds compose (``book.mistakes.diagnose`` tries every pair, and the book's readings:
-percent, a number cut). The review's properties (a lone token, equal keys, the temperature's limits, the causal
-mask, the head width) and the backward pass one stage at a time have whole-answer mistakes of their own.
+percent, a number cut or rounded coarsely, one sign lost, every sign flipped). The review's properties (a lone
+token, equal keys, the temperature's limits, the causal mask, the head width) and the backward pass one stage
+at a time have whole-answer mistakes of their own.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -38,6 +44,7 @@ CONFUSIONS = {
     "weights-for-scores": {"raw": ("weights",), "scaled": ("weights",)},
     "weights-for-output": {"output": ("weights",)},
     "output-for-weights": {"raw": ("output",), "scaled": ("output",), "weights": ("output",)},
+    "exponentials-for-scores": {"raw": ("exp_raw",), "scaled": ("exp_scaled",)},
 }
 
 
@@ -75,118 +82,198 @@ class Asked:
         """What the head gives at the asked place with the steps of ``recipe`` done otherwise ({}: the right
         answer): one value, several (a slip that can fall in several places) or none (one that cannot apply)."""
         values = []
-        for q, k, v in self._inputs(recipe.get("inputs")):
-            for raw in _raw(q, k, v, recipe.get("scores"), recipe.get("sign")):
-                found = _rest(raw, q, k, v, recipe)
-                for given in CONFUSIONS[recipe["stage"]].get(self.stage, ()) if "stage" in recipe else (self.stage,):
-                    if given in found:
-                        values += self._placed(found[given], recipe.get("place"))
+        other_width = self.other.query.shape[2]
+        pencil = recipe.get("pencil")
+        for q, k, v in (read for given in self._inputs(recipe.get("inputs"))
+                        for read in _misread(*given, pencil == "misread")):
+            for raw in _raw(q, k, v, recipe.get("scores"), pencil if pencil != "misread" else None):
+                for found in _rest(raw, q, k, v, recipe, other_width):
+                    for given in CONFUSIONS[recipe["stage"]].get(self.stage, ()) if "stage" in recipe else (
+                            self.stage,):
+                        if given in found:
+                            values += [self._reversed(placed) if recipe.get("order") else placed
+                                       for placed in self._placed(found[given], recipe.get("place"))]
         return [value for value in values if value is not None]
 
     def _inputs(self, how: str | None) -> list[tuple[np.ndarray, ...]]:
         runs = {None: [self.run], "other": [self.other], "seen": list(self.seen)}[how]
         return [(run.query[0], run.key[0], run.value[0]) for run in runs]
 
+    def _reversed(self, row: np.ndarray | None) -> np.ndarray | None:
+        """One row asked for, its entries in reverse order (None for any other question)."""
+        return row[::-1] if len(self.index) == 1 and row is not None and row.ndim == 1 else None
+
     def _placed(self, matrix: np.ndarray, how: str | None) -> list[np.ndarray | None]:
         if how is None:
             return [self.at(matrix)]
         if how == "wrong-row":
             return [matrix[j] for j in range(len(matrix)) if len(self.index) == 1 and j != self.index[0]]
-        if how == "rows-swapped":
-            return [matrix[::-1]] if not self.index else []
-        if how == "row-reversed":
-            return [self.at(matrix)[::-1]] if len(self.index) == 1 and self.at(matrix) is not None else []
+        if how == "rows-swapped":  # all in reverse order, or two of them swapped
+            orders = [list(range(len(matrix)))[::-1]]
+            for i, j in itertools.combinations(range(len(matrix)), 2):
+                order = list(range(len(matrix)))
+                order[i], order[j] = j, i
+                orders.append(order)
+            return [matrix[order] for order in orders] if not self.index and matrix.ndim == 2 else []
+        if how == "result-transposed":
+            return [matrix.T] if not self.index and self.stage != "weights" and matrix.ndim == 2 else []
         return [self.at(matrix.T)] if self.stage == "weights" and matrix.ndim == 2 else []  # A transposed
 
 
-def _raw(q: np.ndarray, k: np.ndarray, v: np.ndarray, scores: str | None, sign: bool | None) -> list[np.ndarray]:
+def _pencil(q: np.ndarray, k: np.ndarray, how: str) -> list[np.ndarray]:
+    """QKᵀ with one slip of the pencil in one dot product: a term's sign flipped or the product's sign lost
+    ("sign"), or a term left out ("term")."""
+    raw = q @ k.T
+    terms = q[:, None, :] * k[None, :, :]  # terms[i, j, m] = q_i[m] k_j[m]
+    changes = [(i, j, (2 if how == "sign" else 1) * terms[i, j, m]) for i, j, m in zip(*np.nonzero(terms))]
+    if how == "sign":
+        changes += [(i, j, 2 * raw[i, j]) for i, j in zip(*np.nonzero(raw))]
+    slipped: list[np.ndarray] = []
+    for i, j, change in changes:
+        made = raw.copy()
+        made[i, j] -= change
+        if not any(np.array_equal(made, seen) for seen in slipped):
+            slipped.append(made)
+    return slipped
+
+
+def _misread(q: np.ndarray, k: np.ndarray, v: np.ndarray, misread: bool) -> list[tuple[np.ndarray, ...]]:
+    """The inputs as read: as they are, or with one entry of Q or K read with the other sign, or two rows of V
+    read in each other's place."""
+    if not misread:
+        return [(q, k, v)]
+    read = []
+    for which, matrix in ((0, q), (1, k)):
+        for i, j in zip(*np.nonzero(matrix)):
+            flipped = matrix.copy()
+            flipped[i, j] = -flipped[i, j]
+            read.append((flipped, k, v) if which == 0 else (q, flipped, v))
+    for i, j in itertools.combinations(range(len(v)), 2):
+        swapped = v.copy()
+        swapped[[i, j]] = v[[j, i]]
+        read.append((q, k, swapped))
+    return read
+
+
+def _cosines(q: np.ndarray, k: np.ndarray) -> np.ndarray:
+    lengths = np.outer(np.linalg.norm(q, axis=1), np.linalg.norm(k, axis=1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return q @ k.T / lengths
+
+
+def _raw(q: np.ndarray, k: np.ndarray, v: np.ndarray, scores: str | None, pencil: str | None) -> list[np.ndarray]:
     """The scores as the recipe makes them (a slip that yields two matrices, QᵀK and KᵀQ say, gives both)."""
-    if sign:
-        if scores:
-            return []
-        raw = q @ k.T
-        terms = q[:, None, :] * k[None, :, :]  # terms[i, j, m] = q_i[m] k_j[m]: one of them with its sign slipped
-        slipped = []
-        for i, j, m in zip(*np.nonzero(terms)):
-            changed = raw.copy()
-            changed[i, j] -= 2 * terms[i, j, m]
-            if not any(np.array_equal(changed, seen) for seen in slipped):
-                slipped.append(changed)
-        return slipped
+    if pencil:
+        return [] if scores else _pencil(q, k, pencil)
     made = {None: lambda: [q @ k.T], "KQᵀ": lambda: [k @ q.T], "QᵀK": lambda: [q.T @ k, k.T @ q],
             "QQᵀ": lambda: [q @ q.T, k @ k.T], "QK": lambda: [q @ k], "Q⊙K": lambda: [q * k],
-            "QVᵀ": lambda: [q @ v.T]}[scores]
+            "QVᵀ": lambda: [q @ v.T], "cos": lambda: [_cosines(q, k)],
+            "sums": lambda: [np.outer(q.sum(axis=1), k.sum(axis=1))]}[scores]
     try:
         return made()
     except ValueError:  # shapes that do not multiply: the slip cannot be made here
         return []
 
 
-def _weighed(scaled: np.ndarray, how: str | None) -> np.ndarray:
+def _hard(scores: np.ndarray) -> list[np.ndarray]:
+    """All the weight on a row's largest score: shared among equal largest ones, or all on the first of them."""
+    largest = scores == scores.max(axis=-1, keepdims=True)
+    first = np.zeros_like(scores)
+    np.put_along_axis(first, np.argmax(scores, axis=-1)[..., None], 1.0, axis=-1)
+    return [largest / largest.sum(axis=-1, keepdims=True), first]
+
+
+def _weighed(scaled: np.ndarray, how: str | None) -> list[np.ndarray]:
+    """The weights as the recipe makes them from the scaled scores (some slips can be made two ways)."""
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # a slip may divide by 0: nan, no warning
-        return {None: lambda s: softmax(s), "columns": lambda s: softmax(s, axis=0),
-                "hard": lambda s: (s == s.max(axis=-1, keepdims=True)).astype(float),
+        made = {None: lambda s: softmax(s), "columns": lambda s: softmax(s, axis=0), "hard": _hard,
                 "uniform": lambda s: np.full(s.shape, 1 / s.shape[-1]),
                 "ratio": lambda s: s / s.sum(axis=-1, keepdims=True), "exp": np.exp,
-                "log": lambda s: np.log(softmax(s)), "none": lambda s: s}[how](scaled)
+                "log": lambda s: np.log(softmax(s)), "none": lambda s: s,
+                "three": lambda s: softmax(s * math.log(3)),  # 3^s / Σ 3^s: e taken as 3
+                "sigmoid": lambda s: 1 / (1 + np.exp(-s)),
+                "matrix": lambda s: np.exp(s - s.max()) / np.exp(s - s.max()).sum(),
+                "largest": lambda s: np.exp(s - s.max(axis=-1, keepdims=True)),
+                "rounded": lambda s: np.round(softmax(s), 1)}[how](scaled)
+    return made if isinstance(made, list) else [made]
 
 
-def _rest(raw: np.ndarray, q: np.ndarray, k: np.ndarray, v: np.ndarray, recipe: dict) -> dict[str, np.ndarray]:
-    """Every stage from the scores on, each as far as the shapes let it go."""
+def _rest(raw: np.ndarray, q: np.ndarray, k: np.ndarray, v: np.ndarray, recipe: dict, other_width: int
+          ) -> list[dict[str, np.ndarray]]:
+    """Every stage from the scores on, each as far as the shapes let it go (once per way the weights are made);
+    ``other_width`` is the other example's d_k, whose scale a learner may carry over."""
     width, tokens = q.shape[1], q.shape[0]
-    root = {None: math.sqrt(width), "1": 1.0, "d_k": width, "√T": math.sqrt(tokens),
-            "√d_v": math.sqrt(v.shape[1])}[recipe.get("divisor")]
+    root = {None: math.sqrt(width), "1": 1.0, "d_k": width, "√T": math.sqrt(tokens), "√d_v": math.sqrt(v.shape[1]),
+            "1/√d_k": 1 / math.sqrt(width), "other": math.sqrt(other_width)}[recipe.get("divisor")]
     after = recipe.get("scale_at") == "after"
     scaled = raw if after else raw / root
-    weights = _weighed(scaled, recipe.get("weigh")) / (root if after else 1.0)
-    found = {"raw": raw, "scaled": scaled, "weights": weights}
-    mixing = weights.T if recipe.get("weights_t") else weights
-    mixed = k if recipe.get("mix") == "K" else v
-    if mixing.shape[1] == mixed.shape[0]:
-        with np.errstate(invalid="ignore", over="ignore"):  # weights a slip left infinite: no output, no warning
-            found["output"] = mixing @ mixed
-    return found
-
-
-def _step(misconception: str, step: str, how: object = True) -> Step:
-    return Step(misconception, f"mis.{misconception}", step, how)
+    made = []
+    for weighed in _weighed(scaled, recipe.get("weigh")):
+        weights = weighed / (root if after else 1.0)
+        with np.errstate(over="ignore"):
+            found = {"raw": raw, "scaled": scaled, "weights": weights, "exp_raw": np.exp(raw),
+                     "exp_scaled": np.exp(scaled)}
+        mixing = weights.T if recipe.get("weights_t") else weights
+        mixed = k if recipe.get("mix") == "K" else v
+        if mixing.shape[1] == mixed.shape[0]:
+            with np.errstate(invalid="ignore", over="ignore"):  # weights a slip left infinite: no output, no warning
+                found["output"] = mixing @ mixed
+        made.append(found)
+    return made
 
 
 HEAD_MISTAKES = (  # where two give the same answer, the one a learner makes more often comes first
     # a stage given for the asked one, or given at another place
-    *(_step(name, "stage", name) for name in CONFUSIONS),
-    _step("wrong-row", "place", "wrong-row"),
+    Step("scaled-too-early", "mis.scaled-too-early", "stage", "scaled-too-early"),
+    Step("not-normalized", "mis.not-normalized", "stage", "not-normalized"),
+    Step("weights-for-scores", "mis.weights-for-scores", "stage", "weights-for-scores"),
+    Step("weights-for-output", "mis.weights-for-output", "stage", "weights-for-output"),
+    Step("output-for-weights", "mis.output-for-weights", "stage", "output-for-weights"),
+    Step("exponentials-for-scores", "mis.exponentials-for-scores", "stage", "exponentials-for-scores"),
+    Step("wrong-row", "mis.wrong-row", "place", "wrong-row"),
     # other inputs
-    _step("other-example", "inputs", "other"),
-    _step("other-variant", "inputs", "seen"),
+    Step("other-example", "mis.other-example", "inputs", "other"),
+    Step("other-variant", "mis.other-variant", "inputs", "seen"),
     # the weighing, the scores, the scale and the mixing, as learners slip most
-    _step("hard-attention", "weigh", "hard"),
-    _step("uniform-weights", "weigh", "uniform"),
-    _step("transposed-scores", "scores", "KQᵀ"),
-    _step("missing-scale", "divisor", "1"),
-    _step("scale-by-dk", "divisor", "d_k"),
-    _step("scale-by-root-t", "divisor", "√T"),
-    _step("scale-by-root-dv", "divisor", "√d_v"),
-    _step("scale-after-softmax", "scale_at", "after"),
-    _step("columns-normalized", "weigh", "columns"),
-    _step("no-exponential", "weigh", "ratio"),
-    _step("exponentials-not-normalized", "weigh", "exp"),
-    _step("log-weights", "weigh", "log"),
-    _step("softmax-skipped", "weigh", "none"),
-    _step("mixed-keys", "mix", "K"),
-    _step("transposed-weights", "weights_t"),
+    Step("hard-attention", "mis.hard-attention", "weigh", "hard"),
+    Step("uniform-weights", "mis.uniform-weights", "weigh", "uniform"),
+    Step("transposed-scores", "mis.transposed-scores", "scores", "KQᵀ"),
+    Step("missing-scale", "mis.missing-scale", "divisor", "1"),
+    Step("scale-by-dk", "mis.scale-by-dk", "divisor", "d_k"),
+    Step("other-example-scale", "mis.other-example-scale", "divisor", "other"),
+    Step("scale-by-root-t", "mis.scale-by-root-t", "divisor", "√T"),
+    Step("scale-by-root-dv", "mis.scale-by-root-dv", "divisor", "√d_v"),
+    Step("scale-inverted", "mis.scale-inverted", "divisor", "1/√d_k"),
+    Step("scale-after-softmax", "mis.scale-after-softmax", "scale_at", "after"),
+    Step("columns-normalized", "mis.columns-normalized", "weigh", "columns"),
+    Step("no-exponential", "mis.no-exponential", "weigh", "ratio"),
+    Step("exponentials-not-normalized", "mis.exponentials-not-normalized", "weigh", "exp"),
+    Step("log-weights", "mis.log-weights", "weigh", "log"),
+    Step("softmax-skipped", "mis.softmax-skipped", "weigh", "none"),
+    Step("e-as-three", "mis.e-as-three", "weigh", "three"),
+    Step("sigmoid-weights", "mis.sigmoid-weights", "weigh", "sigmoid"),
+    Step("matrix-normalized", "mis.matrix-normalized", "weigh", "matrix"),
+    Step("divided-by-largest", "mis.divided-by-largest", "weigh", "largest"),
+    Step("rounded-too-early", "mis.rounded-too-early", "weigh", "rounded"),
+    Step("mixed-keys", "mis.mixed-keys", "mix", "K"),
+    Step("transposed-weights", "mis.transposed-weights", "weights_t"),
     # order slips (A transposed after the columns normalized: with a symmetric QKᵀ the two are equal)
-    _step("weights-transposed", "place", "transposed"),
-    _step("rows-swapped", "place", "rows-swapped"),
-    _step("row-reversed", "place", "row-reversed"),
+    Step("weights-transposed", "mis.weights-transposed", "place", "transposed"),
+    Step("rows-swapped", "mis.rows-swapped", "place", "rows-swapped"),
+    Step("row-reversed", "mis.row-reversed", "order", "row-reversed"),
+    Step("result-transposed", "mis.result-transposed", "place", "result-transposed"),
     # rarer products for the scores
-    _step("scores-not-transposed", "scores", "QK"),
-    _step("features-for-positions", "scores", "QᵀK"),
-    _step("query-with-query", "scores", "QQᵀ"),
-    _step("elementwise-scores", "scores", "Q⊙K"),
-    _step("values-for-keys", "scores", "QVᵀ"),
+    Step("scores-not-transposed", "mis.scores-not-transposed", "scores", "QK"),
+    Step("features-for-positions", "mis.features-for-positions", "scores", "QᵀK"),
+    Step("query-with-query", "mis.query-with-query", "scores", "QQᵀ"),
+    Step("elementwise-scores", "mis.elementwise-scores", "scores", "Q⊙K"),
+    Step("values-for-keys", "mis.values-for-keys", "scores", "QVᵀ"),
+    Step("cosine-scores", "mis.cosine-scores", "scores", "cos"),
+    Step("sums-multiplied", "mis.sums-multiplied", "scores", "sums"),
     # a slip of the pencil, last: where another slip explains an answer as well, that one is named
-    _step("sign-slipped", "sign"),
+    Step("sign-slipped", "mis.sign-slipped", "pencil", "sign"),
+    Step("term-dropped", "mis.term-dropped", "pencil", "term"),
+    Step("input-misread", "mis.input-misread", "pencil", "misread"),
 )
 
 
@@ -198,6 +285,8 @@ SHAPE_MISTAKES = (
     Mistake("batch-axis-dropped", "mis.batch-axis-dropped", lambda case: np.array(case.output_shape[1:])),
     Mistake("shape-axes-swapped", "mis.shape-axes-swapped",
             lambda case: [np.array(case.output_shape)[list(order)] for order in ((0, 2, 1), (1, 0, 2), (2, 1, 0))]),
+    Mistake("widths-added", "mis.widths-added",
+            lambda case: np.array([*case.output_shape[:2], case.query_shape[2] + case.value_shape[2]])),
 )
 
 
@@ -211,7 +300,11 @@ SINGLE_TOKEN_MISTAKES = (
     Mistake("lone-token-attends-to-nothing", "mis.lone-token-attends-to-nothing", _lone),
     Mistake("scale-on-values", "mis.scale-on-values",
             lambda ev: np.concatenate([[1.0], ev.single_token.output.ravel() * ev.worked.head.scale])),
+    Mistake("output-reversed", "mis.output-reversed",
+            lambda ev: np.concatenate([[1.0], ev.single_token.output.ravel()[::-1]])),
+    Mistake("output-summed", "mis.output-summed", lambda ev: np.array([1.0, ev.single_token.output.sum()])),
 )
+
 def _first_key_only(ev) -> tuple[np.ndarray, np.ndarray]:
     """All the weight on the first of the equal keys: one row, or the whole matrix."""
     tokens = ev.identical_keys.weights.shape[-1]
@@ -222,11 +315,24 @@ def _first_key_only(ev) -> tuple[np.ndarray, np.ndarray]:
 IDENTICAL_KEYS_MISTAKES = (
     Mistake("equal-keys-go-to-first", "mis.equal-keys-go-to-first", _first_key_only),
 )
+def _at_one(ev) -> list[np.ndarray]:
+    """The plain softmax (τ = 1) for both limits, or for one of them."""
+    plain, example = softmax(np.array(ev.temperature.scores)), ev.temperature
+    return [np.stack([plain, plain]), np.stack([example.cold, plain]), np.stack([plain, example.hot])]
+
+
+def _shares(ev) -> np.ndarray:
+    """The scores' own shares of their sum: weights proportional to the scores."""
+    scores = np.array(ev.temperature.scores)
+    return scores / scores.sum()
+
+
 TEMPERATURE_MISTAKES = (
     Mistake("temperature-swapped", "mis.temperature-swapped",
             lambda ev: np.stack([ev.temperature.hot, ev.temperature.cold])),
-    Mistake("temperature-ignored", "mis.temperature-ignored",
-            lambda ev: np.tile(softmax(np.array(ev.temperature.scores)), (2, 1))),
+    Mistake("temperature-ignored", "mis.temperature-ignored", lambda ev: _at_one(ev)),
+    Mistake("proportional-weights", "mis.proportional-weights",
+            lambda ev: [np.stack([ev.temperature.cold, _shares(ev)]), np.stack([_shares(ev), ev.temperature.hot])]),
 )
 
 
@@ -261,6 +367,7 @@ HEAD_WIDTH_MISTAKES = (
             lambda ev: np.array([ev.head_split.key_width, 1 / ev.head_split.key_width])),
     Mistake("root-for-scale", "mis.root-for-scale",
             lambda ev: np.array([ev.head_split.key_width, math.sqrt(ev.head_split.key_width)])),
+    Mistake("heads-for-width", "mis.heads-for-width", lambda ev: _width(ev.head_split.heads, ev)),
 )
 
 
@@ -272,22 +379,38 @@ def _backward(ev) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     return run.weights[0], run.value[0], run.upstream[0], run.output[0]
 
 
-def _softmax_backward(ev, row_term_axis: int | None = -1, weighted: bool = True) -> np.ndarray:
-    """S̄ from Ā with one slip: the row term summed along another axis or left out, or the factor A left out."""
-    weights, grad_weights = _backward(ev)[0], ev.worked_steps.grad_weights
+def _softmax_backward(ev, row_term_axis: int | None = -1, weighted: bool = True, weights: np.ndarray | None = None,
+                      grad_weights: np.ndarray | None = None) -> np.ndarray:
+    """S̄ from Ā with one slip: the row term summed along another axis or left out, the factor A left out, or
+    other weights or another Ā used."""
+    weights = _backward(ev)[0] if weights is None else weights
+    grad_weights = ev.worked_steps.grad_weights if grad_weights is None else grad_weights
     term = 0.0 if row_term_axis is None else (weights * grad_weights).sum(axis=row_term_axis, keepdims=True)
     return (weights if weighted else 1.0) * (grad_weights - term)
+
+
+def _unscaled_weights(ev) -> np.ndarray:
+    run = ev.worked
+    return softmax(run.head.raw_scores.data[0])
 
 
 VALUE_GRADIENT_MISTAKES = (
     Mistake("weights-not-transposed", "mis.weights-not-transposed", lambda ev: _backward(ev)[0] @ _backward(ev)[2]),
     Mistake("gradients-swapped", "mis.value-gradient-is-weights-gradient", lambda ev: ev.worked_steps.grad_weights),
     Mistake("output-for-gradient", "mis.output-for-gradient", lambda ev: _backward(ev)[3]),
+    Mistake("weights-factor-missing", "mis.weights-factor-missing", lambda ev: _backward(ev)[2]),
+    Mistake("values-for-upstream", "mis.values-for-upstream", lambda ev: _backward(ev)[0].T @ _backward(ev)[1]),
+    Mistake("missing-scale", "mis.missing-scale", lambda ev: _unscaled_weights(ev).T @ _backward(ev)[2]),
+    Mistake("weights-gradient-for-upstream", "mis.weights-gradient-for-upstream",
+            lambda ev: _backward(ev)[0].T @ ev.worked_steps.grad_weights),
 )
 WEIGHT_GRADIENT_MISTAKES = (
     Mistake("values-not-transposed", "mis.values-not-transposed", lambda ev: _backward(ev)[2] @ _backward(ev)[1]),
     Mistake("gradients-swapped", "mis.weights-gradient-is-value-gradient", lambda ev: ev.worked_steps.grad_value),
     Mistake("output-for-gradient", "mis.output-for-gradient", lambda ev: _backward(ev)[3]),
+    Mistake("output-for-values", "mis.output-for-values", lambda ev: _backward(ev)[2] @ _backward(ev)[3].T),
+    Mistake("weights-for-upstream", "mis.weights-for-upstream", lambda ev: _backward(ev)[0] @ _backward(ev)[1].T),
+    Mistake("softmax-mixed-in", "mis.softmax-mixed-in", lambda ev: _backward(ev)[0] * ev.worked_steps.grad_weights),
 )
 SCORE_GRADIENT_MISTAKES = (
     Mistake("softmax-backward-skipped", "mis.softmax-backward-skipped", lambda ev: ev.worked_steps.grad_weights),
@@ -296,4 +419,8 @@ SCORE_GRADIENT_MISTAKES = (
     Mistake("weight-factor-missing", "mis.weight-factor-missing", lambda ev: _softmax_backward(ev, weighted=False)),
     Mistake("raw-score-gradient", "mis.raw-score-gradient",
             lambda ev: ev.worked_steps.grad_scores * ev.worked.head.scale),
+    Mistake("values-not-transposed", "mis.values-not-transposed",
+            lambda ev: _softmax_backward(ev, grad_weights=_backward(ev)[2] @ _backward(ev)[1])),
+    Mistake("rounded-too-early", "mis.rounded-too-early",
+            lambda ev: _softmax_backward(ev, weights=np.round(_backward(ev)[0], 2))),
 )

@@ -206,8 +206,8 @@ STRINGS: dict[str, str] = {
         "product, the sum of those products along a query's row and a key's row: one number for each query and key.",
     "mis.values-for-keys": "The values took the keys' place: that is QVᵀ. The queries are matched with the keys, QKᵀ; "
         "the values come in only at the end, mixed by the weights.",
-    "mis.sign-slipped": "One sign slipped: one term of one dot product has the wrong sign. Go over each q_i · k_j "
-        "again, term by term, watching the minus signs.",
+    "mis.sign-slipped": "A sign slipped in one dot product: one term, or the whole product, has the wrong sign. Go "
+        "over each q_i · k_j again, term by term, watching the minus signs.",
     "mis.log-weights": "Those are the logarithms of the weights (log-softmax), and a weight is never negative: the "
         "weights are the shares e^s / Σ e^s themselves.",
     "mis.softmax-skipped": "The scores mixed the values without softmax: scores become weights only after softmax, "
@@ -220,6 +220,48 @@ STRINGS: dict[str, str] = {
         "them: think what the numbers s/τ become as τ → 0 and as τ → ∞.",
     "mis.root-for-scale": "The second number is √d_k, the divisor; the scale asked for is the factor 1/√d_k that "
         "multiplies the scores.",
+    "mis.scale-inverted": "The scores were multiplied by √d_k, but the head divides them by √d_k: the scale 1/√d_k "
+        "makes the scores smaller, not larger.",
+    "mis.e-as-three": "It looks as if e was taken as 3: e ≈ 2.718, and 3 gives the largest score too large a share. "
+        "Take e ≈ 2.72.",
+    "mis.sigmoid-weights": "Each score went through a sigmoid 1/(1 + e^(−s)) on its own, so the row does not sum to "
+        "1. Softmax divides each score's exponential by the sum of the whole row's exponentials.",
+    "mis.result-transposed": "The answer is transposed: its rows and columns are swapped. Row i belongs to query q_i.",
+    "mis.cosine-scores": "The products were divided by the vectors' lengths: those are cosines. A score is the dot "
+        "product q_i · k_j itself; it is divided by √d_k only, and only in the next step.",
+    "mis.term-dropped": "One dot product is missing a term. Go over each q_i · k_j again and add all the products of "
+        "matching coordinates.",
+    "mis.widths-added": "The widths do not add up: the output takes its last axis from V, d_v, while d_k disappears "
+        "in the dot products.",
+    "mis.output-reversed": "The output's coordinates are swapped: the output is the value vector itself, in its own "
+        "order.",
+    "mis.proportional-weights": "Those are the scores' own shares, s / Σ s, not a softmax. As τ → ∞ every s/τ goes to "
+        "0 and their exponentials become alike; as τ → 0 the largest score takes all.",
+    "mis.heads-for-width": "8 is the number of heads h, not a head's width: d_k = d_model / h.",
+    "mis.weights-factor-missing": "That is Ō itself: the factor Aᵀ is lost. V̄ = AᵀŌ — row j gathers the rows of Ō "
+        "with the weights the queries gave to position j.",
+    "mis.values-for-upstream": "Here Aᵀ multiplies V, but it is the gradient from above that it multiplies: V̄ = AᵀŌ.",
+    "mis.output-for-values": "The output O stands where the values V should: Ā = ŌVᵀ, with the values themselves.",
+    "mis.weights-for-upstream": "The weights A stand where the gradient from above, Ō, should: Ā = ŌVᵀ.",
+    "mis.exponentials-for-scores": "Those are already the scores' exponentials, a step of softmax. The scores "
+        "themselves are asked for, before the exponential.",
+    "mis.other-example-scale": "The scale is the other example's: this one has its own width d_k, and the scores are "
+        "divided by its root, √d_k.",
+    "mis.matrix-normalized": "The exponentials were divided by the sum over the whole matrix, but each row is "
+        "normalized on its own: every query has its own weights summing to 1.",
+    "mis.divided-by-largest": "The exponentials were divided by the largest of them, but they are divided by their "
+        "sum, so that the row of weights sums to 1.",
+    "mis.sums-multiplied": "The sums of the query's and the key's coordinates were multiplied. A dot product adds the "
+        "products of matching coordinates: q_i · k_j = Σ_m q_im k_jm.",
+    "mis.input-misread": "One of the inputs seems misread: the sign of an entry of Q or K, or two rows of V in each "
+        "other's place. Check the inputs against the question.",
+    "mis.rounded-too-early": "The weights were rounded before the computation, and the small ones were lost. Round "
+        "only the answer and keep more digits on the way.",
+    "mis.weights-gradient-for-upstream": "Aᵀ multiplies Ā = ŌVᵀ, but it is the gradient from above itself it "
+        "multiplies: V̄ = AᵀŌ.",
+    "mis.output-summed": "The output is a vector, the value row itself, not the sum of its coordinates.",
+    "mis.softmax-mixed-in": "That is A ⊙ ŌVᵀ: the weights come in only at the next step, through the softmax. Ā = ŌVᵀ "
+        "itself is asked for.",
     "mis.other-example": "That is the answer for the chapter's other example. Compute from this exercise's Q, K and V.",
     "mis.scale-by-dk": "The scores are divided by d_k, but the head divides by √d_k: the root keeps the dot product's "
         "variance near one, while dividing by d_k would shrink it to 1/d_k.",
