@@ -185,7 +185,7 @@ MISCONCEPTIONS = [
     ("row-normalization", "b", "weights-symmetric", "собственную сумму"),
     ("row-normalization", "d", "scale-normalizes", "до softmax"),
     ("weights", [0.002473, 0.997527], "missing-scale", "1/√d_k"),
-    ("scores", [[0, 4.242641], [4.242641, -2.828427]], "scaled-too-early", "√d_k"),
+    ("scores", [[0, 4.242641], [4.242641, -2.828427]], "scaled-too-early", "уже масштабированы"),
     ("output-shape", [4, 7, 3], "dk-for-dv", "d_v"),
     ("output-shape", [4, 7, 7], "weights-shape-for-output", "[B, T, T]"),
     ("first-look", [0, 1], "rows-swapped", "не на своих местах"),
@@ -232,7 +232,7 @@ MISCONCEPTIONS = [
     ("plane-long-prediction", "d", "longer-divides-more", "ширины векторов"),
     # the second example
     ("scores-by-hand", S.T.tolist(), "transposed-scores", "KQᵀ"),
-    ("scores-by-hand", (S / 2).tolist(), "scaled-too-early", "√d_k"),
+    ("scores-by-hand", (S / 2).tolist(), "scaled-too-early", "уже масштабированы"),
     ("scores-by-hand", (Q.T @ K).tolist(), "features-for-positions", "QᵀK"),
     ("scores-by-hand", (Q @ Q.T).tolist(), "query-with-query", "запросы сравнены с запросами"),
     *[("weights-by-hand", rounded(x), m, w) for x, m, w in mis_hand_weights()],

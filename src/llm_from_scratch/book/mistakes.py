@@ -176,9 +176,9 @@ class Named:
             values = np.stack([c.value for c in of_shape]).reshape(len(of_shape), -1)
             scales = np.array([c.scale for c in of_shape])
             cells = np.round(values / (apart * scales[:, None])).astype(np.int64)  # one cell: within ``apart``
-            first: dict[bytes, int] = {}
-            for i, cell in enumerate(cells):
-                first.setdefault(cell.tobytes(), i)
+            first: dict[tuple[bytes, float], int] = {}
+            for i, cell in enumerate(cells):  # a percentage is a cell of its own: 98.6 is not 0.986
+                first.setdefault((cell.tobytes(), float(scales[i])), i)
             kept = sorted(first.values())
             self.by_shape[shape] = ([of_shape[i] for i in kept], values[kept], scales[kept])
 

@@ -198,9 +198,9 @@ WRITE_HEAD = _code_exercise(
             "explain": "Одно из верных решений, только numpy:\n\n{solution}\n\nВычитание максимума строки не меняет "
                 "softmax (множитель e^(−max) сокращается), но не даёт exp переполниться на больших оценках.",
             "hint_stage": "Этапы по порядку: оценки q @ kᵀ, масштаб 1/√d_k, softmax по последней оси, смесь с v.",
-            "hint_formula": "Оценки — q, умноженное на k, транспонированное по двум последним осям (swapaxes(1, 2)), "
-                "и делённое на √d_k. Softmax: вычтите максимум строки (keepdims=True сохраняет ось для "
-                "broadcasting), возьмите экспоненту, поделите на сумму строки. Дальше — ещё одно произведение.",
+            "hint_formula": "Оценки: умножьте q на k с переставленными двумя последними осями (swapaxes(1, 2)) и "
+                "разделите на √d_k. Softmax: вычтите максимум строки (keepdims=True сохраняет ось для broadcasting), "
+                "возьмите экспоненту и поделите на сумму строки. Дальше — ещё одно произведение.",
         },
         "en": {
             "title": "the head, written yourself",
@@ -289,9 +289,9 @@ WRITE_BACKWARD = _code_exercise(
             "explain": "Одно из верных решений, только numpy: сначала пересчитать прямой проход, затем формулы главы "
                 "от выхода к входам:\n\n{solution}",
             "hint_stage": "Идите назад: dV и dA из O = A·V, затем dS через softmax, затем dQ и dK из S = QKᵀ/√d_k.",
-            "hint_formula": "dV = Aᵀ·dO и dA = dO·Vᵀ. Через softmax — строка за строкой: dS нужна одна сумма "
-                "строки, ⟨a, dA⟩. Затем назад через S = QKᵀ/√d_k: dQ и dK — это dS (или dSᵀ), умноженная на другой "
-                "вход и на масштаб.",
+            "hint_formula": "dV = Aᵀ·dO и dA = dO·Vᵀ. Через softmax — строка за строкой: для каждой строки dS нужно "
+                "одно число ⟨a, da⟩ — сумма произведений её строки A и строки dA. Затем назад через S = QKᵀ/√d_k: dQ "
+                "и dK — это dS (или dSᵀ), умноженный на другой вход и на масштаб.",
         },
         "en": {
             "title": "the backward pass, written yourself",
@@ -316,9 +316,9 @@ WRITE_BACKWARD = _code_exercise(
                 "from the output back to the inputs:\n\n{solution}",
             "hint_stage": "Go backwards: dV and dA from O = A·V, then dS through the softmax, then dQ and dK from S = "
                 "QKᵀ/√d_k.",
-            "hint_formula": "dV = Aᵀ·dO and dA = dO·Vᵀ. Through the softmax, row by row: dS needs one sum per row, "
-                "⟨a, dA⟩. Then back through S = QKᵀ/√d_k: dQ and dK are dS (or dSᵀ) times the other input and the "
-                "scale.",
+            "hint_formula": "dV = Aᵀ·dO and dA = dO·Vᵀ. Through the softmax, row by row: each row of dS needs one "
+                "number, ⟨a, da⟩, the sum of its row of A times its row of dA. Then back through S = QKᵀ/√d_k: dQ and "
+                "dK are dS (or dSᵀ) times the other input and the scale.",
         },
     },
 )

@@ -215,8 +215,14 @@ def _score_gradient(a, expected, ev):
 def written_out(q: np.ndarray, k: np.ndarray) -> str:
     """A dot product term by term, left for the learner to add up: 0·(−1) + 3·2."""
     def signed(x: float) -> str:
-        return f"({num(x, 0)})" if x < 0 else num(x, 0)
+        return f"(−{num(-x, 0)})" if x < 0 else num(x, 0)
     return " + ".join(f"{signed(a)}·{signed(b)}" for a, b in zip(q, k))
+
+
+def _power_of_e(x: float) -> str:
+    """e to a whole power and its value, as a hint shows it: e^1 ≈ 2.718, e^(−1) ≈ 0.368."""
+    power = num(x, 0) if x >= 0 else f"(−{num(-x, 0)})"
+    return f"e^{power} ≈ {num(np.exp(x), 3)}"
 
 
 def _worked_facts(ev: LearnerEvidence) -> dict[str, str]:
@@ -224,6 +230,7 @@ def _worked_facts(ev: LearnerEvidence) -> dict[str, str]:
     q, k = ev.worked.query[0], ev.worked.key[0]
     return {"scaled_row": vector(head.scaled_scores.data[0, 0]), "row_sum": num(weights[0, 0].sum()),
             "q0k0": written_out(q[0], k[0]), "q0k1": written_out(q[0], k[1]),
+            "s00": num(head.scaled_scores.data[0, 0, 0], 0),
             "first_exp": num(np.exp(head.scaled_scores.data[0, 0, 0]), 3),
             "row_sums": vector(weights[0].sum(axis=1)), "column_sums": vector(weights[0].sum(axis=0)),
             "column_total": num(weights[0].sum()),
@@ -254,7 +261,7 @@ def _hand_weights_facts(expected, ev):
     scaled = ev.hand.head.scaled_scores.data[0]
     exps = exponentials(scaled[0])
     return {"answer": matrix(expected, 3), "scaled": matrix(scaled, 0), "first_scaled": vector(scaled[0], 0),
-            "exps": vector(exps, 3), "first_exp": f"e^({num(scaled[0, 0], 0)}) ≈ {num(exps[0], 3)}",
+            "exps": vector(exps, 3), "first_exp": _power_of_e(scaled[0, 0]),
             "total": num(exps.sum(), 3), "first": vector(expected[0], 3),
             "root": num(np.sqrt(ev.hand.head.key_width), 0),
             "largest": num(expected.max(), 3)}
@@ -313,7 +320,7 @@ def _score_gradient_facts(expected, ev):
 
 def _causal_facts(expected, ev):
     rows = "; ".join(f"q_{i}: {vector(row, 3)}" for i, row in enumerate(expected))
-    return {"answer": matrix(expected, 3), "rows": rows, "pair": vector(ev.hand.head.scaled_scores.data[0, 1, :2], 0)}
+    return {"answer": matrix(expected, 3), "rows": rows}
 
 
 def _head_width_facts(expected, ev):
@@ -392,7 +399,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                     "k_1.",
                 "hint_formula": "Больший вес получит значение того ключа, чьё произведение с запросом больше: "
                     "сравните q_0·k_0 с q_0·k_1, потом q_1·k_0 с q_1·k_1.",
-                "hint_method": "Для q_0: q_0·k_0 = {q0k0} и q_0·k_1 = {q0k1}. Сравните их, затем так же для q_1.",
+                "hint_method": "Для q_0: q_0·k_0 = {q0k0}. Так же распишите q_0·k_1 и сравните; затем то же для q_1.",
             },
             "en": {
                 "title": "which value each query gives more weight to",
@@ -408,8 +415,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "hint_stage": "Look at the dot product of each query with each key: q_i · k_0 and q_i · k_1.",
                 "hint_formula": "The value of the key whose product with the query is larger gets the larger weight: "
                     "compare q_0·k_0 with q_0·k_1, then q_1·k_0 with q_1·k_1.",
-                "hint_method": "For q_0: q_0·k_0 = {q0k0} and q_0·k_1 = {q0k1}. Compare them, then do the same for "
-                    "q_1.",
+                "hint_method": "For q_0: q_0·k_0 = {q0k0}. Write q_0·k_1 out the same way and compare; then do the "
+                    "same for q_1.",
             },
         },
     ),
@@ -473,8 +480,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "explain": "S_0 = {scaled_row}; softmax этой строки даёт {answer}, сумма {row_sum}.",
                 "hint_stage": "Это строка q_0 масштабированных оценок S = QKᵀ/√d_k, а затем softmax вдоль неё.",
                 "hint_formula": "A_0j = e^(S_0j) / Σ_r e^(S_0r), где S_0j = q_0 · k_j / √d_k.",
-                "hint_method": "Строка q_0 после масштаба: S_0 = {scaled_row}. Начните с e^(S_00) = {first_exp}; "
-                    "затем вторая экспонента, их сумма и каждая, делённая на сумму.",
+                "hint_method": "Строка q_0 после масштаба начинается с S_00 = {s00}, значит e^(S_00) = {first_exp}. "
+                    "Так же найдите S_01 и её экспоненту, затем их сумму и каждую, делённую на сумму.",
             },
             "en": {
                 "title": "the first query's weights",
@@ -486,8 +493,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "explain": "S_0 = {scaled_row}; softmax of that row gives {answer}, summing to {row_sum}.",
                 "hint_stage": "This is row q_0 of the scaled scores S = QKᵀ/√d_k, then a softmax along it.",
                 "hint_formula": "A_0j = e^(S_0j) / Σ_r e^(S_0r), where S_0j = q_0 · k_j / √d_k.",
-                "hint_method": "Row q_0 after the scale: S_0 = {scaled_row}. Begin with e^(S_00) = {first_exp}; then "
-                    "the other exponential, their sum, and each one divided by the sum.",
+                "hint_method": "Row q_0 after scaling begins with S_00 = {s00}, so e^(S_00) = {first_exp}. Work out "
+                    "S_01 and its exponential the same way, then their sum and each divided by the sum.",
             },
         },
     ),
@@ -872,8 +879,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "explain": "V̄ = AᵀŌ, а при Ō = I это просто Aᵀ: V̄ = {answer}. Строка j — столбец j матрицы весов A "
                     "= {weights}: сколько от каждого ō_i получает значение v_j.",
                 "hint_stage": "Это первый шаг назад: через O = AV к значениям V. Веса A здесь — постоянные множители.",
-                "hint_formula": "V̄ = AᵀŌ: строка j градиента V̄ собирает столбец j матрицы A — веса, которые позиции "
-                    "j дали все запросы, — взвешенный Ō.",
+                "hint_formula": "V̄ = AᵀŌ: строка j градиента V̄ — сумма строк Ō, каждая с весом A_ij, который запрос "
+                    "q_i дал позиции j (это столбец j матрицы A).",
                 "hint_method": "Элемент (j, c) равен Σ_i A_ij Ō_ic. При Ō = I от суммы остаётся одно слагаемое: какое?",
             },
             "en": {
@@ -890,8 +897,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                     "weights A = {weights}: how much of each ō_i the value v_j receives.",
                 "hint_stage": "This is the first step back: through O = AV to the values V. Here the weights A are "
                     "constant factors.",
-                "hint_formula": "V̄ = AᵀŌ: row j of V̄ gathers column j of A (the weights every query gave to "
-                    "position j), weighted by Ō.",
+                "hint_formula": "V̄ = AᵀŌ: row j of V̄ adds up the rows of Ō, each weighted by A_ij, the weight query "
+                    "q_i gave to position j (column j of A).",
                 "hint_method": "Entry (j, c) is Σ_i A_ij Ō_ic. With Ō = I one term of that sum is left: which one?",
             },
         },
@@ -1155,8 +1162,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "explain": "o_0 = {terms} = {first}; остальные строки — так же. O = {answer}.",
                 "hint_stage": "Это смесь значений: строка o_i собирается из строк V с весами строки A_i,:.",
                 "hint_formula": "o_i = Σ_j A_ij · v_j: умножьте каждую строку V на её вес и сложите.",
-                "hint_method": "Распишите o_0 = A_00·v_0 + A_01·v_1 + A_02·v_2 по координатам: каждая координата — "
-                    "сумма весов строки A_0, умноженных на координаты значений. Затем так же o_1 и o_2.",
+                "hint_method": "Координата c выхода o_0 равна A_00·v_0[c] + A_01·v_1[c] + A_02·v_2[c]. Посчитайте обе "
+                    "координаты, затем так же o_1 и o_2.",
             },
             "en": {
                 "title": "the output O by hand",
@@ -1170,8 +1177,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "hint_stage": "This is the mixture of values: row o_i is built from the rows of V with the weights of "
                     "row A_i,:.",
                 "hint_formula": "o_i = Σ_j A_ij · v_j: multiply each row of V by its weight and add them up.",
-                "hint_method": "Write o_0 = A_00·v_0 + A_01·v_1 + A_02·v_2 coordinate by coordinate: each coordinate "
-                    "sums the weights of row A_0 times the values' coordinates. Then o_1 and o_2 the same way.",
+                "hint_method": "Coordinate c of o_0 is A_00·v_0[c] + A_01·v_1[c] + A_02·v_2[c]. Work out both "
+                    "coordinates, then o_1 and o_2 the same way.",
             },
         },
     ),
@@ -1249,8 +1256,9 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                     "Последняя строка видит все ключи, как без маски. A = {answer}.",
                 "hint_stage": "Маска скрывает ключи j > i до нормировки: у запроса q_i остаются ключи k_0 … k_i.",
                 "hint_formula": "Возьмите softmax каждой строки S только по видимым ключам; скрытые веса — нули.",
-                "hint_method": "Строка q_1 видит k_0 и k_1: это softmax двух её масштабированных оценок {pair}, а для "
-                    "k_2 — 0. Строка q_0 видит один ключ.",
+                "hint_method": "Строка q_1 видит только k_0 и k_1: выпишите её масштабированные оценки S_10 и S_11, "
+                    "возьмите экспоненты и поделите каждую на их сумму; всем ключам после k_1 — 0. Остальные строки — "
+                    "так же.",
             },
             "en": {
                 "title": "what a causal mask leaves",
@@ -1269,8 +1277,9 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "hint_stage": "The mask hides the keys j > i before normalizing: query q_i keeps the keys k_0 … k_i.",
                 "hint_formula": "Take the softmax of each row of S over its visible keys only; the hidden weights are "
                     "zeros.",
-                "hint_method": "Row q_1 sees k_0 and k_1: the softmax of its two scaled scores {pair}, and 0 for k_2. "
-                    "Row q_0 sees one key.",
+                "hint_method": "Row q_1 sees k_0 and k_1 only: write its two scaled scores S_10 and S_11, take their "
+                    "exponentials and divide each by their sum; every key after k_1 gets 0. The other rows go the "
+                    "same way.",
             },
         },
     ),
@@ -1299,8 +1308,9 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "hint_stage": "Посмотрите, что происходит с числами s/τ при τ → 0 и при τ → ∞.",
                 "hint_formula": "Разделите оценки на малое τ и на большое и сравните, насколько далеко друг от друга "
                     "оказываются числа s/τ.",
-                "hint_method": "При τ = {cold_tau} два наибольших s/τ отстоят на {cold_gap}, при τ = {hot_tau} — на "
-                    "{hot_gap}. При каком разрыве один вес забирает почти всё, а при каком веса почти равны?",
+                "hint_method": "При τ = {cold_tau} два наибольших числа s/τ отстоят друг от друга на {cold_gap}, при "
+                    "τ = {hot_tau} — на {hot_gap}. Меньший из двух весов равен большему, умноженному на e^(−разрыв): "
+                    "прикиньте это для каждого τ (остальные разрывы сжимаются так же).",
             },
             "en": {
                 "title": "temperature towards 0 and towards infinity",
@@ -1319,8 +1329,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "hint_formula": "Divide the scores by a small τ and by a large one, and see how far apart the numbers "
                     "s/τ end up.",
                 "hint_method": "At τ = {cold_tau} the two largest s/τ are {cold_gap} apart; at τ = {hot_tau}, "
-                    "{hot_gap} apart. Which gap lets one weight take nearly all, and which leaves the weights nearly "
-                    "equal?",
+                    "{hot_gap}. The smaller of two weights is e^(−gap) times the larger: work that out for each τ "
+                    "(every other gap shrinks the same way).",
             },
         },
     ),
@@ -1462,7 +1472,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                     "{scale}. Движок, запущенный на срезе одной головы, сообщил ту же ширину и тот же масштаб.",
                 "hint_stage": "Каждая из h голов получает свою часть ширины модели.",
                 "hint_formula": "d_k = d_model / h, а масштаб — 1/√d_k.",
-                "hint_method": "Проверка: h голов ширины d_k вместе ровно так же широки, как модель: h·d_k = d_model.",
+                "hint_method": "Проверьте оба числа: h·d_k должно дать d_model, а (1/√d_k)²·d_k — единицу.",
             },
             "en": {
                 "title": "a head's width and d_model",
@@ -1476,8 +1486,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                     "{scale}. The engine, run on one head's slice, reported the same width and scale.",
                 "hint_stage": "Each of the h heads gets its own share of the model's width.",
                 "hint_formula": "d_k = d_model / h, and the scale is 1/√d_k.",
-                "hint_method": "A check: h heads of width d_k together are exactly as wide as the model: h·d_k = "
-                    "d_model.",
+                "hint_method": "Check both numbers: h·d_k must give d_model back, and (1/√d_k)²·d_k must give 1.",
             },
         },
     ),

@@ -58,11 +58,12 @@ STRINGS: dict[str, str] = {
         "Write fractions (0.25, not 25), or add the sign.",
     "mis.truncated": "The digits past the last one you kept were cut off, not rounded: round to the nearest (0.987 to "
         "two decimals is 0.99, not 0.98), or keep more decimals.",
-    "mis.rounded-coarsely": "Rounded too coarsely: keep at least two decimals (the question says how many are enough).",
-    "mis.sign-lost": "One sign was lost: one of the numbers has the opposite sign. Check the signs against your "
-        "working.",
-    "mis.negated": "Every sign is flipped: this is the right answer times −1. Check what is subtracted from what.",
-    "mis.two-slips": "Two slips at once. First: {first} Second: {second}",
+    "mis.rounded-coarsely": "Rounded too coarsely, to one decimal: keep as many decimals as the question asks for, "
+        "and at least two.",
+    "mis.sign-lost": "One number has the wrong sign. Check the signs against your working.",
+    "mis.negated": "Every sign is flipped, as if the whole answer were multiplied by −1. Check what is subtracted "
+        "from what.",
+    "mis.two-slips": "Two slips at once. 1) {first} 2) {second}",
     "feedback.right": "Your answer matches what the engine just computed.",
     "feedback.right_rounded": "Right, as rounded; the exact value is {exact}.",
     "feedback.partial": "Right for {right}; wrong for {wrong}.",

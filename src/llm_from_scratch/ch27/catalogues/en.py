@@ -179,8 +179,8 @@ STRINGS: dict[str, str] = {
     "widget.editor.repr": "Widget: editable Q, K, V (needs a running kernel)",
     "mis.rows-swapped": "The answer's rows are out of place: row i belongs to query q_i, so check you did not take "
         "another row's answer.",
-    "mis.scaled-too-early": "These are already the scaled scores S: you divided by √d_k. The question asks "
-        "for the raw dot products QKᵀ before scaling.",
+    "mis.scaled-too-early": "These scores are already scaled. The question asks for the raw dot products QKᵀ, before "
+        "any scaling.",
     "mis.features-for-positions": "The wrong axes were multiplied: QᵀK pairs feature columns, but positions must "
         "be paired — row q_i with row k_j, that is Q·Kᵀ.",
     "mis.query-with-query": "That compares queries with queries (or keys with keys). Each score multiplies a "
@@ -216,8 +216,8 @@ STRINGS: dict[str, str] = {
         "V.",
     "mis.mask-zeroes-scores": "The future scores were set to 0, but a key scored 0 still adds e⁰ = 1 to the sum. A "
         "mask sets them to −∞: their exponentials are 0, and the row shares its weight among the keys j ≤ i only.",
-    "mis.temperature-ignored": "Both rows are the plain softmax of the scores, as at τ = 1. Dividing by τ changes "
-        "them: think what the numbers s/τ become as τ → 0 and as τ → ∞.",
+    "mis.temperature-ignored": "At least one row is the plain softmax of the scores, as at τ = 1. Dividing by τ "
+        "changes the weights: think what the numbers s/τ become as τ → 0 and as τ → ∞.",
     "mis.root-for-scale": "The second number is √d_k, the divisor; the scale asked for is the factor 1/√d_k that "
         "multiplies the scores.",
     "mis.scale-inverted": "The scores were multiplied by √d_k, but the head divides them by √d_k: the scale 1/√d_k "
@@ -231,18 +231,18 @@ STRINGS: dict[str, str] = {
         "product q_i · k_j itself; it is divided by √d_k only, and only in the next step.",
     "mis.term-dropped": "One dot product is missing a term. Go over each q_i · k_j again and add all the products of "
         "matching coordinates.",
-    "mis.widths-added": "The widths do not add up: the output takes its last axis from V, d_v, while d_k disappears "
+    "mis.widths-added": "The widths are not added: the output takes its last axis from V, d_v, while d_k disappears "
         "in the dot products.",
     "mis.output-reversed": "The output's coordinates are swapped: the output is the value vector itself, in its own "
         "order.",
-    "mis.proportional-weights": "Those are the scores' own shares, s / Σ s, not a softmax. As τ → ∞ every s/τ goes to "
-        "0 and their exponentials become alike; as τ → 0 the largest score takes all.",
-    "mis.heads-for-width": "8 is the number of heads h, not a head's width: d_k = d_model / h.",
+    "mis.proportional-weights": "Those are the scores' own shares, s / Σ s, not a softmax: the weights are e^(s/τ) / "
+        "Σ e^(s/τ). Think what the numbers s/τ become as τ → 0 and as τ → ∞.",
+    "mis.heads-for-width": "Your first number is the number of heads h, not a head's width: d_k = d_model / h.",
     "mis.weights-factor-missing": "That is Ō itself: the factor Aᵀ is lost. V̄ = AᵀŌ — row j gathers the rows of Ō "
         "with the weights the queries gave to position j.",
-    "mis.values-for-upstream": "Here Aᵀ multiplies V, but it is the gradient from above that it multiplies: V̄ = AᵀŌ.",
+    "mis.values-for-upstream": "Here Aᵀ multiplies V, but it should multiply the upstream gradient Ō: V̄ = AᵀŌ.",
     "mis.output-for-values": "The output O stands where the values V should: Ā = ŌVᵀ, with the values themselves.",
-    "mis.weights-for-upstream": "The weights A stand where the gradient from above, Ō, should: Ā = ŌVᵀ.",
+    "mis.weights-for-upstream": "The weights A stand where the upstream gradient Ō should: Ā = ŌVᵀ.",
     "mis.exponentials-for-scores": "Those are already the scores' exponentials, a step of softmax. The scores "
         "themselves are asked for, before the exponential.",
     "mis.other-example-scale": "The scale is the other example's: this one has its own width d_k, and the scores are "
@@ -255,10 +255,10 @@ STRINGS: dict[str, str] = {
         "products of matching coordinates: q_i · k_j = Σ_m q_im k_jm.",
     "mis.input-misread": "One of the inputs seems misread: the sign of an entry of Q or K, or two rows of V in each "
         "other's place. Check the inputs against the question.",
-    "mis.rounded-too-early": "The weights were rounded before the computation, and the small ones were lost. Round "
-        "only the answer and keep more digits on the way.",
-    "mis.weights-gradient-for-upstream": "Aᵀ multiplies Ā = ŌVᵀ, but it is the gradient from above itself it "
-        "multiplies: V̄ = AᵀŌ.",
+    "mis.rounded-too-early": "The weights were rounded on the way, before the next step used them, and the small ones "
+        "were lost. Round only the answer; keep more digits on the way.",
+    "mis.weights-gradient-for-upstream": "Here Aᵀ multiplies Ā = ŌVᵀ, but it should multiply the upstream gradient Ō "
+        "itself: V̄ = AᵀŌ.",
     "mis.output-summed": "The output is a vector, the value row itself, not the sum of its coordinates.",
     "mis.softmax-mixed-in": "That is A ⊙ ŌVᵀ: the weights come in only at the next step, through the softmax. Ā = ŌVᵀ "
         "itself is asked for.",
