@@ -33,6 +33,7 @@ import typing
 
 import numpy as np
 import pytest
+from playwright.sync_api import expect
 from support.browser import (
     CONSOLE_ERRORS,
     WCAG_TAGS,
@@ -505,8 +506,8 @@ def answer_form_by_keys(page, lang: str, cell_marker: str, answer: str):
     page.keyboard.type(answer)
     page.keyboard.press("Enter")
     feedback = output.locator(".llm-live [role='status']").first
-    feedback.wait_for()
-    assert re.match(r"[✔✘]", feedback.inner_text()), feedback.inner_text()
+    # a choice's form shows its prompt before any answer: wait until the verdict replaces it
+    expect(feedback).to_have_text(re.compile(r"^[✔✘]"))
     assert feedback.get_attribute("lang") == lang
     check, hint, reveal = (text_in(lang, f"widget.exercise.{b}") for b in ("check", "hint", "reveal"))
     button = "(e, text) => e.tagName === 'BUTTON' && e.innerText.trim() === text"

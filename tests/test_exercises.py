@@ -656,6 +656,10 @@ def test_outside_parentheses_a_space_or_a_sign_still_starts_the_next_number():
     assert read_numbers("1e3", "f").tolist() == [1000.0] and read_numbers("2e", "f").tolist() == [2 * math.e]
     assert read_numbers("1/(2e+1)", "f").tolist() == [1 / (2 * math.e + 1)], "a learner's 2e beside a sign is 2·e"
     assert read_numbers("{{1, 0}, {0, 1}}", "f").tolist() == [[1, 0], [0, 1]], "braces are brackets"
+    assert read_numbers("512/√64,1/8", "f").tolist() == [64, 0.125], "a comma after a root's operator separates"
+    assert read_numbers("1/2,1/2\n4/√64,1/2", "f").tolist() == [[0.5, 0.5], [0.5, 0.5]], "one list, one comma"
+    assert read_numbers("√0,5 0,5", "f").tolist() == [0.5 ** 0.5, 0.5], "decimal commas where spaces separate"
+    assert read_numbers("0,00; 6,00\n6,00; -32/sqrt(64)", "f").tolist() == [[0, 6], [6, -4]], "rows with roots"
     assert read_numbers("Ā = [[3, 1], [-3, 3]]", "f").tolist() == [[3, 1], [-3, 3]], "a name with a bar in front"
     assert read_numbers("4×7×5", "f").tolist() == [140.0], "× multiplies, but in a shape"
     assert read_numbers("(4, 7, 5)", "f").tolist() == [4, 7, 5], "parentheses around a list stay a list"

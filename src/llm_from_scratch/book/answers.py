@@ -62,11 +62,13 @@ _NAME_AT = re.compile(r"(?:(?<=^)|(?<=[\s,;\[(]))[^\s,;=\[\]()]*[^\W\d][^\s,;=\[
 MAX_EXPRESSION_DEPTH = 20  # parentheses, roots and powers within one number
 MAX_EXPRESSION_TOKENS = 200  # look-aheads while reading one number: about twice its symbols
 _LONE_DECIMAL = re.compile(r"[-+]?\d+,\d+%?")
-_SET_APART = re.compile(r";|(?<=[\d.%]),?[ \t]+(?=[-+\d.])")  # a semicolon, or numbers apart by spaces
+# a semicolon, or numbers apart by spaces (after an expression's ")", e or π: by spaces alone)
+_SET_APART = re.compile(r";|(?<=[\d.%]),?[ \t]+(?=[-+\d.])|(?<=[)eπ])[ \t]+(?=[-+\d.])")
 # not beside a number that has its decimal point, nor right after an operator ("1/2,1/3": the comma separates)
-_DECIMAL_COMMA = re.compile(r"(?<![\d./×·*^])(\d+),(\d+)(?![\d.])")
-# an expression's decimal comma: before an operator ("0,5/2"), or under a root ("√0,5")
-_OPERAND_COMMA = re.compile(r"(?<![\d./×·*^])(\d+),(\d+)(?=\s*[/×·*^])|(?<=√)(\d+),(\d+)(?![\d.])")
+_DECIMAL_COMMA = re.compile(r"(?<![\d./×·*^√])(\d+),(\d+)(?![\d.])")
+# an expression's decimal comma: before an operator ("0,5/2"), or under a root ("√0,5"; not "√64,1/8")
+_OPERAND_COMMA = re.compile(r"(?<![\d./×·*^√])(\d+),(\d+)(?=\s*[/×·*^])|(?<=√)(\d+),(\d+)(?![\d./×·*^])")
+_ROOT_COMMA = re.compile(r"(?<=√)(\d+),(\d+)(?![\d./×·*^])")
 _SPACES_TO_PLAIN = str.maketrans({"\u00a0": " ", "\u2009": " ", "\u202f": " ", "\u2007": " "})
 _AMBIGUOUS_COMMA = re.compile(r",0\d")  # "0,01,0,99": is ",01" a separator and 1, or a decimal part?
 _JOINED = re.compile(r"\s*(\*\*|[*/×·^])\s*|\s+([-+])\s+")  # spaces around a product's or a sum's sign
@@ -82,7 +84,8 @@ def _count(part: str) -> int:
         outside.append(char if depth == 0 else "x")
         depth -= char == ")" and depth > 0
     return len(_ITEMS.findall("".join(outside)))
-_INNERMOST = re.compile(r"([\[(])([^\[\]()]*+)([\])])")  # possessive: linear in any text
+# a bracket's rows (an expression's parentheses may stand inside them), or a parenthesis's; possessive: linear
+_INNERMOST = re.compile(r"(\[)((?:[^\[\]()]|\([^()\[\],;]*\))*+)(\])|(\()([^\[\]()]*+)(\))")
 _TOKEN = re.compile(rf"\s*(?:(?P<number>{NUMBER})(?P<percent>%)?|(?P<open>[\[(])|(?P<close>[\])])"
                     r"|(?P<separator>[,;]))\s*")
 
@@ -115,9 +118,13 @@ def _rows(part: str) -> str | None:
     return None
 
 
+_LIST_PARENTHESES = re.compile(r"\([^(),;]*+[,;][^()]*+\)")  # (0, 6): a list, not a number's (1 + e)
+
+
 def _as_rows(cleaned: str) -> str:
-    """Rows written with ";" or one per line, as bracketed rows the parser reads as a matrix."""
-    if "[" not in cleaned and "(" not in cleaned:
+    """Rows written with ";" or one per line, as bracketed rows the parser reads as a matrix; parentheses that
+    only hold an expression ("1/(1 + e)", "sqrt(2)") do not make them a list."""
+    if "[" not in cleaned and not _LIST_PARENTHESES.search(cleaned):
         lines = [line for line in cleaned.splitlines() if line.strip()]
         if len(lines) > 1 and any(_count(line) >= 2 for line in lines):
             return "[" + " ".join(f"[{line.strip().strip(';,')}]" for line in lines) + "]"
@@ -125,8 +132,9 @@ def _as_rows(cleaned: str) -> str:
         return f"[{rows}]" if rows else cleaned
 
     def innermost(match: re.Match) -> str:
-        rows = _rows(match[2]) if ";" in match[2] else None
-        return f"{match[1]}{rows}{match[3]}" if rows else match[0]
+        opening, inside, closing = match.group(1, 2, 3) if match[1] else match.group(4, 5, 6)
+        rows = _rows(inside) if ";" in inside else None
+        return f"{opening}{rows}{closing}" if rows else match[0]
 
     return _INNERMOST.sub(innermost, cleaned)
 
@@ -153,14 +161,19 @@ def _cleaned(answer: str, form: str, shape: bool = False) -> str:
     if not _ALLOWED_TEXT.fullmatch(symbols):
         found = "".join(dict.fromkeys(c for c in symbols if not _ALLOWED_TEXT.fullmatch(c)))[:12]
         raise _refuse("answer.words", form, found=found)
-    lines = [_decimal_commas(line, form) for line in cleaned.splitlines()]  # a line is a row, if there are several
+    # a line is a row, if there are several. Where any number has a decimal point, or where nothing sets numbers
+    # apart but commas and a comma beside an operator stands beside other commas ("1/2,1/2 … 4/√64,1/2"), every
+    # comma separates.
+    operands = len(_OPERAND_COMMA.findall(cleaned))
+    separating = "." in cleaned or (operands and cleaned.count(",") > operands and not _SET_APART.search(cleaned))
+    lines = cleaned.splitlines() if separating else [_decimal_commas(line, form) for line in cleaned.splitlines()]
     return _as_rows("\n".join(lines))
 
 
 def _decimal_commas(line: str, form: str) -> str:
     """Commas as decimal commas where they cannot separate numbers; refused where both readings are possible."""
     if _LONE_DECIMAL.fullmatch(line.strip()) or _SET_APART.search(line):
-        return _DECIMAL_COMMA.sub(r"\1.\2", line)
+        return _DECIMAL_COMMA.sub(r"\1.\2", _ROOT_COMMA.sub(r"\1.\2", line))
     line = _OPERAND_COMMA.sub(lambda m: f"{m[1] or m[3]}.{m[2] or m[4]}", line)
     if _AMBIGUOUS_COMMA.search(line):
         raise _refuse("answer.ambiguous_comma", form, typed=line[:40], readings=_two_readings(line))
