@@ -151,3 +151,28 @@ def test_typing_and_clicking_at_once_judges_what_was_typed_twenty_times(page):
         mark, other = ("✔", "✘") if right else ("✘", "✔")
         status.filter(has_text=mark).wait_for()
         assert status.filter(has_text=other).count() == 0, f"check {i + 1}: {status.all_inner_texts()}"
+
+
+def test_two_slips_are_told_one_by_one_and_the_last_hint_stops_short_inside_the_form(page):
+    """An answer with two slips at once (the scores scaled, and by d_k) is told 1) … 2) … within the form's width;
+    the hints, climbed to the top, end on one dot product written out, never the matrix."""
+    placeholder = text_in("ru", "ex.scores.form")
+    form = page.locator(".jp-OutputArea-output", has=page.locator(f"input[placeholder='{placeholder}']"))
+    field = form.locator("input[type='text']")
+    field.click()
+    field.fill("")
+    field.type("[[0, 3], [3, -2]]", delay=20)
+    field.press("Enter")
+    status = form.locator(".widget-html-content [role='status']").first
+    status.filter(has_text="2)").wait_for()
+    said = status.inner_text()
+    assert said.startswith("✘") and "1)" in said and text_in("ru", "mis.scale-by-dk") in said, said
+    assert status.evaluate("(e) => e.scrollWidth <= e.clientWidth + 1"), "the message wraps inside its box"
+    assert status.bounding_box()["width"] <= form.bounding_box()["width"]
+    hint = form.get_by_role("button", name=text_in("ru", "widget.exercise.hint"))
+    for step in (1, 2, 3):
+        hint.click()
+        form.get_by_text(re.compile(rf"Подсказка {step} из 3")).wait_for()
+    last = form.get_by_text(re.compile(r"Подсказка 3 из 3")).inner_text()
+    assert "0·(−1) + 3·2" in last and "[[0,6], [6,-4]]" not in last, last
+    form.screenshot(path=str(ARTIFACTS / "ru-forms-two-slips.png"))

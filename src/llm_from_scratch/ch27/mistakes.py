@@ -83,7 +83,7 @@ class Asked:
         answer): one value, several (a slip that can fall in several places) or none (one that cannot apply)."""
         values = []
         other_width = self.other.query.shape[2]
-        pencil = recipe.get("pencil")
+        pencil = recipe.get("pencil")  # a slip of the pencil: in a product ("sign", "term") or in reading the inputs
         for q, k, v in (read for given in self._inputs(recipe.get("inputs"))
                         for read in _misread(*given, pencil == "misread")):
             for raw in _raw(q, k, v, recipe.get("scores"), pencil if pencil != "misread" else None):
