@@ -67,8 +67,8 @@ _SET_APART = re.compile(r";|(?<=[\d.%]),?[ \t]+(?=[-+\d.])|(?<=[)eπ])[ \t]+(?=[
 # not beside a number that has its decimal point, nor right after an operator ("1/2,1/3": the comma separates)
 _DECIMAL_COMMA = re.compile(r"(?<![\d./×·*^√])(\d+),(\d+)(?![\d.])")
 # an expression's decimal comma: before an operator ("0,5/2"), or under a root ("√0,5"; not "√64,1/8")
-_OPERAND_COMMA = re.compile(r"(?<![\d./×·*^√])(\d+),(\d+)(?=\s*[/×·*^])|(?<=√)(\d+),(\d+)(?![\d./×·*^])")
 _ROOT_COMMA = re.compile(r"(?<=√)(\d+),(\d+)(?![\d./×·*^])")
+_OPERAND_COMMA = re.compile(r"(?<![\d./×·*^√])(\d+),(\d+)(?=\s*[/×·*^])|" + _ROOT_COMMA.pattern)
 _SPACES_TO_PLAIN = str.maketrans({"\u00a0": " ", "\u2009": " ", "\u202f": " ", "\u2007": " "})
 _AMBIGUOUS_COMMA = re.compile(r",0\d")  # "0,01,0,99": is ",01" a separator and 1, or a decimal part?
 _JOINED = re.compile(r"\s*(\*\*|[*/×·^])\s*|\s+([-+])\s+")  # spaces around a product's or a sum's sign
