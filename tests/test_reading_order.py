@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 from support.notebooks import comments, exercises_asked, load, outputs_text
 
-from llm_from_scratch.book.chapters import chapters
+from llm_from_scratch.book.chapters import Chapter, chapters
 from llm_from_scratch.book.exercises import OPTIONS
 from llm_from_scratch.book.text import set_language
 from llm_from_scratch.ch27.evidence import evidence
@@ -65,19 +65,21 @@ def _states(text: str, value: float, x: float) -> bool:
 
 
 def _found(lines: list[list[tuple[str, float]]], expected) -> str | None:
-    """Where ``lines`` state the answer: all of it in a row, or one of its rows on one line."""
+    """Where ``lines`` state the answer: all of it in a row, or one of its rows on one line (a row ending in
+    zeros, as a causal mask leaves it, by its entries before them)."""
     answer = np.asarray(expected, dtype=float)
     if set(answer.ravel()) <= {0.0, 1.0}:
         return None
     whole = _shows([number for line in lines for number in line], answer.ravel().tolist())
     rows = [] if answer.ndim != 2 or np.array_equal(answer, np.round(answer)) else answer.tolist()
+    rows = [row[:len(np.trim_zeros(row, "b"))] for row in rows]  # a causal row's visible part
     rows = [row for row in rows if len(row) >= 2 and not set(row) <= {0.0, 1.0}]
     return whole or next((shown for row in rows for line in lines if (shown := _shows(line, row))), None)
 
 
-def _reading(lang: str):
+def _reading(lang: str, chapter: Chapter = CH27):
     """(notebook name, cell index, cell) of an edition, in reading order."""
-    for path in CH27.notebooks(lang):
+    for path in chapter.notebooks(lang):
         for index, cell in enumerate(load(path).cells):
             yield path.name, index, cell
 
@@ -132,6 +134,93 @@ def test_the_output_that_answers_a_question_is_folded(lang):
             if shown:
                 found.append(f"{name} cell {index} shows the answer to {open_question.id}, unfolded: {shown}")
     assert not found, "\n".join(found)
+
+
+def plain(text: str) -> str:
+    """A text as the exercises' give-away phrases read it: tags and TeX's markup gone (``\\bar{V}`` is V̄,
+    ``^\\top`` is ᵀ, ``\\sqrt{d_k}`` is √dk), lower case, subscripts and underscores dropped (q_0, q₀ and q_{0}
+    are q0), ё as е, one space between words."""
+    text = TAG.sub(" ", text)
+    text = re.sub(r"\^\{?\\(?:top|mathsf\{?T\}?)\}?", "ᵀ", text)
+    text = re.sub(r"\\bar\{?(\w)\}?", "\\1\u0304", text)
+    text = re.sub(r"\\sqrt\{?", "√", text)
+    text = re.sub(r"\\([a-zA-Z]+)", r" \1 ", text)
+    text = text.lower().replace("ё", "е").replace("−", "-").replace("**", "")
+    text = text.translate(str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789", "_{}$`"))
+    return " ".join(text.split())
+
+
+def given_away(lang: str, chapter: Chapter = CH27) -> list[str]:
+    """Where, walking an edition in reading order, a phrase an exercise declares would give it away
+    (``Exercise.gives_away``) stands above the cell that asks it: in prose, in code comments or in outputs,
+    earlier exercises' options included. What an earlier exercise says once attempted is left out: a learner
+    who worked it out has learned it."""
+    said, found = [], []
+    for name, index, cell in _reading(lang, chapter):
+        asked = [EXERCISES[i] for i in exercises_asked(cell.source)] if cell.cell_type == "code" else []
+        for exercise in asked:
+            for pattern in exercise.gives_away[lang]:
+                found += [f"{exercise.id} ({name} cell {index}) is given away in {where}: “{m[0]}”"
+                          for where, text in said if (m := re.search(pattern, text))]
+        text = cell.source if cell.cell_type == "markdown" else f"{comments(cell.source)}\n{outputs_text(cell)}"
+        said.append((f"{name} cell {index}", plain(text)))
+    return found
+
+
+# What stood above its question in the notebooks of commit 0b0a4b9 (run given_away on them to see all of it):
+# each must still be found by the phrases its exercise declares.
+LEAKS_ONCE_FOUND = [
+    ("plane-long-prediction", "ru", "b) Нужно, чтобы оценка q₁·k₁ превысила q₁·k₀ с запасом: важна разность оценок, а "
+                                    "удлинение q₁ увеличивает положительную разность."),
+    ("plane-long-prediction", "en", "b) The score q₁·k₁ must exceed q₁·k₀ by a wide margin: the difference of scores "
+                                    "counts, and making q₁ longer widens a positive difference."),
+    ("output-shape", "ru", "| $d_v$ | ширина значений, а с ней и выхода |"),
+    ("output-shape", "en", "| $d_v$ | the width of the values, and so of the output |"),
+    ("output-shape", "en", r"A\in\mathbb{R}^{B\times T\times T},\quad O\in\mathbb{R}^{B\times T\times d_v}."),
+    ("why-root-dk", "ru", "дисперсия суммы равна $d_k$. После деления на $\\sqrt{d_k}$ дисперсия входа softmax равна 1 "
+                          "при любой\nширине."),
+    ("why-root-dk", "en", "variance is $d_k$. After dividing by $\\sqrt{d_k}$, the variance of softmax's input is 1 at "
+                          "any width."),
+    ("recurrent-vs-self", "ru", "Декодер на\nкаждом шаге сам собирает себе контекст."),
+    ("recurrent-vs-self", "en", "At every step the\ndecoder gathers its own context."),
+    ("identical-keys", "ru", "c) Куда угодно, где q₀·k₁ = q₀·k₀: веса строки равны, когда равны её оценки."),
+    ("identical-keys", "en", "a) Only onto k₀: only identical keys get equal weights."),
+    ("small-query-gradients", "ru", "Через якобиан\nградиент по весам проходит к оценкам, а через них — к $Q$ и $K$, "
+                                    "поэтому до них доходит всё\nменьше."),
+    ("small-query-gradients", "en", "Through the Jacobian the gradient of the weights passes to the scores, and "
+                                    "through them to $Q$ and\n$K$, so less and less reaches them."),
+    ("small-query-gradients", "ru", "норма якобиана softmax ‖diag(a) − aaᵀ‖ для строки q_0 = 0.0279"),
+    ("small-query-gradients", "en", "norm of the softmax Jacobian ‖diag(a) − aaᵀ‖ for row q_0 = 0.0279"),
+    ("future-access", "ru", "маски нет: каждому запросу видны все позиции ключей; d_k = 2, d_v = 2"),
+    ("future-access", "en", "no mask: every query sees every key position; d_k = 2, d_v = 2"),
+]
+
+
+@pytest.mark.parametrize("exercise_id, lang, text", LEAKS_ONCE_FOUND)
+def test_the_phrases_find_the_leaks_once_found(exercise_id, lang, text):
+    assert any(re.search(pattern, plain(text)) for pattern in EXERCISES[exercise_id].gives_away[lang])
+
+
+def test_the_numbers_find_a_causal_row_once_printed():
+    """01 printed softmax of the rows [0, 1] above the causal rows of 09, whose second row they are."""
+    printed = "Tensor([[0.450166, 0.549834],\n        [0.268941, 0.731059]], op='exp')"
+    assert _found(_numbers(printed), EXERCISES["causal-rows"].expected(evidence()))
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_no_phrase_gives_a_question_away(lang):
+    set_language(lang)
+    found = given_away(lang)
+    assert not found, "\n".join(found)
+
+
+def test_every_exercise_declares_what_would_give_it_away():
+    for exercise in EXERCISE_BOOK.exercises.values():
+        assert set(exercise.gives_away) == set(exercise.strings), exercise.id
+        for lang, patterns in exercise.gives_away.items():
+            assert patterns, f"{exercise.id} declares no phrase in {lang}"
+            for pattern in patterns:
+                assert re.compile(pattern).pattern == pattern and plain(pattern) is not None
 
 
 # --- the Russian edition's own words ----------------------------------------------------------------------

@@ -130,6 +130,9 @@ class Exercise:
     skills: tuple[str, ...] = ()  # the skills it serves (each its name's catalogue key, "skill.…")
     varies: str = ""  # the family of variants it draws from ("" = one instance); exercises of one family share them
     after: str = ""  # the prediction it follows: it is judged only once that one was answered
+    # per language, what would give its answer away (regular expressions over a text read as in
+    # tests/test_reading_order.py): none may stand above the question, in prose, outputs or code comments
+    gives_away: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def key(self, name: str) -> str:
         """The catalogue key of one of its strings."""
@@ -165,8 +168,8 @@ class Exercise:
 
 def choice_exercise(exercise_id: str, *, notebook: str, instance: str, strings: Mapping[str, Mapping[str, str]],
                     correct: str, misconceptions: Mapping[str, str], skills: tuple[str, ...],
-                    facts: Callable[[Any], Fields] = _no_fields, inputs: Callable[[Any], Fields] = _no_fields
-                    ) -> Exercise:
+                    facts: Callable[[Any], Fields] = _no_fields, inputs: Callable[[Any], Fields] = _no_fields,
+                    gives_away: Mapping[str, tuple[str, ...]]) -> Exercise:
     """A choice among OPTIONS, each wrong letter showing a misconception; the message of a letter is its "why_"
     string ("right" for the right one), with ``facts`` filled in."""
     options = {letter: misconceptions.get(letter) for letter in OPTIONS}
@@ -179,7 +182,8 @@ def choice_exercise(exercise_id: str, *, notebook: str, instance: str, strings: 
 
     return Exercise(exercise_id, "choice", notebook, instance, strings, lambda ev: correct, judge,
                     lambda expected, ev: {**facts(ev), "answer": expected}, inputs=inputs,
-                    read=lambda answer, form: read_choice(answer, OPTIONS), options=options, skills=skills)
+                    read=lambda answer, form: read_choice(answer, OPTIONS), options=options, skills=skills,
+                    gives_away=gives_away)
 
 
 @dataclass(frozen=True)

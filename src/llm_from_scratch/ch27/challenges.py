@@ -175,14 +175,18 @@ CHALLENGES = (
         skills=("skill.dot-products",),
         correct="c",
         misconceptions={"a": "equal-needs-identical", "b": "equal-length", "d": "perpendicular-zero-weight"},
+        gives_away={
+            "ru": (r"вес\w* (строки )?равны,? когда равны (ее )?оценки", r"равн\w+ оценк\w+ да\w+ равн\w+ вес"),
+            "en": (r"weights are equal when (its|the) scores are", r"equal scores give equal weights"),
+        },
         strings={
             "ru": {
                 "title": "где k₁ уравняет веса q₀",
                 "prompt": "Задача: сдвинуть только k₁ так, чтобы q₀ дал обоим ключам равные веса. Сначала "
                     "предскажите: куда для этого можно поставить k₁?",
-                "a": "Только в точку k₀: равные веса бывают лишь у одинаковых ключей.",
+                "a": "Только в точку k₀: k₁ должен совпасть с k₀.",
                 "b": "Куда угодно на расстоянии |k₀| от начала координат: важна длина ключа.",
-                "c": "Куда угодно, где q₀·k₁ = q₀·k₀: веса строки равны, когда равны её оценки.",
+                "c": "Куда угодно, где q₀·k₁ = q₀·k₀.",
                 "d": "Никуда: k₀ перпендикулярен q₀, и его вес до половины не поднять.",
                 "right": "Да. Softmax строки видит только её оценки, и две равные оценки дают по 1/2. Осталось найти, "
                     "где q₀·k₁ совпадает с q₀·k₀, — таких точек много.",
@@ -200,9 +204,9 @@ CHALLENGES = (
                 "title": "where k₁ evens q₀'s weights",
                 "prompt": "The task: move only k₁ so that q₀ gives both keys equal weights. Predict first: where can "
                     "k₁ go for that?",
-                "a": "Only onto k₀: only identical keys get equal weights.",
+                "a": "Only onto k₀: k₁ has to coincide with k₀.",
                 "b": "Anywhere at the distance |k₀| from the origin: the key's length is what counts.",
-                "c": "Anywhere q₀·k₁ = q₀·k₀: a row's weights are equal when its scores are.",
+                "c": "Anywhere q₀·k₁ = q₀·k₀.",
                 "d": "Nowhere: k₀ is perpendicular to q₀, and its weight cannot rise to one half.",
                 "right": "Yes. A row's softmax sees only its scores, and two equal scores give 1/2 each. What is left "
                     "is to find where q₀·k₁ equals q₀·k₀; there are many such points.",
@@ -224,6 +228,10 @@ CHALLENGES = (
         skills=("skill.dot-products",),
         judge=_equal,
         facts=_equal_facts,
+        gives_away={
+            "ru": (r"прям\w+ через k0",),
+            "en": (r"line through k0",),
+        },
         strings={
             "ru": {
                 "title": "k₁, уравнявший веса q₀",
@@ -273,11 +281,128 @@ CHALLENGES = (
         },
     ),
     choice_exercise(
+        "plane-long-prediction",
+        notebook="02_scores_softmax_mixture", instance="worked",
+        skills=("skill.scaling",),
+        correct="c",
+        misconceptions={"a": "length-cancels", "b": "weights-scale", "d": "longer-divides-more"},
+        gives_away={
+            "ru": (
+                r"(длинн\w+|удлин\w+) (запрос\w*|q0|q1|q)\W.{0,80}(резч|низк\w+ температур)",
+                r"удлинени\w+ q.{0,40}увеличива\w+.{0,20}разност",
+            ),
+            "en": (
+                r"(longer|lengthen\w*) (query|q0|q1|q)\W.{0,80}(sharper|low\w* temperature)",
+                r"making q\d? longer widens",
+            ),
+        },
+        strings={
+            "ru": {
+                "title": "что сделает с весами вдвое более длинный q₀",
+                "prompt": "Задача: сделать q₀ вдвое длиннее, не поворачивая его и ничего больше не двигая. Сначала "
+                    "предскажите: что станет со строкой весов q₀?",
+                "a": "Ничего: веса зависят только от направлений, длина в softmax сократится.",
+                "b": "Оба веса вырастут вдвое.",
+                "c": "Строка станет резче: больший вес подойдёт ближе к 1, меньший — к 0.",
+                "d": "Строка станет ровнее: у более длинного вектора больше делитель √d_k.",
+                "right": "Да. Вдвое длиннее q₀ — вдвое больше обе его оценки и их разность, а чем больше разность, "
+                    "тем ближе softmax к выбору одного ключа.",
+                "why_a": "Длина не сокращается: softmax не делит оценки на длину запроса. Вдвое длиннее q₀ — вдвое "
+                    "больше его оценки и вдвое больше их разность.",
+                "why_b": "Веса строки всегда дают в сумме 1, поэтому вырасти оба не могут: удвоенные оценки "
+                    "перераспределяют вес, а не умножают его.",
+                "why_d": "√d_k зависит от ширины векторов (здесь их ширина 2), а не от их длины: делитель остаётся "
+                    "√2, а оценки растут.",
+                "explain": "Длина запроса умножает все его оценки, а с ними и разности оценок: чем длиннее запрос, "
+                    "тем резче его строка весов.",
+                "hint_stage": "Что происходит с оценками q₀·k₀ и q₀·k₁, когда q₀ удваивается?",
+                "hint_formula": "softmax(2s) и softmax(s) — одинаковые ли это строки? Сравните разность оценок.",
+            },
+            "en": {
+                "title": "what a q₀ twice as long does to its weights",
+                "prompt": "The task: make q₀ twice as long without turning it or moving anything else. Predict first: "
+                    "what happens to q₀'s row of weights?",
+                "a": "Nothing: weights depend only on directions, and the length cancels in softmax.",
+                "b": "Both weights double.",
+                "c": "The row gets sharper: the larger weight comes closer to 1, the smaller to 0.",
+                "d": "The row gets flatter: a longer vector has a larger divisor √d_k.",
+                "right": "Yes. A q₀ twice as long doubles both its scores and their difference, and the larger the "
+                    "difference, the closer softmax comes to picking one key.",
+                "why_a": "The length does not cancel: softmax does not divide the scores by the query's length. A q₀ "
+                    "twice as long has twice the scores and twice their difference.",
+                "why_b": "A row's weights always sum to 1, so both cannot grow: doubled scores redistribute the "
+                    "weight, they do not multiply it.",
+                "why_d": "√d_k depends on the vectors' width (2 here), not on their length: the divisor stays √2 "
+                    "while the scores grow.",
+                "explain": "A query's length multiplies all its scores, and their differences with them: the longer "
+                    "the query, the sharper its row of weights.",
+                "hint_stage": "What happens to the scores q₀·k₀ and q₀·k₁ when q₀ doubles?",
+                "hint_formula": "Are softmax(2s) and softmax(s) the same row? Compare the difference of the scores.",
+            },
+        },
+    ),
+    _move(
+        "plane-long",
+        notebook="02_scores_softmax_mixture", instance="worked",
+        skills=("skill.scaling",),
+        judge=_long,
+        facts=_long_facts,
+        gives_away={
+            "ru": (r"вдвое длиннее q0.{0,60}резч",),
+            "en": (r"q0 twice as long.{0,60}sharper",),
+        },
+        strings={
+            "ru": {
+                "title": "q₀ вдвое длиннее",
+                "prompt": "Теперь удвойте на плоскости выше длину q₀, не поворачивая его, и нажмите «Проверить». "
+                    "Следите за его строкой весов.",
+                "form": "check(\"plane-long\", plane), где plane — плоскость выше",
+                "right": "Получилось: q₀ = {q0}, оценки {s0} и {s1} вместо {b0} и {b1}, строка весов {after} вместо "
+                    "{before}. Запрос вдвое длиннее — и разность его оценок вдвое больше, так что softmax ещё ближе к "
+                    "выбору одного ключа.",
+                "turned": "q₀ = {q0} отклонился от исходного направления {start}: меняйте только его ненулевую "
+                    "координату.",
+                "length": "Длина q₀ = {q0} сейчас {length}, а нужна ровно {target} — вдвое больше исходной {original}.",
+                "reversed": "q₀ = {q0} смотрит в обратную сторону: длина может быть верной, но направление должно "
+                    "остаться как у {start}.",
+                "zero": "q₀ = (0, 0) — нулевой вектор, у него нет направления: обе его оценки 0, и веса поровну.",
+                "answer": "q₀ = {target}; строка весов становится {after} вместо {before}",
+                "explain": "Удвоенный запрос удваивает свои оценки, и строка весов становится резче.",
+                "hint_stage": "Направление q₀ должно остаться тем же: меняйте только его ненулевую координату (y).",
+                "hint_formula": "Вдвое длиннее — это 2·q₀: каждая координата удваивается.",
+            },
+            "en": {
+                "title": "q₀ twice as long",
+                "prompt": "Now double q₀'s length on the plane above without turning it, and press “Check”. Watch its "
+                    "row of weights.",
+                "form": "check(\"plane-long\", plane), where plane is the plane above",
+                "right": "Done: q₀ = {q0}, the scores are {s0} and {s1} instead of {b0} and {b1}, the row of weights "
+                    "{after} instead of {before}. A query twice as long has twice the difference of scores, so "
+                    "softmax comes even closer to picking one key.",
+                "turned": "q₀ = {q0} has left the original direction {start}: change only its nonzero coordinate.",
+                "length": "q₀ = {q0} is {length} long now, and it should be exactly {target}: twice the original "
+                    "{original}.",
+                "reversed": "q₀ = {q0} points the opposite way: its length may be right, but its direction must stay "
+                    "that of {start}.",
+                "zero": "q₀ = (0, 0) is the zero vector and has no direction: both its scores are 0 and its weights "
+                    "equal.",
+                "answer": "q₀ = {target}; the row of weights becomes {after} instead of {before}",
+                "explain": "A query doubled doubles its scores, and its row of weights gets sharper.",
+                "hint_stage": "q₀'s direction must stay the same: change only its nonzero coordinate (y).",
+                "hint_formula": "Twice as long is 2·q₀: each coordinate doubles.",
+            },
+        },
+    ),
+    choice_exercise(
         "plane-strong-prediction",
         notebook="02_scores_softmax_mixture", instance="worked",
         skills=("skill.row-softmax",),
         correct="b",
         misconceptions={"a": "aims-at-value", "c": "length-irrelevant", "d": "keys-only"},
+        gives_away={
+            "ru": (r"(сдвиг|поворот|удлин)\w* q1.{0,60}(вес|разност)",),
+            "en": (r"(moving|turning|lengthening|making) q1.{0,60}(weight|difference)",),
+        },
         strings={
             "ru": {
                 "title": "что нужно q₁, чтобы отдать k₁ вес 0.9",
@@ -333,6 +458,10 @@ CHALLENGES = (
         skills=("skill.row-softmax",),
         judge=_strong,
         facts=_strong_facts,
+        gives_away={
+            "ru": (r"поверн\w+ q1 от k0 к k1",),
+            "en": (r"turn q1 from k0 towards k1",),
+        },
         strings={
             "ru": {
                 "title": "q₁, отдавший k₁ не меньше 0.9",
@@ -377,107 +506,6 @@ CHALLENGES = (
                 "hint_stage": "Watch the two scores of q₁'s row in the figure: which must become the larger?",
                 "hint_formula": "A weight of 0.9 needs a difference of scaled scores of ln 9 ≈ {need}, that is q₁·k₁ "
                     "− q₁·k₀ ≥ √2·ln 9 ≈ {need_raw}. Turn q₁ towards k₁ and, if that is not enough, make it longer.",
-            },
-        },
-    ),
-    choice_exercise(
-        "plane-long-prediction",
-        notebook="02_scores_softmax_mixture", instance="worked",
-        skills=("skill.scaling",),
-        correct="c",
-        misconceptions={"a": "length-cancels", "b": "weights-scale", "d": "longer-divides-more"},
-        strings={
-            "ru": {
-                "title": "что сделает с весами вдвое более длинный q₀",
-                "prompt": "Задача: сделать q₀ вдвое длиннее, не поворачивая его и ничего больше не двигая. Сначала "
-                    "предскажите: что станет со строкой весов q₀?",
-                "a": "Ничего: веса зависят только от направлений, длина в softmax сократится.",
-                "b": "Оба веса вырастут вдвое.",
-                "c": "Строка станет резче: больший вес подойдёт ближе к 1, меньший — к 0, как при более низкой "
-                    "температуре.",
-                "d": "Строка станет ровнее: у более длинного вектора больше делитель √d_k.",
-                "right": "Да. Вдвое длиннее q₀ — вдвое больше обе его оценки, а это то же, что разделить их на "
-                    "температуру 1/2 (о температуре — тетрадь 27.4): разность оценок растёт, и softmax ближе к выбору "
-                    "одного ключа.",
-                "why_a": "Длина не сокращается: softmax не делит оценки на длину запроса. Вдвое длиннее q₀ — вдвое "
-                    "больше его оценки и вдвое больше их разность.",
-                "why_b": "Веса строки всегда дают в сумме 1, поэтому вырасти оба не могут: удвоенные оценки "
-                    "перераспределяют вес, а не умножают его.",
-                "why_d": "√d_k зависит от ширины векторов (здесь их ширина 2), а не от их длины: делитель остаётся "
-                    "√2, а оценки растут.",
-                "explain": "Длина запроса умножает все его оценки: длинный запрос действует как низкая температура.",
-                "hint_stage": "Что происходит с оценками q₀·k₀ и q₀·k₁, когда q₀ удваивается?",
-                "hint_formula": "softmax(2s) и softmax(s) — одинаковые ли это строки? Сравните разность оценок.",
-            },
-            "en": {
-                "title": "what a q₀ twice as long does to its weights",
-                "prompt": "The task: make q₀ twice as long without turning it or moving anything else. Predict first: "
-                    "what happens to q₀'s row of weights?",
-                "a": "Nothing: weights depend only on directions, and the length cancels in softmax.",
-                "b": "Both weights double.",
-                "c": "The row gets sharper: the larger weight comes closer to 1, the smaller to 0, as at a lower "
-                    "temperature.",
-                "d": "The row gets flatter: a longer vector has a larger divisor √d_k.",
-                "right": "Yes. A q₀ twice as long doubles both its scores, which is the same as dividing them by a "
-                    "temperature of 1/2 (temperature is in notebook 27.4): the difference of scores grows, and "
-                    "softmax comes closer to picking one key.",
-                "why_a": "The length does not cancel: softmax does not divide the scores by the query's length. A q₀ "
-                    "twice as long has twice the scores and twice their difference.",
-                "why_b": "A row's weights always sum to 1, so both cannot grow: doubled scores redistribute the "
-                    "weight, they do not multiply it.",
-                "why_d": "√d_k depends on the vectors' width (2 here), not on their length: the divisor stays √2 "
-                    "while the scores grow.",
-                "explain": "A query's length multiplies all its scores: a long query acts as a low temperature.",
-                "hint_stage": "What happens to the scores q₀·k₀ and q₀·k₁ when q₀ doubles?",
-                "hint_formula": "Are softmax(2s) and softmax(s) the same row? Compare the difference of the scores.",
-            },
-        },
-    ),
-    _move(
-        "plane-long",
-        notebook="02_scores_softmax_mixture", instance="worked",
-        skills=("skill.scaling",),
-        judge=_long,
-        facts=_long_facts,
-        strings={
-            "ru": {
-                "title": "q₀ вдвое длиннее",
-                "prompt": "Теперь удвойте на плоскости выше длину q₀, не поворачивая его, и нажмите «Проверить». "
-                    "Следите за его строкой весов.",
-                "form": "check(\"plane-long\", plane), где plane — плоскость выше",
-                "right": "Получилось: q₀ = {q0}, оценки {s0} и {s1} вместо {b0} и {b1}, строка весов {after} вместо "
-                    "{before}. Запрос вдвое длиннее — и разность его оценок вдвое больше, так что softmax ещё ближе к "
-                    "выбору одного ключа.",
-                "turned": "q₀ = {q0} отклонился от исходного направления {start}: меняйте только его ненулевую "
-                    "координату.",
-                "length": "Длина q₀ = {q0} сейчас {length}, а нужна ровно {target} — вдвое больше исходной {original}.",
-                "reversed": "q₀ = {q0} смотрит в обратную сторону: длина может быть верной, но направление должно "
-                    "остаться как у {start}.",
-                "zero": "q₀ = (0, 0) — нулевой вектор, у него нет направления: обе его оценки 0, и веса поровну.",
-                "answer": "q₀ = {target}; строка весов становится {after} вместо {before}",
-                "explain": "Удвоенный запрос удваивает свои оценки, и строка весов становится резче.",
-                "hint_stage": "Направление q₀ должно остаться тем же: меняйте только его ненулевую координату (y).",
-                "hint_formula": "Вдвое длиннее — это 2·q₀: каждая координата удваивается.",
-            },
-            "en": {
-                "title": "q₀ twice as long",
-                "prompt": "Now double q₀'s length on the plane above without turning it, and press “Check”. Watch its "
-                    "row of weights.",
-                "form": "check(\"plane-long\", plane), where plane is the plane above",
-                "right": "Done: q₀ = {q0}, the scores are {s0} and {s1} instead of {b0} and {b1}, the row of weights "
-                    "{after} instead of {before}. A query twice as long has twice the difference of scores, so "
-                    "softmax comes even closer to picking one key.",
-                "turned": "q₀ = {q0} has left the original direction {start}: change only its nonzero coordinate.",
-                "length": "q₀ = {q0} is {length} long now, and it should be exactly {target}: twice the original "
-                    "{original}.",
-                "reversed": "q₀ = {q0} points the opposite way: its length may be right, but its direction must stay "
-                    "that of {start}.",
-                "zero": "q₀ = (0, 0) is the zero vector and has no direction: both its scores are 0 and its weights "
-                    "equal.",
-                "answer": "q₀ = {target}; the row of weights becomes {after} instead of {before}",
-                "explain": "A query doubled doubles its scores, and its row of weights gets sharper.",
-                "hint_stage": "q₀'s direction must stay the same: change only its nonzero coordinate (y).",
-                "hint_formula": "Twice as long is 2·q₀: each coordinate doubles.",
             },
         },
     ),

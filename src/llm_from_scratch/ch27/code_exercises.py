@@ -91,7 +91,8 @@ def _runs(ev: LearnerEvidence) -> list[tuple[str, HeadRun]]:
 
 def _code_exercise(exercise_id: str, *, notebook: str, instance: str, strings: dict[str, dict[str, str]],
                    skills: tuple[str, ...], case_of: Callable[[str, HeadRun], Case], probe: Callable,
-                   arguments: tuple[str, ...], outputs: tuple[str, ...], solution: tuple[Callable, ...]) -> Exercise:
+                   arguments: tuple[str, ...], outputs: tuple[str, ...], solution: tuple[Callable, ...],
+                   gives_away: dict[str, tuple[str, ...]]) -> Exercise:
     """A code exercise: the cases say whether the learner's function is right; where it is not, ``probe``
     reads the stage that is wrong from the function's own outputs on inputs made to expose it (its message is
     the exercise's string named by the misconception). Its strings name the shapes it returns ("expected")
@@ -123,7 +124,7 @@ def _code_exercise(exercise_id: str, *, notebook: str, instance: str, strings: d
                 "first": vector(first)}
 
     return Exercise(exercise_id, "code", notebook, instance, strings, lambda ev: solution[-1], judge, facts,
-                    read=lambda fn, form: fn, skills=skills, varies="code")
+                    read=lambda fn, form: fn, skills=skills, varies="code", gives_away=gives_away)
 
 
 def _details(finding: Finding, arguments: tuple[str, ...], outputs: tuple[str, ...]) -> dict[str, object]:
@@ -151,6 +152,10 @@ WRITE_HEAD = _code_exercise(
     arguments=("q", "k", "v"),
     outputs=("O",),
     solution=(softmax, attention_weights, closed_form_head),
+    gives_away={
+        "ru": (r"s\.max\((axis ?= ?)?(-1|2)",),
+        "en": (r"s\.max\((axis ?= ?)?(-1|2)",),
+    },
     strings={
         "ru": {
             "title": "голова своими руками",
@@ -266,6 +271,10 @@ WRITE_BACKWARD = _code_exercise(
     arguments=("q", "k", "v", "upstream"),
     outputs=("dq", "dk", "dv"),
     solution=(closed_form_backward,),
+    gives_away={
+        "ru": (r"grad\w* ?= ?a ?\* ?\(", r"a ?\* ?\(g\w* ?- ?\(a ?\* ?g"),
+        "en": (r"grad\w* ?= ?a ?\* ?\(", r"a ?\* ?\(g\w* ?- ?\(a ?\* ?g"),
+    },
     strings={
         "ru": {
             "title": "обратный проход своими руками",
@@ -339,6 +348,10 @@ BUG_HUNT = choice_exercise(
     facts=_bug_facts,
     skills=("skill.row-softmax",),
     misconceptions={"a": "shape-reveals-axis", "b": "negative-weights", "d": "symmetry-hides-axis"},
+    gives_away={
+        "ru": (r"(softmax|нормир\w*) по оси (запросов|1)", r"столбцы (дают|в сумме дают) 1"),
+        "en": (r"(softmax|normali[sz]\w*) (over|along) (the )?(query axis|axis 1)", r"columns sum to 1"),
+    },
     strings={
         "ru": {
             "title": "что выдаёт ошибку в голове",

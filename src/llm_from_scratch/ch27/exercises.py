@@ -384,6 +384,10 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
         expected=lambda ev: ev.worked.weights[0].argmax(axis=1).astype(float),
         judge=_first_look,
         facts=lambda expected, ev: {**_worked_facts(ev), "answer": vector(expected, 0)},
+        gives_away={
+            "ru": (r"q0\W.{0,60}(больш\w* вес|с большим весом).{0,40}v1",),
+            "en": (r"q0\W.{0,60}(larger|more|most) (of its )?weight.{0,40}v1",),
+        },
         strings={
             "ru": {
                 "title": "какому значению каждый запрос даст больший вес",
@@ -427,6 +431,10 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
         expected=lambda ev: ev.worked.head.raw_scores.data[0],
         judge=HeadJudge(lambda ev: Asked(ev.worked, ev.hand, "raw"), lambda e: {"shape": shape(e.shape)}, "q"),
         facts=lambda expected, ev: {**_worked_facts(ev), "answer": matrix(expected, 0)},
+        gives_away={
+            "ru": (r"qkᵀ ?= ?\[\[0, ?6", r"q0 ?· ?k1 ?= ?6"),
+            "en": (r"qkᵀ ?= ?\[\[0, ?6", r"q0 ?· ?k1 ?= ?6"),
+        },
         strings={
             "ru": {
                 "title": "оценки QKᵀ",
@@ -469,6 +477,10 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
         judge=HeadJudge(lambda ev: Asked(ev.worked, ev.hand, "weights", (0,)), lambda e: {"count": e.size},
                         "q", rows_sum_to_one=True),
         facts=lambda expected, ev: {**_worked_facts(ev), "answer": vector(expected)},
+        gives_away={
+            "ru": (r"(почти )?весь вес q0.{0,30}k1", r"a01 ?= ?0\.98"),
+            "en": (r"(almost )?all (of )?q0'?s? weight.{0,30}k1", r"a01 ?= ?0\.98"),
+        },
         strings={
             "ru": {
                 "title": "строка весов первого запроса",
@@ -506,6 +518,10 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
         correct="c",
         facts=_worked_facts,
         misconceptions={"a": "columns-normalized", "b": "weights-symmetric", "d": "scale-normalizes"},
+        gives_away={
+            "ru": (r"столбц?\w* .{0,40}(не|ничто не) нормир", r"сумм\w+ столбц\w+ .{0,30}(любое|от 0 до t)"),
+            "en": (r"columns? (are|is) not normali[sz]ed", r"column sums? .{0,30}(anything|from 0 to t)"),
+        },
         strings={
             "ru": {
                 "title": "суммы столбцов A",
@@ -569,6 +585,20 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
         expected=lambda ev: np.array(ev.output_shape.output_shape, dtype=float),
         judge=_output_shape,
         facts=_shape_facts,
+        gives_away={
+            "ru": (
+                r"ширин\w* значений,? а с ней и выхода",
+                r"выход\w* .{0,40}ширин\w* у значений",
+                r"o in mathbb r ?\^ ?b times t times dv",
+                r"o ?∈ ?ℝ\^?\(?b ?× ?t ?× ?dv",
+            ),
+            "en": (
+                r"width of the values,? and so of the output",
+                r"output takes its width from the values",
+                r"o in mathbb r ?\^ ?b times t times dv",
+                r"o ?∈ ?ℝ\^?\(?b ?× ?t ?× ?dv",
+            ),
+        },
         strings={
             "ru": {
                 "title": "форма выхода",
@@ -603,6 +633,18 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
         correct="d",
         facts=_divisor_facts,
         misconceptions={"a": "scale-invariant", "b": "width-sharpens", "c": "cosine-normalization"},
+        gives_away={
+            "ru": (
+                r"(после|с) делени\w* на √dk.{0,60}дисперси\w*.{0,40}(равна|около|держится|остается) (около )?1",
+                r"дисперси\w* .{0,60}(равна|около|держится\w*) 1 при любой ширине",
+                r"var ?\(q ?· ?k ?/ ?c\) ?= ?dk ?/ ?c",
+            ),
+            "en": (
+                r"(after|once) (the division|dividing|divided) by √dk.{0,60}variance.{0,40}(is|near|stays|of) 1",
+                r"variance .{0,60}1 at (any|every) width",
+                r"var ?\(q ?· ?k ?/ ?c\) ?= ?dk ?/ ?c",
+            ),
+        },
         strings={
             "ru": {
                 "title": "почему √d_k, а не d_k",
@@ -673,6 +715,18 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
         correct="b",
         facts=_history_facts,
         misconceptions={"a": "constant-work", "c": "parallel-generation", "d": "anachronism"},
+        gives_away={
+            "ru": (
+                r"(на каждом шаге|для каждого шага).{0,60}контекст",
+                r"контекст.{0,60}(на каждом шаге|для каждого шага|заново)",
+                r"пересчитыва\w+ на каждом шаге",
+            ),
+            "en": (
+                r"(at|for) (each|every) (decoder )?step.{0,60}context",
+                r"context.{0,60}(at|for) (each|every) step",
+                r"recomputed at (each|every) step",
+            ),
+        },
         strings={
             "ru": {
                 "title": "рекуррентное выравнивание и самовнимание",
@@ -743,6 +797,18 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
         expected=lambda ev: ev.identical_keys.weights[0],
         judge=_identical_keys,
         facts=lambda expected, ev: {"answer": vector(expected[0], 3), "weights": vector(expected[0])},
+        gives_away={
+            "ru": (
+                r"вес\w* (строки )?равны,? когда равны (ее )?оценки",
+                r"равн\w+ оценк\w+ да\w+ равн\w+ вес",
+                r"одинаков\w+ ключ\w*.{0,60}(равн\w+ вес|равномерн\w+|поровну)",
+            ),
+            "en": (
+                r"weights are equal when (its|the) scores are",
+                r"equal scores give equal weights",
+                r"identical keys.{0,60}(equal weights|uniform|evenly)",
+            ),
+        },
         strings={
             "ru": {
                 "title": "одинаковые ключи",
@@ -776,6 +842,10 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
         expected=lambda ev: np.concatenate([ev.single_token.weights.ravel(), ev.single_token.output.ravel()]),
         judge=_single_token,
         facts=_single_facts,
+        gives_away={
+            "ru": (r"(один|единственн\w+|одного) (токен|позици)\w*.{0,60}вес\w* 1\b", r"o0? ?= ?v0 при одном"),
+            "en": (r"(one|single|lone) (token|position).{0,60}weight (of )?1\b", r"o0? ?= ?v0 for one"),
+        },
         strings={
             "ru": {
                 "title": "один токен",
@@ -812,6 +882,13 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
         correct="d",
         facts=_permutation_facts,
         misconceptions={"a": "permutation-unchanged", "b": "head-knows-order", "c": "permutation-columns-only"},
+        gives_away={
+            "ru": (r"строки выхода переставятся", r"выход переставлен так же"),
+            "en": (
+                r"output('s)? rows? (are|is) permuted (the same|likewise|in the same)",
+                r"output is permuted the same",
+            ),
+        },
         strings={
             "ru": {
                 "title": "перестановка позиций",
@@ -866,6 +943,10 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
         judge=_review_judge(VALUE_GRADIENT_MISTAKES, lambda e: labels("v", len(e)), tolerance=0.0,
                             rows_sum_to_one=False),
         facts=_gradient_facts,
+        gives_away={
+            "ru": (r"v̄ ?= ?aᵀ(?! ?ō)", r"bar v ?= ?aᵀ(?! ?bar o)"),
+            "en": (r"v̄ ?= ?aᵀ(?! ?ō)", r"bar v ?= ?aᵀ(?! ?bar o)"),
+        },
         strings={
             "ru": {
                 "title": "градиент по значениям V̄",
@@ -873,7 +954,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                     "примера при Ō = I (A и V — в ячейке выше). Ответ — матрица 2×2, по строке на позицию значения; "
                     "хватит трёх знаков после запятой.",
                 "form": "матрица 2×2 в виде [[a, b], [c, d]]",
-                "form_hint": "Нужна матрица 2×2 той же формы, что V: строка на позицию j, столбец на признак значения.",
+                "form_hint": "Нужна матрица 2×2 той же формы, что V: строка j для позиции j, столбец для каждого "
+                    "признака значения.",
                 "wrong": "V̄_j = Σ_i A_ij ō_i: строка j складывает строки Ō с весами, которые позиции j дали все "
                     "запросы.",
                 "explain": "V̄ = AᵀŌ, а при Ō = I это просто Aᵀ: V̄ = {answer}. Строка j — столбец j матрицы весов A "
@@ -911,6 +993,10 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
         judge=_review_judge(WEIGHT_GRADIENT_MISTAKES, lambda e: labels("q", len(e)), tolerance=0.0,
                             rows_sum_to_one=False),
         facts=_gradient_facts,
+        gives_away={
+            "ru": (r"ā ?= ?vᵀ", r"bar a ?= ?vᵀ"),
+            "en": (r"ā ?= ?vᵀ", r"bar a ?= ?vᵀ"),
+        },
         strings={
             "ru": {
                 "title": "градиент по весам Ā",
@@ -949,6 +1035,10 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
         expected=lambda ev: ev.worked_steps.grad_scores,
         judge=_score_gradient,
         facts=_score_gradient_facts,
+        gives_away={
+            "ru": (r"s̄ ?= ?\[\[0\.02",),
+            "en": (r"s̄ ?= ?\[\[0\.02",),
+        },
         strings={
             "ru": {
                 "title": "градиент по оценкам S̄",
@@ -995,6 +1085,18 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
         correct="c",
         facts=_small_gradient_facts,
         misconceptions={"a": "scale-shrinks-gradient", "b": "values-always-larger", "d": "blames-upstream"},
+        gives_away={
+            "ru": (
+                r"(до|к) q и k.{0,30}(доходит|проходит) (мало|все меньше|почти ничего)",
+                r"через якобиан.{0,80}(к|до) q и k",
+                r"норм\w* якобиан\w*.{0,50}(строки|для строки) q\d",
+            ),
+            "en": (
+                r"(reaches|reach|to) q and k.{0,40}(little|less|almost nothing)",
+                r"through the jacobian.{0,80}q and k",
+                r"jacobian.{0,50}for row q\d",
+            ),
+        },
         strings={
             "ru": {
                 "title": "почему Q̄ и K̄ так малы",
@@ -1056,6 +1158,10 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
         expected=lambda ev: ev.hand.head.raw_scores.data[0],
         facts=_hand_scores_facts,
         judge=HeadJudge(lambda ev: Asked(ev.hand, ev.worked, "raw"), lambda e: {"size": _size(e)}, "q"),
+        gives_away={
+            "ru": (r"q0 ?· ?k0 ?= ?2\b",),
+            "en": (r"q0 ?· ?k0 ?= ?2\b",),
+        },
         strings={
             "ru": {
                 "title": "оценки QKᵀ вручную",
@@ -1103,6 +1209,10 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
         facts=_hand_weights_facts,
         judge=HeadJudge(lambda ev: Asked(ev.hand, ev.worked, "weights"), lambda e: {"size": _size(e)},
                         "q", lambda ev: BY_HAND, rows_sum_to_one=True),
+        gives_away={
+            "ru": (r"a00 ?= ?0\.576", r"e ?/ ?\(e ?\+ ?2\)"),
+            "en": (r"a00 ?= ?0\.576", r"e ?/ ?\(e ?\+ ?2\)"),
+        },
         strings={
             "ru": {
                 "title": "веса A вручную",
@@ -1150,6 +1260,10 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
         facts=_hand_output_facts,
         judge=HeadJudge(lambda ev: Asked(ev.hand, ev.worked, "output"), lambda e: {"size": _size(e)},
                         "o", _mixture_tolerance),
+        gives_away={
+            "ru": (r"o0 ?= ?\[0\.788",),
+            "en": (r"o0 ?= ?\[0\.788",),
+        },
         strings={
             "ru": {
                 "title": "выход O вручную",
@@ -1189,6 +1303,18 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
         correct="a",
         facts=_worked_facts,
         misconceptions={"b": "past-is-leak", "c": "self-is-leak", "d": "believes-causal"},
+        gives_away={
+            "ru": (
+                r"каждому запросу видны все (позиции )?ключ",
+                r"(поздн|будущ)\w+ (позици|токен)\w*.{0,60}(подсказ|утечк|подсматр|выда)",
+                r"(подсказ|утечк|подсматр|выда)\w*.{0,60}(поздн|будущ)\w+ (позици|токен)",
+            ),
+            "en": (
+                r"every query sees every key",
+                r"(later|future) (positions?|tokens?).{0,60}(gives?|leak|peek)",
+                r"(gives?|leak\w*|peek\w*) .{0,60}(later|future) (positions?|tokens?)",
+            ),
+        },
         strings={
             "ru": {
                 "title": "доступ к будущему",
@@ -1240,6 +1366,10 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
         expected=lambda ev: ev.hand_causal,
         judge=_review_judge(CAUSAL_MISTAKES, lambda e: labels("q", len(e))),
         facts=_causal_facts,
+        gives_away={
+            "ru": (r"a1 ?= ?\[0\.269",),
+            "en": (r"a1 ?= ?\[0\.269",),
+        },
         strings={
             "ru": {
                 "title": "что оставляет каузальная маска",
@@ -1292,6 +1422,10 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
         expected=lambda ev: np.stack([ev.temperature.cold, ev.temperature.hot]),
         judge=_review_judge(TEMPERATURE_MISTAKES, lambda e: ("τ → 0", "τ → ∞")),
         facts=_temperature_facts,
+        gives_away={
+            "ru": (r"τ ?→ ?0.{0,60}(one-hot|argmax|весь вес)", r"τ ?→ ?∞.{0,60}равномерн"),
+            "en": (r"τ ?→ ?0.{0,60}(one-hot|argmax|all (the )?weight)", r"τ ?→ ?∞.{0,60}uniform"),
+        },
         strings={
             "ru": {
                 "title": "температура к нулю и к бесконечности",
@@ -1342,6 +1476,10 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
         correct="c",
         facts=_row_shift_facts,
         misconceptions={"a": "shift-sharpens", "b": "shift-scales-weights", "d": "shift-flattens"},
+        gives_away={
+            "ru": (r"e\^c.{0,60}сокра",),
+            "en": (r"e\^c.{0,60}cancel",),
+        },
         strings={
             "ru": {
                 "title": "одно число ко всей строке оценок",
@@ -1398,6 +1536,12 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
         correct="d",
         facts=_saturated_facts,
         misconceptions={"a": "blames-values", "b": "argmax-not-differentiable", "c": "scale-kills-gradient"},
+        gives_away={
+            "ru": (r"весь вес (у|на) одн\w+ ключ\w*.{0,80}(производн|якобиан|градиент)\w*.{0,30}(почти )?нул",),
+            "en": (
+                r"all (the )?weight (on|at) one key.{0,80}(derivative|jacobian|gradient).{0,30}(almost |nearly )?zero",
+            ),
+        },
         strings={
             "ru": {
                 "title": "Q × 4: почему исчезает Q̄",
@@ -1459,6 +1603,10 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
         judge=_review_judge(HEAD_WIDTH_MISTAKES, lambda e: ("d_k", "1/√d_k"), tolerance=TYPED,
                             rows_sum_to_one=False),
         facts=_head_width_facts,
+        gives_away={
+            "ru": (r"dk ?= ?dmodel ?/ ?h ?= ?64", r"1 ?/ ?√64 ?= ?0\.125"),
+            "en": (r"dk ?= ?dmodel ?/ ?h ?= ?64", r"1 ?/ ?√64 ?= ?0\.125"),
+        },
         strings={
             "ru": {
                 "title": "ширина головы и d_model",

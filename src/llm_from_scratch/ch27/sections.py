@@ -262,11 +262,6 @@ def properties(ev: LearnerEvidence) -> Section:
         _replay_verdict(ev)))
 
 
-def visibility(run: HeadRun) -> Section:
-    return Section(text("section.visibility"), (
-        Note(f"{text('all_keys_visible')}; d_k = {run.head.key_width}, d_v = {run.head.value_width}"),))
-
-
 def explain(error: SelfAttentionError) -> str:
     """Why the head refused, in the learner's language."""
     return text(REFUSALS[error.kind][0])
@@ -331,7 +326,7 @@ def composition(output: object) -> Section:
     while tensor.parents:
         ops.append(tensor.op)
         tensor = next((p for p in tensor.parents if p.parents), tensor.parents[0])
-    ops.append(tensor.op)
+    ops.append(text("composition.leaf"))  # a tensor made from data, not by an operation
     return Section(text("section.composition"), (Note(" ← ".join(ops)), Note(text("composition.read"))))
 
 
@@ -422,7 +417,7 @@ def pairs(hist: HistoryEvidence) -> Section:
 def chapter_sections(ev: LearnerEvidence) -> tuple[Section, ...]:
     """Everything the chapter computes, in the source's order: the report and the trace."""
     run = ev.worked
-    return (*forward(run), backward(run), shapes(ev), single(ev), properties(ev), visibility(run), rejected(ev),
+    return (*forward(run), backward(run), shapes(ev), single(ev), properties(ev), rejected(ev),
             checks(ev), scale_example(ev), history(ev.history), pairs(ev.history), *hand_example(ev))
 
 
@@ -452,14 +447,14 @@ def html_block(*sections: Section) -> str:
 
 def render_trace(query: object = None, key: object = None, value: object = None) -> Trace:
     """The full trace of the worked example (upstream dO = I), each section folded under its title; given Q, K
-    and V (a cell's), the trace of their run instead: its forward and backward pass and what each query sees."""
+    and V (a cell's), the trace of their run instead: its forward and backward pass."""
     ev = evidence()
     if query is None:
         parts = chapter_sections(ev)
     else:
         q, k, v = (np.asarray(x, dtype=np.float64) for x in (query, key, value))
         run = run_head(q, k, v, upstream=np.eye(q.shape[1], v.shape[2])[None].repeat(len(q), axis=0))
-        parts = (*forward(run), backward(run), visibility(run))
+        parts = (*forward(run), backward(run))
     return Trace(f'<div lang="{language()}" style="font-family:sans-serif;line-height:1.4">'
                  f"<h3>{escape(text('trace.title'))}</h3><p>{escape(text('trace.legend'))}</p>{legend()}"
                  f"<p>{escape(text('trace.folded'))}</p>{to_folded_html(*parts)}</div>")

@@ -84,8 +84,6 @@ class ScaleExplorer(Explorer):
         numbers = Section(title, (
             *(Value(f"A_{i},:", vector(row)) for i, row in enumerate(state.weights)),
             *(Value(f"o_{i}", vector(row)) for i, row in enumerate(state.output)),
-            *(Value(text("widget.scale.jacobian", query=f"q_{i}"), num(size, 4))
-              for i, size in enumerate(softmax_jacobian_norm(state.weights))),
             Value(text("widget.scale.pair", factor=num(state.factor, 3)), num(state.pair_weight))))
         return figure, to_text(numbers)
 
