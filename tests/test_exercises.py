@@ -111,6 +111,8 @@ RIGHT = {
     "row-shift": ["c"],
     "one-hot-gradient": ["d"],
     "head-width": [[64, 0.125], "64 0.125", "[64; 0,125]", (64, Fraction(1, 8))],
+    "width-one-self": ["c", "(c)"],
+    "no-matching-key": ["b", "B"],
 }
 
 
@@ -252,6 +254,12 @@ MISCONCEPTIONS = [
     ("head-width", [512, 1 / math.sqrt(512)], "dk-is-dmodel", "всей модели"),
     ("head-width", [4096, 1 / 64], "heads-multiply-width", "не умножают"),
     ("head-width", [64, 1 / 64], "scale-without-root", "1/√d_k, а не 1/d_k"),
+    ("width-one-self", "a", "own-key-largest", "обгонит собственный: при q = k = [1,2,3] фавориты такие: q_0 → k_2"),
+    ("width-one-self", "b", "values-steer-weights", "Значения в оценки не входят"),
+    ("width-one-self", "d", "width-one-uniform", "ни одна не равномерна"),
+    ("no-matching-key", "a", "no-match-zero", "o_0 = [1.783233,0.216767]"),
+    ("no-matching-key", "c", "negative-scores-undefined", "конечны и дают 1.000000"),
+    ("no-matching-key", "d", "falls-back-to-self", "Собственный ключ ничем не выделен"),
 ]
 
 

@@ -23,7 +23,19 @@ from support.oracle import head, head_gradients
 from llm_from_scratch.book.chapters import chapters
 from llm_from_scratch.book.display import FOLDED_CLASS
 from llm_from_scratch.ch27.evidence import evidence
-from llm_from_scratch.ch27.examples import HAND_KEY, HAND_QUERY, HAND_VALUE, WORKED_KEY, WORKED_QUERY, WORKED_VALUE
+from llm_from_scratch.ch27.examples import (
+    HAND_KEY,
+    HAND_QUERY,
+    HAND_VALUE,
+    NO_MATCH_KEY,
+    NO_MATCH_QUERY,
+    NO_MATCH_VALUE,
+    WIDTH_ONE_QUERY,
+    WIDTH_TWO_QUERY,
+    WORKED_KEY,
+    WORKED_QUERY,
+    WORKED_VALUE,
+)
 from llm_from_scratch.ch27.exercises import EXERCISES
 from llm_from_scratch.ch27.figures import ROLES
 from llm_from_scratch.ch27.strings import STRINGS
@@ -65,9 +77,15 @@ def test_each_inputs_cell_writes_out_its_example(path):
 def run_stages(path: pathlib.Path) -> dict[str, object]:
     """Run a notebook's computing cells in this process (its widgets and exercises left out, show silenced) and
     return what they defined."""
+    return run_stages_of(path, lambda source: not any(call in source for call in WIDGETS))
+
+
+def run_stages_of(path: pathlib.Path, computes) -> dict[str, object]:
+    """Run the code cells of a notebook whose source ``computes`` says yes to, its first cell (the imports)
+    always, with show silenced; return what they defined."""
     namespace: dict[str, object] = {}
-    for cell in code_cells(load(path)):
-        if any(call in cell.source for call in WIDGETS):
+    for index, cell in enumerate(code_cells(load(path))):
+        if index and not computes(cell.source):
             continue
         with contextlib.redirect_stdout(io.StringIO()):
             exec(compile(cell.source, str(path), "exec"), namespace)
@@ -210,3 +228,18 @@ def test_running_the_gradient_cell_again_gives_the_same_gradients():
     without_clearing = cell.source.replace("t.grad = None", "pass")
     exec(compile(without_clearing, str(path), "exec"), found)
     np.testing.assert_allclose(found["Q"].grad, 2 * first["Q"], err_msg="backward adds: the try-it's lesson")
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_the_reviews_two_new_questions_compute_in_cells_what_their_judges_read(lang):
+    """10 asks about a head of width 1 and a query no key matches on inputs its own cells write out; the cells
+    give bitwise the weights the judges' explanations quote."""
+    path = next(p for p in CH27.notebooks(lang) if p.stem == "10_exercises")
+    namespace = run_stages_of(path, lambda source: re.search(r"^[QKVAS][0-9] = ", source, re.M))
+    ev = evidence()
+    written = {"Q1": WIDTH_ONE_QUERY, "K1": WIDTH_ONE_QUERY, "Q2": WIDTH_TWO_QUERY, "Q3": NO_MATCH_QUERY,
+               "K3": NO_MATCH_KEY, "V3": NO_MATCH_VALUE}
+    for name, rows in written.items():
+        assert namespace[name].data.tolist() == [list(map(list, rows))], name
+    for name, run in (("A1", ev.width_one), ("A2", ev.width_two), ("A3", ev.no_match)):
+        assert np.array_equal(namespace[name].data, run.weights), name

@@ -25,6 +25,9 @@ from .examples import (
     DIVISOR_KEY_WIDTH,
     HEADS,
     MODEL_WIDTH,
+    NO_MATCH_KEY,
+    NO_MATCH_QUERY,
+    NO_MATCH_VALUE,
     OUTPUT_SHAPE_INPUTS,
     RANDOM_BATCH,
     RANDOM_SEED,
@@ -37,6 +40,8 @@ from .examples import (
     SINGLE_TOKEN_VALUE,
     TEMPERATURE_LIMITS,
     TEMPERATURE_SCORES,
+    WIDTH_ONE_QUERY,
+    WIDTH_TWO_QUERY,
     hand_inputs,
     invalid_inputs,
     worked_inputs,
@@ -477,6 +482,24 @@ class LearnerEvidence:
     @cached_property
     def head_split(self) -> HeadSplit:
         return head_split(*(self.instance.split or (MODEL_WIDTH, HEADS)))
+
+    @cached_property
+    def width_one(self) -> HeadRun:
+        """Three tokens whose query is their key, at d_k = 1: every positive query's largest weight is on the
+        largest key."""
+        query = np.array([WIDTH_ONE_QUERY])
+        return run_head(query, query, query)
+
+    @cached_property
+    def width_two(self) -> HeadRun:
+        """The same at d_k = 2, three directions 120° apart: each token's largest weight is on its own key."""
+        query = np.array([WIDTH_TWO_QUERY])
+        return run_head(query, query, query)
+
+    @cached_property
+    def no_match(self) -> HeadRun:
+        """A first query whose every score is negative: its weights still sum to 1."""
+        return run_head(*(np.array([m]) for m in (NO_MATCH_QUERY, NO_MATCH_KEY, NO_MATCH_VALUE)))
 
     @cached_property
     def single_token(self) -> HeadRun:

@@ -3,6 +3,8 @@ evidence, the judges and the tests compute from. A test checks that each noteboo
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 # The worked example's inputs: the projections that chapter 26 produced.
@@ -31,6 +33,16 @@ ROW_SHIFT = 10.0
 SATURATING_FACTOR = 4.0  # the worked example's Q times 4 makes every row of A one-hot to six decimals
 MODEL_WIDTH, HEADS = 512, 8
 OUTPUT_SHAPE_INPUTS = ((4, 7, 3), (4, 7, 3), (4, 7, 5))  # the shapes of Q, K and V in the shape question
+
+# Two questions on what one head can do. A head of width d_k = 1 on three tokens whose query is their key:
+# q_i k_j is largest at the largest k_j for every q_i > 0, so no such head gives every token its own key's
+# largest weight. At d_k = 2, three directions 120° apart (queries equal to keys) do.
+WIDTH_ONE_QUERY = ((1.0,), (2.0,), (3.0,))
+WIDTH_TWO_QUERY = ((1.0, 0.0), (-0.5, math.sqrt(3) / 2), (-0.5, -math.sqrt(3) / 2))
+# A query no key matches: every score of the first query is negative, and its weights still sum to 1.
+NO_MATCH_QUERY = ((-2.0, -2.0), (1.0, 0.0), (0.0, 1.0))
+NO_MATCH_KEY = ((1.0, 0.0), (0.0, 1.0), (1.0, 1.0))
+NO_MATCH_VALUE = ((3.0, -3.0), (1.0, 3.0), (0.0, 2.0))
 
 
 def worked_inputs() -> tuple[np.ndarray, np.ndarray, np.ndarray]:

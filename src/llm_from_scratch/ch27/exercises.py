@@ -294,6 +294,24 @@ def _saturated_facts(ev: LearnerEvidence) -> dict[str, str]:
             "grad_q": vector(run.grad_query), "grad_v": vector(run.grad_value)}
 
 
+def _favourites(weights: np.ndarray) -> str:
+    """Which key each query gives its largest weight: "q_0 → k_2, q_1 → k_2, …"."""
+    return ", ".join(f"q_{i} → k_{j}" for i, j in enumerate(weights.argmax(axis=1)))
+
+
+def _width_one_facts(ev: LearnerEvidence) -> dict[str, str]:
+    narrow, wide = ev.width_one.weights[0], ev.width_two.weights[0]
+    return {"keys": vector(ev.width_one.key[0].ravel(), 0), "narrow": _favourites(narrow), "weights": matrix(narrow),
+            "wide": _favourites(wide), "wide_diagonal": vector(np.diag(wide))}
+
+
+def _no_match_facts(ev: LearnerEvidence) -> dict[str, str]:
+    run = ev.no_match
+    weights = run.weights[0, 0]
+    return {"scores": vector(run.head.scaled_scores.data[0, 0]), "weights": vector(weights),
+            "total": num(weights.sum()), "output": vector(run.output[0, 0])}
+
+
 def _small_gradient_facts(ev: LearnerEvidence) -> dict[str, str]:
     """Why Q̄ and K̄ are small in the worked example: Ā = ŌVᵀ is large, the softmax Jacobian lets little through."""
     run = ev.worked
@@ -1635,6 +1653,151 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "hint_stage": "Each of the h heads gets its own share of the model's width.",
                 "hint_formula": "d_k = d_model / h, and the scale is 1/√d_k.",
                 "hint_method": "Check both numbers: h·d_k must give d_model back, and (1/√d_k)²·d_k must give 1.",
+            },
+        },
+    ),
+    choice_exercise(
+        "width-one-self",
+        notebook="10_exercises", instance="width_one",
+        skills=("skill.dot-products", "skill.properties"),
+        correct="c",
+        facts=_width_one_facts,
+        misconceptions={"a": "own-key-largest", "b": "values-steer-weights", "d": "width-one-uniform"},
+        gives_away={
+            "ru": (r"только (два|двое).{0,40}ключ", r"ранг.{0,20}qkᵀ.{0,20}(≤|не больше|равен 1)",
+                   r"(наибольш\w+|наименьш\w+) ключ\w*.{0,40}(наибольш\w+|наименьш\w+) ключ"),
+            "en": (r"only two.{0,40}keys?", r"rank.{0,20}qkᵀ.{0,20}(≤|at most|is 1)",
+                   r"(largest|smallest) key.{0,40}(largest|smallest) key"),
+        },
+        strings={
+            "ru": {
+                "title": "ширина 1: каждый ли токен смотрит на себя",
+                "prompt": "Голова шириной d_k = 1: запрос и ключ каждого токена — одно число. Токенов три или больше. "
+                    "Можно ли подобрать запросы и ключи так, чтобы каждый запрос отдал наибольший вес собственному "
+                    "ключу (A_ii — наибольший в строке i)?",
+                "a": "Да: возьмите q_i = k_i, тогда оценка q_i·k_i = k_i² — наибольшая в строке i.",
+                "b": "Да, если строки значений разные: тогда у каждого токена свой выход.",
+                "c": "Нет: при d_k = 1 оценка q_i·k_j — произведение двух чисел, и у положительного запроса она "
+                    "наибольшая у наибольшего ключа, у отрицательного — у наименьшего. Чьим-то фаворитом может быть "
+                    "не больше двух ключей, а токенов три.",
+                "d": "Нет: при d_k = 1 все оценки строки равны, и softmax даёт равномерную строку.",
+                "right": "Верно. Оценки строки i — это q_i, умноженное на каждый ключ: ключи из ячейки {keys} дают "
+                    "каждому положительному запросу один и тот же фаворит ({narrow}). Матрица QKᵀ здесь — столбец "
+                    "запросов на строку ключей, её ранг 1, а вообще он не больше d_k.",
+                "why_a": "Оценка q_i·k_j растёт вместе с k_j при любом положительном q_i, поэтому ключ больше k_i "
+                    "обгонит собственный: при q = k = {keys} фавориты такие: {narrow}.",
+                "why_b": "Значения в оценки не входят: веса решают только q_i·k_j. Значения лишь смешиваются по уже "
+                    "готовым весам.",
+                "why_d": "Оценки строки равны, только если равны ключи или q_i = 0. При q = k = {keys} строки весов "
+                    "{weights}, и ни одна не равномерна.",
+                "explain": "При d_k = 1 оценка q_i·k_j = q_i k_j, и для q_i > 0 она наибольшая у наибольшего k_j, а "
+                    "для q_i < 0 — у наименьшего. Поэтому фаворитов не больше двух: при q = k = {keys} это {narrow}. "
+                    "Ранг QKᵀ не больше d_k, и при d_k = 1 матрица оценок — лишь одно направление. При d_k = 2 три "
+                    "направления через 120° уже дают каждому токену себя: {wide}, на диагонали {wide_diagonal}. "
+                    "Голове нужна ширина, чтобы разные запросы могли выбирать разные ключи.",
+                "hint_stage": "При d_k = 1 оценка q_i·k_j — произведение двух чисел. Зафиксируйте положительный q_i: "
+                    "при каком k_j она наибольшая?",
+                "hint_formula": "У всех положительных запросов, значит, один и тот же ключ с наибольшей оценкой, у "
+                    "всех отрицательных — тоже один. Сколько разных «любимых» ключей может быть у трёх токенов?",
+            },
+            "en": {
+                "title": "width 1: can every token look at itself",
+                "prompt": "A head of width d_k = 1: each token's query and key are one number each. There are three "
+                    "tokens or more. Can the queries and keys be chosen so that every query gives its largest weight "
+                    "to its own key (A_ii the largest in row i)?",
+                "a": "Yes: take q_i = k_i; then the score q_i·k_i = k_i² is the largest in row i.",
+                "b": "Yes, if the value rows differ: then every token has its own output.",
+                "c": "No: at d_k = 1 the score q_i·k_j is a product of two numbers, largest at the largest key for a "
+                    "positive query and at the smallest key for a negative one. At most two keys can be anyone's "
+                    "favourite, and there are three tokens.",
+                "d": "No: at d_k = 1 all the scores of a row are equal, and softmax gives a uniform row.",
+                "right": "Right. Row i's scores are q_i times each key: the keys of the cell, {keys}, give every "
+                    "positive query the same favourite ({narrow}). Here QKᵀ is a column of queries times a row of "
+                    "keys, of rank 1; in general its rank is at most d_k.",
+                "why_a": "The score q_i·k_j grows with k_j for any positive q_i, so a key larger than k_i beats the "
+                    "token's own: with q = k = {keys} the favourites are {narrow}.",
+                "why_b": "The values take no part in the scores: only q_i·k_j decides the weights. The values are "
+                    "merely mixed by weights already made.",
+                "why_d": "A row's scores are equal only if the keys are, or q_i = 0. With q = k = {keys} the rows of "
+                    "weights are {weights}, none of them uniform.",
+                "explain": "At d_k = 1 the score is q_i·k_j = q_i k_j: for q_i > 0 it is largest at the largest k_j, "
+                    "for q_i < 0 at the smallest. So there are at most two favourites: with q = k = {keys} they are "
+                    "{narrow}. The rank of QKᵀ is at most d_k, and at d_k = 1 the score matrix has a single "
+                    "direction. At d_k = 2, three directions 120° apart already give every token itself: {wide}, "
+                    "with {wide_diagonal} on the diagonal. A head needs width so that different queries can pick "
+                    "different keys.",
+                "hint_stage": "At d_k = 1 the score q_i·k_j is a product of two numbers. Fix a positive q_i: at which "
+                    "k_j is it largest?",
+                "hint_formula": "So all positive queries share one key with the largest score, and all negative ones "
+                    "share one too. How many different “favourite” keys can three tokens have?",
+            },
+        },
+    ),
+    choice_exercise(
+        "no-matching-key",
+        notebook="10_exercises", instance="no_match",
+        skills=("skill.row-softmax", "skill.mixing"),
+        correct="b",
+        facts=_no_match_facts,
+        misconceptions={"a": "no-match-zero", "c": "negative-scores-undefined", "d": "falls-back-to-self"},
+        gives_away={
+            "ru": (r"(не подходит|не похож)\w* ни (один|на один) ключ.{0,80}(сумм\w* 1|в сумме)",
+                   r"(наименее плох|менее плох)\w*"),
+            "en": (r"matches no key.{0,80}(sums? to 1|sum of 1)", r"least bad"),
+        },
+        strings={
+            "ru": {
+                "title": "запрос, которому не подходит ни один ключ",
+                "prompt": "У запроса q_0 = [-2, -2] оценки со всеми ключами отрицательны: ни один ключ ему не "
+                    "подходит. Что голова сделает с его строкой весов и с выходом o_0?",
+                "a": "Все веса строки будут близки к 0, и выход o_0 ≈ 0: подходящего ключа нет, смешивать нечего.",
+                "b": "Веса по-прежнему дадут в сумме 1: softmax делит вес по разностям оценок, больше достанется "
+                    "ключам с наименее отрицательной оценкой, а o_0 — взвешенное среднее значений, не ноль.",
+                "c": "Строка не определена: при отрицательных оценках знаменатель softmax стремится к 0, и веса "
+                    "станут NaN.",
+                "d": "Весь вес уйдёт собственному ключу k_0: когда подходящих ключей нет, запрос смотрит на себя.",
+                "right": "Да. Softmax смотрит только на разности оценок строки: {scores} дают веса {weights}, в сумме "
+                    "{total}, и o_0 = {output} — смесь значений.",
+                "why_a": "Веса строки всегда дают в сумме 1, какими бы ни были оценки: здесь {scores} дают {weights}. "
+                    "Голова не умеет сказать «ничего» — она обязана что-то смешать: o_0 = {output}.",
+                "why_c": "Экспоненты отрицательных чисел малы, но положительны, и движок вычитает из строки её "
+                    "максимум, так что наибольшая экспонента равна 1: веса {weights} конечны и дают {total}.",
+                "why_d": "Собственный ключ ничем не выделен: вес решают оценки q_0·k_j, а у k_0 здесь такая же оценка, "
+                    "как у k_1. Веса строки — {weights}.",
+                "explain": "Оценки q_0: {scores}. Softmax зависит только от их разностей, поэтому веса {weights} "
+                    "дают в сумме {total}, а выход o_0 = {output} — среднее значений с этими весами. Голове, которой "
+                    "нечего взять, всё равно приходится что-то смешать.",
+                "hint_stage": "Что softmax гарантирует для суммы строки весов — при любых оценках?",
+                "hint_formula": "Прибавьте ко всем оценкам строки одно и то же число: веса не изменятся. Что это "
+                    "говорит о строке, где все оценки отрицательны?",
+            },
+            "en": {
+                "title": "a query no key matches",
+                "prompt": "The query q_0 = [-2, -2] scores negatively against every key: no key matches it. What "
+                    "does the head do with its row of weights and with the output o_0?",
+                "a": "All the weights of the row will be close to 0, and o_0 ≈ 0: no key matches, so there is "
+                    "nothing to mix.",
+                "b": "The weights still sum to 1: softmax shares the weight out by the differences of the scores, "
+                    "the keys with the least negative scores get the most, and o_0 is a weighted mean of the values, "
+                    "not zero.",
+                "c": "The row is undefined: with negative scores softmax's denominator goes to 0 and the weights "
+                    "become NaN.",
+                "d": "All the weight goes to the query's own key k_0: when no key matches, a query looks at itself.",
+                "right": "Yes. Softmax looks only at the differences of a row's scores: {scores} give the weights "
+                    "{weights}, summing to {total}, and o_0 = {output} is a mixture of the values.",
+                "why_a": "A row's weights always sum to 1, whatever the scores: here {scores} give {weights}. A head "
+                    "cannot say “nothing”; it has to mix something: o_0 = {output}.",
+                "why_c": "The exponentials of negative numbers are small but positive, and the engine subtracts a "
+                    "row's maximum, so the largest exponential is 1: the weights {weights} are finite and sum to "
+                    "{total}.",
+                "why_d": "A query's own key is not special: the scores q_0·k_j decide, and here k_0 scores the same "
+                    "as k_1. The row's weights are {weights}.",
+                "explain": "q_0's scores: {scores}. Softmax depends only on their differences, so the weights "
+                    "{weights} sum to {total}, and the output o_0 = {output} is the mean of the values with those "
+                    "weights. A head with nothing to take still has to mix something.",
+                "hint_stage": "What does softmax guarantee for the sum of a row of weights, whatever the scores?",
+                "hint_formula": "Add the same number to every score of a row: the weights do not change. What does "
+                    "that say about a row whose scores are all negative?",
             },
         },
     ),
