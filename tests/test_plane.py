@@ -130,7 +130,7 @@ def moved(**vectors) -> dict:
 
 JUDGED = [  # (challenge, the plane's vectors, right, what the message says)
     ("plane-equal", moved(k1=(-2, 0)), True, "0.500 и 0.500"),
-    ("plane-equal", moved(k1=(3, 0.01)), True, "важна только эта проекция"),
+    ("plane-equal", moved(k1=(3, 0.01)), True, "важна эта проекция"),
     ("plane-equal", moved(k1=(4.5, 0.1)), False, "Почти: q₀·k₁ = 0.30, а нужно 0.00"),
     ("plane-equal", moved(k1=(3, 0.1)), False, "Почти"),
     ("plane-equal", moved(k1=(4.5, 1.5)), False, "оценки q₀·k₀ = 0.00 и q₀·k₁ = 4.50 не равны"),

@@ -190,10 +190,10 @@ CHALLENGES = (
                 "d": "Никуда: k₀ перпендикулярен q₀, и его вес до половины не поднять.",
                 "right": "Да. Softmax строки видит только её оценки, и две равные оценки дают по 1/2. Осталось найти, "
                     "где q₀·k₁ совпадает с q₀·k₀, — таких точек много.",
-                "why_a": "Одинаковые ключи дают равные веса, но не только они: softmax видит только оценки, а одну и "
-                    "ту же оценку q₀·k дают многие ключи.",
-                "why_b": "Длина ключа сама ничего не решает: оценка q₀·k — это проекция k на направление q₀, "
-                    "умноженная на длину q₀. Ключ той же длины, повёрнутый к q₀, получит больший вес.",
+                "why_a": "k₁ = k₀ подходит, но это не единственная точка: softmax видит только оценки, а одну и ту же "
+                    "оценку q₀·k дают многие ключи.",
+                "why_b": "Одной длины ключа мало: оценка q₀·k — это проекция k на направление q₀, умноженная на длину "
+                    "q₀. Ключ той же длины, повёрнутый к q₀, получит больший вес.",
                 "why_d": "Перпендикулярный ключ получает оценку 0, но не вес 0: вес зависит от того, как оценка "
                     "соотносится с другими оценками строки, а их можно уравнять, двигая k₁.",
                 "explain": "Веса строки зависят только от её оценок, а равные оценки дают равные веса.",
@@ -201,7 +201,7 @@ CHALLENGES = (
                 "hint_formula": "В строке из двух оценок softmax(s₀, s₁) = (1/2, 1/2) ровно тогда, когда s₀ = s₁.",
             },
             "en": {
-                "title": "where k₁ evens q₀'s weights",
+                "title": "where k₁ must go to equalize q₀'s weights",
                 "prompt": "The task: move only k₁ so that q₀ gives both keys equal weights. Predict first: where can "
                     "k₁ go for that?",
                 "a": "Only onto k₀: k₁ has to coincide with k₀.",
@@ -210,10 +210,10 @@ CHALLENGES = (
                 "d": "Nowhere: k₀ is perpendicular to q₀, and its weight cannot rise to one half.",
                 "right": "Yes. A row's softmax sees only its scores, and two equal scores give 1/2 each. What is left "
                     "is to find where q₀·k₁ equals q₀·k₀; there are many such points.",
-                "why_a": "Identical keys do get equal weights, but they are not the only ones: softmax sees only the "
-                    "scores, and many keys give the same score q₀·k.",
-                "why_b": "A key's length decides nothing by itself: the score q₀·k is k's projection onto q₀'s "
-                    "direction times q₀'s length. A key as long, turned towards q₀, gets a larger weight.",
+                "why_a": "k₁ = k₀ works, but it is not the only point: softmax sees only the scores, and many keys "
+                    "give the same score q₀·k.",
+                "why_b": "A key's length alone is not enough: the score q₀·k is k's projection onto q₀'s direction "
+                    "times q₀'s length. A key of the same length, turned towards q₀, gets a larger weight.",
                 "why_d": "A perpendicular key gets a score of 0, not a weight of 0: a weight depends on how its score "
                     "compares with the row's other scores, and moving k₁ can make them equal.",
                 "explain": "A row's weights depend on its scores alone, and equal scores give equal weights.",
@@ -239,8 +239,7 @@ CHALLENGES = (
                     "нажмите «Проверить».",
                 "form": "check(\"plane-equal\", plane), где plane — плоскость выше",
                 "right": "Получилось: q₀·k₀ = {s0} и q₀·k₁ = {s1}, поэтому веса {w0} и {w1}. Ключ k₁ = {k1} "
-                    "проецируется на направление q₀ туда же, куда k₀: важна только эта проекция, длина k₁ сама по "
-                    "себе ничего не решает.",
+                    "проецируется на направление q₀ туда же, куда k₀: важна эта проекция, одной длины k₁ мало.",
                 "length": "k₁ теперь той же длины, что и k₀ ({length}), но веса {w0} и {w1}, потому что оценки {s0} и "
                     "{s1} разные. Оценка — это проекция ключа на q₀, умноженная на длину q₀, а не длина ключа.",
                 "missing": "Веса q₀ пока {w0} и {w1}: оценки q₀·k₀ = {s0} и q₀·k₁ = {s1} не равны. Softmax даёт "
@@ -256,16 +255,16 @@ CHALLENGES = (
                     "даёт с q₀ оценку 0?",
             },
             "en": {
-                "title": "k₁ that evens q₀'s weights",
+                "title": "move k₁ to equalize q₀'s weights",
                 "prompt": "Now move only k₁ on the plane above, so that q₀'s two weights become 0.5 each, and press "
                     "“Check”.",
                 "form": "check(\"plane-equal\", plane), where plane is the plane above",
                 "right": "Done: q₀·k₀ = {s0} and q₀·k₁ = {s1}, so the weights are {w0} and {w1}. The key k₁ = {k1} "
-                    "projects onto q₀'s direction where k₀ does: only that projection counts, k₁'s length by itself "
-                    "decides nothing.",
-                "length": "k₁ is now as long as k₀ ({length}), yet the weights are {w0} and {w1}, because the scores "
-                    "{s0} and {s1} differ. A score is the key's projection onto q₀ times q₀'s length, not the key's "
-                    "length.",
+                    "projects onto q₀'s direction where k₀ does: that projection is what counts, not k₁'s length "
+                    "alone.",
+                "length": "k₁ now has the same length as k₀ ({length}), yet the weights are {w0} and {w1}, because "
+                    "the scores {s0} and {s1} differ. A score is the key's projection onto q₀ times q₀'s length, not "
+                    "the key's length.",
                 "missing": "q₀'s weights are {w0} and {w1} so far: the scores q₀·k₀ = {s0} and q₀·k₁ = {s1} are not "
                     "equal. Softmax splits evenly only when a row's scores are the same.",
                 "near": "Almost: q₀·k₁ = {s1}, and it should be {s0}, like q₀·k₀ (the weights are {w0} and {w1} so "
@@ -305,10 +304,10 @@ CHALLENGES = (
                 "b": "Оба веса вырастут вдвое.",
                 "c": "Строка станет резче: больший вес подойдёт ближе к 1, меньший — к 0.",
                 "d": "Строка станет ровнее: у более длинного вектора больше делитель √d_k.",
-                "right": "Да. Вдвое длиннее q₀ — вдвое больше обе его оценки и их разность, а чем больше разность, "
-                    "тем ближе softmax к выбору одного ключа.",
-                "why_a": "Длина не сокращается: softmax не делит оценки на длину запроса. Вдвое длиннее q₀ — вдвое "
-                    "больше его оценки и вдвое больше их разность.",
+                "right": "Да. Если q₀ вдвое длиннее, вдвое больше и обе его оценки, и их разность, а чем больше "
+                    "разность, тем ближе softmax к выбору одного ключа.",
+                "why_a": "Длина не сокращается: softmax не делит оценки на длину запроса. Если q₀ вдвое длиннее, "
+                    "вдвое больше и его оценки, и их разность.",
                 "why_b": "Веса строки всегда дают в сумме 1, поэтому вырасти оба не могут: удвоенные оценки "
                     "перераспределяют вес, а не умножают его.",
                 "why_d": "√d_k зависит от ширины векторов (здесь их ширина 2), а не от их длины: делитель остаётся "
@@ -500,7 +499,7 @@ CHALLENGES = (
                 "short": "q₁ points at k₁ but is short (length {length}): k₁ gets only {w1}. Length multiplies the "
                     "difference of scores: make q₁ longer until (q₁·k₁ − q₁·k₀)/√2 = {gap} reaches ln 9 ≈ {need}.",
                 "answer": "any q₁ with (q₁·k₁ − q₁·k₀)/√2 ≥ ln 9 ≈ {need}: for example q₁ pointed straight at k₁ and "
-                    "as long, q₁ = {k1}, gives k₁ a weight of {w1} (at least {goal} needed)",
+                    "of the same length, q₁ = {k1}, gives k₁ a weight of {w1} (at least {goal} needed)",
                 "explain": "k₁'s weight in q₁'s row is set by the difference of scaled scores (q₁·k₁ − q₁·k₀)/√2, and "
                     "a weight of 0.9 by a difference of ln 9.",
                 "hint_stage": "Watch the two scores of q₁'s row in the figure: which must become the larger?",

@@ -291,7 +291,13 @@ def _row_shift_facts(ev: LearnerEvidence) -> dict[str, str]:
 def _saturated_facts(ev: LearnerEvidence) -> dict[str, str]:
     run = ev.saturated
     return {"factor": num(SATURATING_FACTOR, 0), "weights": matrix(run.weights[0]),
-            "grad_q": vector(run.grad_query), "grad_v": vector(run.grad_value)}
+            "grad_q": "[" + ", ".join(_row_in_powers(row) for row in run.grad_query[0]) + "]",
+            "grad_v": matrix(run.grad_value[0])}
+
+
+def _row_in_powers(row: np.ndarray) -> str:
+    """[2.4e-07,-1.2e-07]: entries too small for six decimals, shown by their powers of ten."""
+    return "[" + ",".join(f"{x:.1e}" for x in row) + "]"
 
 
 def _favourites(weights: np.ndarray) -> str:
@@ -457,13 +463,13 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
             "ru": {
                 "title": "оценки QKᵀ",
                 "prompt": "Посчитайте матрицу QKᵀ разобранного примера целиком: четыре скалярных произведения. Ответ "
-                    "— матрица 2×2 [[S_00, S_01], [S_10, S_11]].",
+                    "— матрица 2×2 [[a, b], [c, d]]: строка i — запрос q_i, столбец j — ключ k_j.",
                 "form": "матрица 2×2 в виде [[a, b], [c, d]]",
-                "form_hint": "Нужна матрица {shape} без оси пакета: по строке на запрос и по столбцу на ключ.",
+                "form_hint": "Нужна матрица {shape} без оси пакета: строки — запросы, столбцы — ключи.",
                 "wrong": "Элемент (i, j) — скалярное произведение строки q_i на строку k_j: сумма попарных "
                     "произведений координат.",
                 "explain": "QKᵀ = {answer}: элемент (i, j) равен q_i · k_j.",
-                "hint_stage": "Это этап до масштабирования: матрица QKᵀ, строка на запрос, столбец на ключ.",
+                "hint_stage": "Это этап до масштабирования: матрица QKᵀ: строки — запросы, столбцы — ключи.",
                 "hint_formula": "Элемент (i, j) — скалярное произведение q_i · k_j: сумма попарных произведений "
                     "координат q_i и k_j.",
                 "hint_method": "Одно произведение, расписанное по координатам: q_0 · k_1 = {q0k1}. Остальные три — "
@@ -472,7 +478,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
             "en": {
                 "title": "the scores QKᵀ",
                 "prompt": "Compute the worked example's whole matrix QKᵀ: four dot products. Answer with a 2×2 matrix "
-                    "[[S_00, S_01], [S_10, S_11]].",
+                    "[[a, b], [c, d]]: row i is query q_i, column j is key k_j.",
                 "form": "a 2×2 matrix as [[a, b], [c, d]]",
                 "form_hint": "Expected: a {shape} matrix without the batch axis, one row per query and one column per "
                     "key.",
@@ -969,7 +975,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
             "ru": {
                 "title": "градиент по значениям V̄",
                 "prompt": "Обратный проход начинается с последнего шага, O = AV. Вычислите V̄ = AᵀŌ для разобранного "
-                    "примера при Ō = I (A и V — в ячейке выше). Ответ — матрица 2×2, по строке на позицию значения; "
+                    "примера при Ō = I (A и V — в ячейке выше). Ответ — матрица 2×2, строки — позиции значений; "
                     "хватит трёх знаков после запятой.",
                 "form": "матрица 2×2 в виде [[a, b], [c, d]]",
                 "form_hint": "Нужна матрица 2×2 той же формы, что V: строка j для позиции j, столбец для каждого "
@@ -1019,9 +1025,9 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
             "ru": {
                 "title": "градиент по весам Ā",
                 "prompt": "Тот же шаг O = AV ведёт и к весам. Вычислите Ā = ŌVᵀ при Ō = I. Ответ — матрица 2×2, "
-                    "строка на запрос, столбец на ключ.",
+                    "строки — запросы, столбцы — ключи.",
                 "form": "матрица 2×2 в виде [[a, b], [c, d]]",
-                "form_hint": "Нужна матрица 2×2 той же формы, что A: строка на запрос, столбец на позицию ключа.",
+                "form_hint": "Нужна матрица 2×2 той же формы, что A: строки — запросы, столбцы — позиции ключей.",
                 "wrong": "Ā_ij = ō_i · v_j: скалярное произведение строки i входящего градиента со строкой значения j.",
                 "explain": "Ā = ŌVᵀ, а при Ō = I это Vᵀ: Ā = {answer}. Элемент Ā_ij = ō_i · v_j говорит, насколько "
                     "выросла бы L, если бы запрос q_i отдал позиции j чуть больше веса.",
@@ -1064,7 +1070,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                     "и её градиента ā сначала найдите одно число ⟨a, ā⟩, затем a ⊙ (ā − ⟨a, ā⟩). Ответ — матрица 2×2; "
                     "числа маленькие, дайте три знака после запятой.",
                 "form": "матрица 2×2 в виде [[a, b], [c, d]]",
-                "form_hint": "Нужна матрица 2×2 той же формы, что S: строка на запрос, столбец на ключ.",
+                "form_hint": "Нужна матрица 2×2 той же формы, что S: строки — запросы, столбцы — ключи.",
                 "wrong": "В строке i: S̄_ij = A_ij (Ā_ij − Σ_r A_ir Ā_ir). Сначала одно число на строку, ⟨a_i, ā_i⟩, "
                     "затем разность с ним, умноженная на вес.",
                 "explain": "В строке q_0: a = {row}, ā = {grad_row}, ⟨a, ā⟩ = {inner}, и S̄_0 = a ⊙ (ā − ⟨a, ā⟩) = "
@@ -1185,9 +1191,9 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "title": "оценки QKᵀ вручную",
                 "prompt": "Пример для счёта вручную: Q = {hand_query}, K = {hand_key}, d_k = {key_width}. Вычислите "
                     "QKᵀ: скалярное произведение q_i · k_j для каждой пары запроса и ключа. Ответ — матрица {size}: "
-                    "строка на запрос, столбец на ключ.",
+                    "строки — запросы, столбцы — ключи.",
                 "form": "матрица {size} в виде {layout}",
-                "form_hint": "Нужна матрица {size}: строка на запрос, столбец на ключ.",
+                "form_hint": "Нужна матрица {size}: строки — запросы, столбцы — ключи.",
                 "wrong": "Элемент (i, j) — скалярное произведение строки q_i на строку k_j: перемножьте координаты "
                     "попарно и сложите произведения.",
                 "explain": "QKᵀ = {answer}. Элемент (i, j) равен q_i · k_j, например {example}. Матрица не "
@@ -1236,13 +1242,13 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "title": "веса A вручную",
                 "prompt": "Теперь веса этого примера (Q = {hand_query}, K = {hand_key}): A = softmax(QKᵀ/√d_k) по "
                     "строкам, d_k = {key_width}. Из констант понадобится только e ≈ 2.718. Ответ — матрица {size}, "
-                    "строка на запрос; хватит двух знаков после запятой (принимается ±0.01).",
+                    "строки — запросы; хватит двух знаков после запятой (принимается ±0.01).",
                 "form": "матрица весов {size} в виде {layout}",
-                "form_hint": "Нужна матрица весов {size}: строка на запрос, столбец на ключ.",
+                "form_hint": "Нужна матрица весов {size}: строки — запросы, столбцы — ключи.",
                 "wrong": "Разделите каждую оценку на √d_k, возьмите экспоненты и поделите каждую экспоненту строки на "
                     "их сумму.",
                 "explain": "S = QKᵀ/√d_k = {scaled} (√d_k = {root}). Экспоненты строки q_0: {exps}, их сумма {total}, "
-                    "поэтому A_0 = {first}. Целиком A = {answer}: наибольший вес — {largest}, не больше 0.9: значения "
+                    "поэтому A_0 = {first}. Целиком A = {answer}: наибольший вес — {largest}, меньше 0.9: значения "
                     "действительно смешиваются.",
                 "hint_stage": "Сначала масштабированные оценки S = QKᵀ/√d_k (здесь √d_k = {root}), затем softmax "
                     "каждой строки.",
@@ -1286,10 +1292,10 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
             "ru": {
                 "title": "выход O вручную",
                 "prompt": "И выход этого примера (Q = {hand_query}, K = {hand_key}, d_k = {key_width}): O = AV при V "
-                    "= {hand_value}, где A — его веса. Ответ — матрица {value_size}, строка на запрос; хватит двух "
+                    "= {hand_value}, где A — его веса. Ответ — матрица {value_size}, строки — запросы; хватит двух "
                     "знаков после запятой.",
                 "form": "матрица {value_size} в виде {value_layout}",
-                "form_hint": "Нужна матрица {size}: строка на запрос, столбец на признак значения.",
+                "form_hint": "Нужна матрица {size}: строки — запросы, столбцы — признаки значений.",
                 "wrong": "Строка o_i — сумма строк значений v_j с весами из строки A_i,: — o_i = Σ_j A_ij v_j.",
                 "explain": "o_0 = {terms} = {first}; остальные строки — так же. O = {answer}.",
                 "hint_stage": "Это смесь значений: строка o_i собирается из строк V с весами строки A_i,:.",
@@ -1397,7 +1403,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "second": "второго примера",
                 "given": "примера с Q = {hand_query}, K = {hand_key}, d_k = {key_width}",
                 "form": "матрица весов {size} в виде {layout}",
-                "form_hint": "Нужна матрица весов {size}: строка на запрос, столбец на ключ; у скрытых ключей вес 0.",
+                "form_hint": "Нужна матрица весов {size}: строки — запросы, столбцы — ключи; у скрытых ключей вес 0.",
                 "wrong": "В каждой строке оставьте ключи j ≤ i, возьмите softmax только по ним, а скрытым ключам "
                     "дайте вес 0.",
                 "explain": "Строка q_i берёт softmax только по ключам k_0 … k_i, а скрытым ключам даёт вес 0: {rows}. "
@@ -1576,7 +1582,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "why_a": "V̄ = AᵀŌ не равен нулю: здесь V̄ = {grad_v}. Пропадает путь через softmax, а не через "
                     "значения.",
                 "why_b": "Голова не вызывает argmax: она считает softmax, у которого производная есть везде. Q̄ = "
-                    "{grad_q} лишь с точностью до шести знаков: он очень мал, но не равен нулю точно.",
+                    "{grad_q}: он очень мал, но не равен нулю.",
                 "why_c": "Масштаб 1/√d_k — постоянный множитель: он не зависит от величины оценок и сам градиент не "
                     "обнуляет. Обнуляет насыщенный softmax: A = {weights}.",
                 "explain": "При Q × {factor} веса A = {weights}, Q̄ = {grad_q}, а V̄ = {grad_v}. Насыщенный softmax "
@@ -1599,7 +1605,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "why_a": "V̄ = AᵀŌ is not zero: here V̄ = {grad_v}. It is the path through softmax that vanishes, not "
                     "the one through the values.",
                 "why_b": "The head never calls argmax: it computes softmax, which has a derivative everywhere. Q̄ = "
-                    "{grad_q} only to six decimals: it is tiny, but not exactly zero.",
+                    "{grad_q}: tiny, but not zero.",
                 "why_c": "The scale 1/√d_k is a constant factor: it does not depend on how large the scores are and "
                     "does not wipe out a gradient by itself. A saturated softmax does: A = {weights}.",
                 "explain": "With Q × {factor} the weights are A = {weights}, Q̄ = {grad_q}, and V̄ = {grad_v}. A "
@@ -1664,72 +1670,72 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
         facts=_width_one_facts,
         misconceptions={"a": "own-key-largest", "b": "values-steer-weights", "d": "width-one-uniform"},
         gives_away={
-            "ru": (r"только (два|двое).{0,40}ключ", r"ранг.{0,20}qkᵀ.{0,20}(≤|не больше|равен 1)",
+            "ru": (r"не больше (двух|чем двум) ключ", r"ранг.{0,20}qkᵀ.{0,20}(≤|не больше|равен 1)",
                    r"(наибольш\w+|наименьш\w+) ключ\w*.{0,40}(наибольш\w+|наименьш\w+) ключ"),
-            "en": (r"only two.{0,40}keys?", r"rank.{0,20}qkᵀ.{0,20}(≤|at most|is 1)",
+            "en": (r"at most two keys", r"rank.{0,20}qkᵀ.{0,20}(≤|at most|is 1)",
                    r"(largest|smallest) key.{0,40}(largest|smallest) key"),
         },
         strings={
             "ru": {
                 "title": "ширина 1: каждый ли токен смотрит на себя",
-                "prompt": "Голова шириной d_k = 1: запрос и ключ каждого токена — одно число. Токенов три или больше. "
-                    "Можно ли подобрать запросы и ключи так, чтобы каждый запрос отдал наибольший вес собственному "
-                    "ключу (A_ii — наибольший в строке i)?",
+                "prompt": "Голова шириной d_k = 1: запрос и ключ каждого токена — одно число. Токенов не меньше трёх. "
+                    "Можно ли подобрать запросы и ключи так, чтобы в каждой строке i вес A_ii был строго больше всех "
+                    "остальных весов строки?",
                 "a": "Да: возьмите q_i = k_i, тогда оценка q_i·k_i = k_i² — наибольшая в строке i.",
                 "b": "Да, если строки значений разные: тогда у каждого токена свой выход.",
-                "c": "Нет: при d_k = 1 оценка q_i·k_j — произведение двух чисел, и у положительного запроса она "
-                    "наибольшая у наибольшего ключа, у отрицательного — у наименьшего. Чьим-то фаворитом может быть "
-                    "не больше двух ключей, а токенов три.",
+                "c": "Нет: при d_k = 1 оценка q_i·k_j — произведение двух чисел. У положительного запроса она "
+                    "наибольшая у наибольшего ключа, у отрицательного — у наименьшего, так что наибольший вес хоть "
+                    "какого-то запроса могут получить не больше двух ключей, а токенов не меньше трёх.",
                 "d": "Нет: при d_k = 1 все оценки строки равны, и softmax даёт равномерную строку.",
-                "right": "Верно. Оценки строки i — это q_i, умноженное на каждый ключ: ключи из ячейки {keys} дают "
-                    "каждому положительному запросу один и тот же фаворит ({narrow}). Матрица QKᵀ здесь — столбец "
-                    "запросов на строку ключей, её ранг 1, а вообще он не больше d_k.",
+                "right": "Верно. Оценки строки i — это q_i, умноженное на каждый ключ, поэтому все положительные "
+                    "запросы отдают наибольший вес одному и тому же ключу: при q = k = {keys} это {narrow}.",
                 "why_a": "Оценка q_i·k_j растёт вместе с k_j при любом положительном q_i, поэтому ключ больше k_i "
-                    "обгонит собственный: при q = k = {keys} фавориты такие: {narrow}.",
+                    "обгонит собственный: при q = k = {keys} наибольшие веса такие: {narrow}.",
                 "why_b": "Значения в оценки не входят: веса решают только q_i·k_j. Значения лишь смешиваются по уже "
                     "готовым весам.",
                 "why_d": "Оценки строки равны, только если равны ключи или q_i = 0. При q = k = {keys} строки весов "
                     "{weights}, и ни одна не равномерна.",
-                "explain": "При d_k = 1 оценка q_i·k_j = q_i k_j, и для q_i > 0 она наибольшая у наибольшего k_j, а "
-                    "для q_i < 0 — у наименьшего. Поэтому фаворитов не больше двух: при q = k = {keys} это {narrow}. "
-                    "Ранг QKᵀ не больше d_k, и при d_k = 1 матрица оценок — лишь одно направление. При d_k = 2 три "
-                    "направления через 120° уже дают каждому токену себя: {wide}, на диагонали {wide_diagonal}. "
+                "explain": "При d_k = 1 оценка q_i·k_j = q_i k_j: для q_i > 0 она наибольшая у наибольшего k_j, для "
+                    "q_i < 0 — у наименьшего, а при q_i = 0 строка равномерна. Значит, наибольший вес хоть какого-то "
+                    "запроса достаётся не больше чем двум ключам, а при q = k = {keys} — вообще одному: {narrow}. При "
+                    "d_k = 2 три направления через 120° уже позволяют каждому токену отдать наибольший вес себе: "
+                    "{wide}, на диагонали {wide_diagonal}; на окружности так можно расставить сколько угодно токенов. "
                     "Голове нужна ширина, чтобы разные запросы могли выбирать разные ключи.",
                 "hint_stage": "При d_k = 1 оценка q_i·k_j — произведение двух чисел. Зафиксируйте положительный q_i: "
                     "при каком k_j она наибольшая?",
-                "hint_formula": "У всех положительных запросов, значит, один и тот же ключ с наибольшей оценкой, у "
-                    "всех отрицательных — тоже один. Сколько разных «любимых» ключей может быть у трёх токенов?",
+                "hint_formula": "Значит, у всех положительных запросов наибольшая оценка у одного и того же ключа, у "
+                    "всех отрицательных — тоже у одного. Сколько разных ключей могут получить наибольший вес хоть "
+                    "какого-то запроса?",
             },
             "en": {
                 "title": "width 1: can every token look at itself",
-                "prompt": "A head of width d_k = 1: each token's query and key are one number each. There are three "
-                    "tokens or more. Can the queries and keys be chosen so that every query gives its largest weight "
-                    "to its own key (A_ii the largest in row i)?",
+                "prompt": "A head of width d_k = 1: each token's query and key are one number each. There are at least "
+                    "three tokens. Can the queries and keys be chosen so that in every row i the weight A_ii is "
+                    "strictly larger than every other weight of the row?",
                 "a": "Yes: take q_i = k_i; then the score q_i·k_i = k_i² is the largest in row i.",
                 "b": "Yes, if the value rows differ: then every token has its own output.",
                 "c": "No: at d_k = 1 the score q_i·k_j is a product of two numbers, largest at the largest key for a "
-                    "positive query and at the smallest key for a negative one. At most two keys can be anyone's "
-                    "favourite, and there are three tokens.",
+                    "positive query and at the smallest key for a negative one. So at most two keys can get any "
+                    "query's largest weight, and there are at least three tokens.",
                 "d": "No: at d_k = 1 all the scores of a row are equal, and softmax gives a uniform row.",
-                "right": "Right. Row i's scores are q_i times each key: the keys of the cell, {keys}, give every "
-                    "positive query the same favourite ({narrow}). Here QKᵀ is a column of queries times a row of "
-                    "keys, of rank 1; in general its rank is at most d_k.",
+                "right": "Right. Row i's scores are q_i times each key, so every positive query gives its largest "
+                    "weight to the same key: with q = k = {keys} that is {narrow}.",
                 "why_a": "The score q_i·k_j grows with k_j for any positive q_i, so a key larger than k_i beats the "
-                    "token's own: with q = k = {keys} the favourites are {narrow}.",
+                    "token's own: with q = k = {keys} the largest weights go {narrow}.",
                 "why_b": "The values take no part in the scores: only q_i·k_j decides the weights. The values are "
                     "merely mixed by weights already made.",
                 "why_d": "A row's scores are equal only if the keys are, or q_i = 0. With q = k = {keys} the rows of "
                     "weights are {weights}, none of them uniform.",
                 "explain": "At d_k = 1 the score is q_i·k_j = q_i k_j: for q_i > 0 it is largest at the largest k_j, "
-                    "for q_i < 0 at the smallest. So there are at most two favourites: with q = k = {keys} they are "
-                    "{narrow}. The rank of QKᵀ is at most d_k, and at d_k = 1 the score matrix has a single "
-                    "direction. At d_k = 2, three directions 120° apart already give every token itself: {wide}, "
-                    "with {wide_diagonal} on the diagonal. A head needs width so that different queries can pick "
-                    "different keys.",
+                    "for q_i < 0 at the smallest, and for q_i = 0 the row is uniform. So at most two keys get any "
+                    "query's largest weight, and with q = k = {keys} only one: {narrow}. At d_k = 2, three directions "
+                    "120° apart already let every token give itself the largest weight: {wide}, with {wide_diagonal} "
+                    "on the diagonal; any number of tokens can be placed so on a circle. A head needs width so that "
+                    "different queries can pick different keys.",
                 "hint_stage": "At d_k = 1 the score q_i·k_j is a product of two numbers. Fix a positive q_i: at which "
                     "k_j is it largest?",
                 "hint_formula": "So all positive queries share one key with the largest score, and all negative ones "
-                    "share one too. How many different “favourite” keys can three tokens have?",
+                    "share one too. How many different keys can get some query's largest weight?",
             },
         },
     ),
@@ -1748,11 +1754,11 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
         strings={
             "ru": {
                 "title": "запрос, которому не подходит ни один ключ",
-                "prompt": "У запроса q_0 = [-2, -2] оценки со всеми ключами отрицательны: ни один ключ ему не "
-                    "подходит. Что голова сделает с его строкой весов и с выходом o_0?",
+                "prompt": "У запроса q_0 = [-2, -2] оценки со всеми ключами отрицательны — кажется, что ни один ключ "
+                    "ему не подходит. Что голова сделает с его строкой весов и с выходом o_0?",
                 "a": "Все веса строки будут близки к 0, и выход o_0 ≈ 0: подходящего ключа нет, смешивать нечего.",
                 "b": "Веса по-прежнему дадут в сумме 1: softmax делит вес по разностям оценок, больше достанется "
-                    "ключам с наименее отрицательной оценкой, а o_0 — взвешенное среднее значений, не ноль.",
+                    "ключам с наименее отрицательной оценкой, а o_0 — взвешенное среднее значений (здесь не ноль).",
                 "c": "Строка не определена: при отрицательных оценках знаменатель softmax стремится к 0, и веса "
                     "станут NaN.",
                 "d": "Весь вес уйдёт собственному ключу k_0: когда подходящих ключей нет, запрос смотрит на себя.",
@@ -1773,13 +1779,13 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
             },
             "en": {
                 "title": "a query no key matches",
-                "prompt": "The query q_0 = [-2, -2] scores negatively against every key: no key matches it. What "
-                    "does the head do with its row of weights and with the output o_0?",
+                "prompt": "The query q_0 = [-2, -2] scores negatively against every key: none of the keys seems to "
+                    "match it. What does the head do with its row of weights and with the output o_0?",
                 "a": "All the weights of the row will be close to 0, and o_0 ≈ 0: no key matches, so there is "
                     "nothing to mix.",
                 "b": "The weights still sum to 1: softmax shares the weight out by the differences of the scores, "
-                    "the keys with the least negative scores get the most, and o_0 is a weighted mean of the values, "
-                    "not zero.",
+                    "the keys with the least negative scores get the most, and o_0 is a weighted mean of the values "
+                    "(here not zero).",
                 "c": "The row is undefined: with negative scores softmax's denominator goes to 0 and the weights "
                     "become NaN.",
                 "d": "All the weight goes to the query's own key k_0: when no key matches, a query looks at itself.",

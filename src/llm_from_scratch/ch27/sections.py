@@ -12,7 +12,7 @@ from html import escape
 
 import numpy as np
 
-from ..book.formatting import below, labels, num, shape, vector
+from ..book.formatting import below, labels, matrix, num, shape, vector
 from ..book.sections import (
     Group,
     Matrix,
@@ -92,11 +92,11 @@ def _score_matrix(name: str, scores: np.ndarray, caption: str = "") -> Matrix:
 
 def inputs(run: HeadRun) -> Section:
     parts = []
-    for name, role, matrix, prefix in (("Q", "query", run.query, "q"), ("K", "key", run.key, "k"),
+    for name, role, tensor, prefix in (("Q", "query", run.query, "q"), ("K", "key", run.key, "k"),
                                        ("V", "value", run.value, "v")):
-        columns = tuple(str(j) for j in range(matrix.shape[2]))
-        parts.append(Group((Matrix(name, matrix[0], labels(prefix, matrix.shape[1]), columns,
-                                   text(ROLE_CAPTIONS[role]), matrix.shape),), role))
+        columns = tuple(str(j) for j in range(tensor.shape[2]))
+        parts.append(Group((Matrix(name, tensor[0], labels(prefix, tensor.shape[1]), columns,
+                                   text(ROLE_CAPTIONS[role]), tensor.shape),), role))
     return Section(text("section.inputs"), tuple(parts))
 
 
@@ -165,7 +165,7 @@ def forward(run: HeadRun) -> tuple[Section, ...]:
 # --- backward, shapes, properties, checks -----------------------------------------------
 
 def backward(run: HeadRun) -> Section:
-    values = [Value(name, vector(grad)) for name, grad in (
+    values = [Value(name, matrix(_matrix(grad))) for name, grad in (
         ("Ō", run.upstream), ("Q̄", run.grad_query), ("K̄", run.grad_key), ("V̄", run.grad_value))]
     return Section(text("section.backward"), (*values, Value(f"{text('loss')} = ⟨O, Ō⟩", num(run.loss))))
 

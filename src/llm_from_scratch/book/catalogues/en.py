@@ -112,7 +112,7 @@ STRINGS: dict[str, str] = {
         "parentheses: the function itself, not what it returns.",
     "code.right": "{function} matches the engine in all {count} cases, the hidden ones included.",
     "code.right_precision": "{function} matches the engine in all {count} cases, the hidden ones included, to "
-        "{error} of the largest entry: float32 and other formats less precise than float64 compute so.",
+        "{error} of the largest entry: float32 and other formats less precise than float64 behave this way.",
     "code.raised": "{function} raised an exception {case} — {error}.",
     "code.raised_at": "{function} raised an exception {case} — {error}. Line {lineno} of your code: {line}",
     "code.timeout": "{function} ran longer than {seconds} s {case} and was stopped. Milliseconds are enough here: "

@@ -36,7 +36,7 @@ STRINGS: dict[str, str] = {
     "section.scaled": "Scaled scores",
     "section.softmax": "Softmax along each query row",
     "section.mixture": "Mixing values: weighted terms and the output",
-    "section.backward": "Backward pass (Ō = I, L = ⟨O, Ō⟩)",
+    "section.backward": "Backward pass (L = ⟨O, Ō⟩)",
     "section.shapes": "Shapes and independent batch elements",
     "section.single": "A single token: nothing to compare with",
     "section.properties": "Properties of the head",
@@ -183,7 +183,7 @@ STRINGS: dict[str, str] = {
     "mis.features-for-positions": "The wrong axes were multiplied: QᵀK pairs feature columns, but positions must "
         "be paired — row q_i with row k_j, that is Q·Kᵀ.",
     "mis.query-with-query": "That compares queries with queries (or keys with keys). Each score multiplies a "
-        "query row by a key row: S_ij = q_i · k_j.",
+        "query row by a key row: (QKᵀ)_ij = q_i · k_j.",
     "mis.missing-scale": "That is softmax of the raw scores QKᵀ with the factor 1/√d_k forgotten: divide "
         "the scores by √d_k first, then normalize.",
     "mis.columns-normalized": "You normalized columns, not rows: softmax for a query runs along its row over "
@@ -302,7 +302,7 @@ STRINGS: dict[str, str] = {
     "mis.identical-keys-unequal": "Identical keys give a query identical scores, and softmax of equal numbers is "
         "uniform: no position gets a larger weight.",
     "mis.transposed-scores": "The scores are transposed here: that is KQᵀ (or weights taken from it), where row i "
-        "belongs to key k_i. In QKᵀ row i is query q_i and column j is key k_j: S_ij = q_i · k_j. In this example "
+        "belongs to key k_i. In QKᵀ row i is query q_i and column j is key k_j: (QKᵀ)_ij = q_i · k_j. In this example "
         "QKᵀ is not symmetric, so the difference shows.",
     "mis.mixed-keys": "You mixed the key rows: that is A·K. The weights mix the values: o_i = Σ_j A_ij v_j, so the "
         "output is A·V, d_v wide.",
