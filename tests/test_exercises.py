@@ -738,3 +738,16 @@ def test_the_reader_takes_no_more_than_a_few_milliseconds_on_any_long_text(typed
             read_numbers(typed, "f")
         best = min(best, time.perf_counter() - start)
     assert best < 0.05, f"{best * 1000:.1f} ms"
+
+
+def test_the_right_option_does_not_stand_out_by_its_length():
+    """A learner who does not know must not find the right option by its length: in each edition it is the
+    longest option of at most a third of the choice questions, and the shortest of at most a third (by chance,
+    a quarter each)."""
+    ev = LearnerEvidence()
+    choices = [e for e in EXERCISES.values() if e.kind == "choice"]
+    for lang in ("ru", "en"):
+        for pick in (max, min):
+            standing_out = [e.id for e in choices
+                            if pick(OPTIONS, key=lambda x, e=e: len(e.strings[lang][x])) == e.expected(ev)]
+            assert len(standing_out) <= len(choices) / 3, (lang, pick.__name__, standing_out)

@@ -408,8 +408,7 @@ CHALLENGES = (
                 "prompt": "Задача: сдвинуть только q₁ так, чтобы не меньше 0.9 его веса досталось k₁ (и выход o₁ "
                     "подошёл к v₁). Сначала предскажите: что для этого нужно?",
                 "a": "Повернуть q₁ к v₁: выход тянется к тому значению, в сторону которого смотрит запрос.",
-                "b": "Нужно, чтобы оценка q₁·k₁ превысила q₁·k₀ с запасом: важна разность оценок, а удлинение q₁ "
-                    "увеличивает положительную разность.",
+                "b": "Добиться, чтобы q₁·k₁ превысила q₁·k₀ с запасом: веса решает разность оценок.",
                 "c": "Направить q₁ точно на k₁, а длина запроса на веса не влияет.",
                 "d": "Одним q₁ этого не сделать: веса меняются, только когда двигаются ключи.",
                 "right": "Да. В строке из двух весов всё решает разность масштабированных оценок (q₁·k₁ − q₁·k₀)/√2: "
@@ -430,9 +429,8 @@ CHALLENGES = (
                 "title": "what q₁ needs to give k₁ a weight of 0.9",
                 "prompt": "The task: move only q₁ so that at least 0.9 of its weight goes to k₁ (and the output o₁ "
                     "comes close to v₁). Predict first: what does that need?",
-                "a": "Turn q₁ towards v₁: an output is drawn to the value its query points at.",
-                "b": "The score q₁·k₁ must exceed q₁·k₀ by a wide margin: the difference of scores counts, and making "
-                    "q₁ longer widens a positive difference.",
+                "a": "Turn q₁ towards v₁: an output is drawn to the value that its query points at.",
+                "b": "Make q₁·k₁ exceed q₁·k₀ by a wide margin: the difference of scores decides.",
                 "c": "Point q₁ straight at k₁; a query's length does not affect the weights.",
                 "d": "q₁ alone cannot do it: weights change only when the keys move.",
                 "right": "Yes. In a row of two weights the difference of scaled scores (q₁·k₁ − q₁·k₀)/√2 decides "

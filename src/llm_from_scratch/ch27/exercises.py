@@ -552,8 +552,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "prompt": "Каждая строка A даёт в сумме 1. Что можно сказать о суммах её столбцов?",
                 "a": "Каждый столбец тоже даёт 1: softmax нормирует матрицу весов целиком, по обеим осям.",
                 "b": "Каждый столбец даёт 1, когда QKᵀ симметрична, как в разобранном примере.",
-                "c": "Столбец может дать любое число от 0 до T; все столбцы вместе дают T — столько же, сколько все "
-                    "строки.",
+                "c": "Столбец может дать любое число от 0 до T, а все столбцы вместе — ровно T.",
                 "d": "Каждый столбец даёт 1/√d_k: масштаб делит все суммы.",
                 "right": "Столбец j собирает веса, которые ключу k_j дали разные запросы, и ничем не нормирован. Но "
                     "сумма всех элементов A одна, как её ни считай: T строк по 1.",
@@ -576,8 +575,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "prompt": "Every row of A sums to 1. What can be said about the sums of its columns?",
                 "a": "Every column sums to 1 as well: softmax normalizes the whole weight matrix, along both axes.",
                 "b": "Every column sums to 1 when QKᵀ is symmetric, as in the worked example.",
-                "c": "A column may sum to any number from 0 to T; all the columns together sum to T, just as all the "
-                    "rows do.",
+                "c": "A column may sum to anything from 0 to T; all the columns together sum to T.",
                 "d": "Every column sums to 1/√d_k: the scale divides every sum.",
                 "right": "Column j gathers the weights that different queries gave to key k_j, and nothing normalizes "
                     "it. But the sum of all the entries of A is one number however you add them up: T rows of 1.",
@@ -677,11 +675,10 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                     "делитель даёт те же веса.",
                 "b": "С делением на d_k дисперсия оценок росла бы вместе с d_k, и чем шире векторы, тем резче "
                     "становились бы строки.",
-                "c": "Деление на √d_k приводит q и k к единичной длине, так что оценка становится косинусом угла "
-                    "между ними; деление на d_k этого не даёт.",
-                "d": "При предположениях Васвани и соавторов Var(q·k) = d_k: деление на √d_k держит дисперсию около 1 "
-                    "при любой ширине, а деление на d_k сводит её к 1/d_k, и при большой ширине строки почти "
-                    "равномерны.",
+                "c": "Деление на √d_k приводит q и k к единичной длине, так что оценка становится косинусом угла между "
+                    "ними, а деление на d_k этого не даёт.",
+                "d": "При независимых компонентах Var(q·k) = d_k: с √d_k дисперсия оценок остаётся около 1, а с d_k "
+                    "падает до 1/d_k, и строки почти равномерны.",
                 "right": "При делении на c дисперсия q·k/c равна d_k/c²: при c = √d_k это 1 при любой ширине, а при c "
                     "= d_k — 1/d_k, и оценки стягивались бы к 0.",
                 "why_a": "Softmax не меняется от сдвига строки на константу, но меняется от умножения: строка [1, 0] "
@@ -707,11 +704,10 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                     "order, so any divisor gives the same weights.",
                 "b": "Divided by d_k, the variance of the scores would grow with d_k, so the wider the vectors, the "
                     "sharper the rows would get.",
-                "c": "Dividing by √d_k brings q and k to unit length, so the score becomes the cosine of the angle "
-                    "between them; dividing by d_k would not.",
-                "d": "Under Vaswani et al.'s assumptions Var(q·k) = d_k: dividing by √d_k keeps the variance near 1 "
-                    "at every width, while dividing by d_k shrinks it to 1/d_k, and at large widths the rows turn "
-                    "almost uniform.",
+                "c": "Dividing by √d_k brings q and k to unit length, so that the score becomes the cosine of the "
+                    "angle between them; dividing by d_k would not do that.",
+                "d": "With independent components Var(q·k) = d_k: with √d_k the scores' variance stays near 1, with "
+                    "d_k it falls to 1/d_k and the rows turn almost uniform.",
                 "right": "Divided by c, the variance of q·k/c is d_k/c²: 1 at every width for c = √d_k, and 1/d_k for "
                     "c = d_k, which would pull the scores towards 0.",
                 "why_a": "Softmax is unchanged when a constant is added to a row, not when the row is multiplied: the "
@@ -758,8 +754,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                     "различие?",
                 "a": "С самовниманием работа перестаёт зависеть от длины: все оценки получаются одним произведением, "
                     "сколько бы ни было токенов.",
-                "b": "Выравнивание строит новый контекст на каждом шаге декодера, по одному шагу за раз; голова "
-                    "самовнимания в одном слое сразу сопоставляет все позиции одной последовательности друг с другом.",
+                "b": "Выравнивание собирает контекст заново на каждом шаге декодера, а голова в одном слое сравнивает "
+                    "все позиции одной последовательности сразу.",
                 "c": "Самовнимание распараллеливает авторегрессионную генерацию: раз все позиции считаются "
                     "одновременно, все токены ответа появляются сразу.",
                 "d": "Разницы нет: аддитивное внимание Бахданау, Чо и Бенджио уже работало с запросами, ключами, "
@@ -786,8 +782,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                     "difference?",
                 "a": "With self-attention the work no longer depends on the length: all the scores come out of one "
                     "product, however many tokens there are.",
-                "b": "Alignment builds a new context at each step of the decoder, one step at a time; a "
-                    "self-attention head relates all positions of one sequence to each other at once, in one layer.",
+                "b": "Alignment gathers a context anew at each decoder step, while a head compares all positions of "
+                    "one sequence at once, in one layer.",
                 "c": "Self-attention parallelizes autoregressive generation: since all positions are computed at "
                     "once, all tokens of the answer appear at once.",
                 "d": "There is no difference: the additive attention of Bahdanau, Cho and Bengio already used "
@@ -920,7 +916,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "a": "Выход не изменится ни в одной строке.",
                 "b": "Получатся другие числа: голова знает порядок позиций.",
                 "c": "Переставятся только столбцы A, а строки выхода останутся на месте.",
-                "d": "Строки выхода переставятся так же: каждая строка следует за своей позицией.",
+                "d": "Строки выхода переставятся так же, как позиции.",
                 "right": "Голова не знает порядка позиций: строка выхода перемещается вместе со своим запросом.",
                 "why_a": "Строка выхода принадлежит своему запросу; запрос переехал — его строка выхода переехала "
                     "вместе с ним.",
@@ -942,7 +938,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "a": "The output does not change in any row.",
                 "b": "Different numbers come out: the head knows the order of positions.",
                 "c": "Only the columns of A are permuted; the output rows stay where they were.",
-                "d": "The output rows are permuted the same way: each row follows its position.",
+                "d": "The output rows are permuted the same way as the positions.",
                 "right": "The head does not know the order of positions: an output row moves with its query.",
                 "why_a": "An output row belongs to its query; when the query moves, its output row moves with it.",
                 "why_b": "This head has no information about position: the scores depend only on what the rows "
@@ -1127,9 +1123,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "prompt": "Почему в разобранном примере Q̄ и K̄ намного меньше V̄?",
                 "a": "Из-за деления на √d_k: этот множитель стоит на пути к Q и K, но не к V.",
                 "b": "Так всегда: градиенты запросов и ключей меньше градиентов значений.",
-                "c": "Строки A почти насыщены, а у насыщенной строки якобиан softmax почти нулевой, так что до "
-                    "оценок, а с ними до Q и K, доходит мало.",
-                "d": "Из-за Ō = I: единичный входящий градиент гасит вклады, которые шли бы к Q и K.",
+                "c": "Строки A почти насыщены, и якобиан softmax почти не пропускает градиент к оценкам.",
+                "d": "Из-за Ō = I: единичный входящий градиент гасит те вклады, которые иначе дошли бы до Q и K.",
                 "right": "Путь к Q и K идёт через якобиан softmax: в примере a_0·a_1 = {products}, поэтому S̄ = "
                     "{grad_scores}, хотя Ā = {grad_weights}.",
                 "why_a": "Этот множитель уменьшает Q̄ и K̄ лишь в √d_k ≈ {root} раза, а ‖V̄‖ больше ‖Q̄‖ в {ratio} "
@@ -1151,10 +1146,10 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "prompt": "Why are Q̄ and K̄ so much smaller than V̄ in the worked example?",
                 "a": "Because of the division by √d_k: that factor lies on the path to Q and K but not to V.",
                 "b": "It is always so: the gradients of queries and keys are smaller than those of values.",
-                "c": "The rows of A are nearly saturated, and a saturated row's softmax Jacobian is almost zero, so "
-                    "little reaches the scores, and with them Q and K.",
-                "d": "Because of Ō = I: the identity upstream gradient cancels the contributions that would reach Q "
-                    "and K.",
+                "c": "The rows of A are nearly saturated, and the softmax Jacobian lets little gradient through to the "
+                    "scores.",
+                "d": "Because of Ō = I: the identity upstream gradient cancels the contributions that would otherwise "
+                    "reach Q and K.",
                 "right": "The path to Q and K runs through the softmax Jacobian: here a_0·a_1 = {products}, so S̄ = "
                     "{grad_scores}, although Ā = {grad_weights}.",
                 "why_a": "That factor shrinks Q̄ and K̄ only by a factor of √d_k ≈ {root}, while ‖V̄‖ is {ratio} "
@@ -1344,8 +1339,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "title": "доступ к будущему",
                 "prompt": "Декодер учат предсказывать следующий токен. Какой доступ головы к другим позициям выдал бы "
                     "ему ответ заранее?",
-                "a": "Запрос позиции i учитывает ключи и значения позиций j > i — более поздние целевые токены.",
-                "b": "Запрос позиции i учитывает ключи более ранних позиций j < i.",
+                "a": "Запрос позиции i учитывает ключи и значения позиций j > i.",
+                "b": "Запрос позиции i учитывает ключи и значения более ранних позиций j < i.",
                 "c": "Запрос позиции i учитывает собственный ключ j = i.",
                 "d": "Утечки нет: эта голова и так видит только прошлые позиции.",
                 "right": "Без маски запрос видит более поздние позиции; при авторегрессионном обучении это подсказка "
@@ -1363,8 +1358,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "title": "access to the future",
                 "prompt": "A decoder is trained to predict the next token. Which kind of access to other positions "
                     "would give the head the answer in advance?",
-                "a": "The query at position i uses keys and values at positions j > i — later target tokens.",
-                "b": "The query at position i uses the keys of earlier positions j < i.",
+                "a": "The query at position i uses the keys and values at positions j > i.",
+                "b": "The query at position i uses the keys and values of earlier positions j < i.",
                 "c": "The query at position i uses its own key j = i.",
                 "d": "There is no leak: this head already sees only past positions.",
                 "right": "Without a mask a query sees later positions; in autoregressive training that gives the "
@@ -1511,7 +1506,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                     "= {shift}. Что станет со строкой весов A_0?",
                 "a": "Строка станет резче: ещё больший вес получит ключ с наибольшей оценкой.",
                 "b": "Каждый вес умножится на e^c, и строка перестанет давать в сумме 1.",
-                "c": "Ничего не изменится: множитель e^c появится и в числителе, и в знаменателе softmax и сократится.",
+                "c": "Ничего не изменится: e^c сократится в числителе и знаменателе softmax.",
                 "d": "Веса выровняются: на фоне большого c разность между оценками теряется.",
                 "right": "Softmax зависит только от разностей оценок внутри строки: e^(s_j + c) / Σ_r e^(s_r + c) = "
                     "e^(s_j) / Σ_r e^(s_r).",
@@ -1533,8 +1528,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                     "example. What happens to the row of weights A_0?",
                 "a": "The row gets sharper: the key with the largest score gets even more weight.",
                 "b": "Each weight is multiplied by e^c, and the row no longer sums to 1.",
-                "c": "Nothing changes: the factor e^c appears in both the numerator and the denominator of softmax "
-                    "and cancels.",
+                "c": "Nothing changes: e^c cancels between softmax's numerator and denominator.",
                 "d": "The weights even out: next to a large c the differences between the scores are lost.",
                 "right": "Softmax depends only on the differences between the scores within a row: e^(s_j + c) / Σ_r "
                     "e^(s_r + c) = e^(s_j) / Σ_r e^(s_r).",
@@ -1575,8 +1569,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "a": "Градиент не доходит до значений: V̄ равен нулю, и запросам нечего передать.",
                 "b": "Голова выбирает ключ через argmax, а у argmax нет производной: Q̄ равен нулю точно.",
                 "c": "Множитель 1/√d_k при больших оценках обнуляет градиент.",
-                "d": "Softmax насыщен: у строки, где весь вес у одного ключа, производная softmax почти нулевая, и до "
-                    "оценок, а с ними до Q, почти ничего не доходит.",
+                "d": "Softmax насыщен: у строки с весом 1 на одном ключе производная почти нулевая.",
                 "right": "Градиент через softmax пропорционален A_ij(δ_jr − A_ir); у строки, где весь вес у одного "
                     "ключа, это почти ноль, и запросам почти ничего не достаётся.",
                 "why_a": "V̄ = AᵀŌ не равен нулю: здесь V̄ = {grad_v}. Пропадает путь через softmax, а не через "
@@ -1598,8 +1591,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "a": "No gradient reaches the values: V̄ is zero, so there is nothing to pass on to the queries.",
                 "b": "The head picks a key with argmax, which has no derivative: Q̄ is exactly zero.",
                 "c": "The factor 1/√d_k wipes out the gradient when the scores are large.",
-                "d": "Softmax is saturated: for a row with all its weight on one key the softmax's derivative is "
-                    "almost zero, and almost nothing reaches the scores, and with them Q.",
+                "d": "Softmax is saturated: a row with weight 1 on one key has an almost zero derivative.",
                 "right": "The gradient through softmax is proportional to A_ij(δ_jr − A_ir); for a row with all its "
                     "weight on one key that is nearly zero, and almost nothing reaches the queries.",
                 "why_a": "V̄ = AᵀŌ is not zero: here V̄ = {grad_v}. It is the path through softmax that vanishes, not "
@@ -1681,11 +1673,9 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "prompt": "Голова шириной d_k = 1: запрос и ключ каждого токена — одно число. Токенов не меньше трёх. "
                     "Можно ли подобрать запросы и ключи так, чтобы в каждой строке i вес A_ii был строго больше всех "
                     "остальных весов строки?",
-                "a": "Да: возьмите q_i = k_i, тогда оценка q_i·k_i = k_i² — наибольшая в строке i.",
+                "a": "Да: возьмите q_i = k_i, тогда оценка q_i·k_i = k_i² — наибольшая в своей строке i.",
                 "b": "Да, если строки значений разные: тогда у каждого токена свой выход.",
-                "c": "Нет: при d_k = 1 оценка q_i·k_j — произведение двух чисел. У положительного запроса она "
-                    "наибольшая у наибольшего ключа, у отрицательного — у наименьшего, так что наибольший вес хоть "
-                    "какого-то запроса могут получить не больше двух ключей, а токенов не меньше трёх.",
+                "c": "Нет: чьим-то самым весомым ключом могут стать лишь наибольший и наименьший ключ.",
                 "d": "Нет: при d_k = 1 все оценки строки равны, и softmax даёт равномерную строку.",
                 "right": "Верно. Оценки строки i — это q_i, умноженное на каждый ключ, поэтому все положительные "
                     "запросы отдают наибольший вес одному и тому же ключу: при q = k = {keys} это {narrow}.",
@@ -1714,9 +1704,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                     "strictly larger than every other weight of the row?",
                 "a": "Yes: take q_i = k_i; then the score q_i·k_i = k_i² is the largest in row i.",
                 "b": "Yes, if the value rows differ: then every token has its own output.",
-                "c": "No: at d_k = 1 the score q_i·k_j is a product of two numbers, largest at the largest key for a "
-                    "positive query and at the smallest key for a negative one. So at most two keys can get any "
-                    "query's largest weight, and there are at least three tokens.",
+                "c": "No: only the largest and the smallest key can be some query's top key.",
                 "d": "No: at d_k = 1 all the scores of a row are equal, and softmax gives a uniform row.",
                 "right": "Right. Row i's scores are q_i times each key, so every positive query gives its largest "
                     "weight to the same key: with q = k = {keys} that is {narrow}.",
@@ -1757,8 +1745,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "prompt": "У запроса q_0 = [-2, -2] оценки со всеми ключами отрицательны — кажется, что ни один ключ "
                     "ему не подходит. Что голова сделает с его строкой весов и с выходом o_0?",
                 "a": "Все веса строки будут близки к 0, и выход o_0 ≈ 0: подходящего ключа нет, смешивать нечего.",
-                "b": "Веса по-прежнему дадут в сумме 1: softmax делит вес по разностям оценок, больше достанется "
-                    "ключам с наименее отрицательной оценкой, а o_0 — взвешенное среднее значений (здесь не ноль).",
+                "b": "Веса всё равно дадут в сумме 1, и o_0 будет взвешенным средним значений.",
                 "c": "Строка не определена: при отрицательных оценках знаменатель softmax стремится к 0, и веса "
                     "станут NaN.",
                 "d": "Весь вес уйдёт собственному ключу k_0: когда подходящих ключей нет, запрос смотрит на себя.",
@@ -1783,9 +1770,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                     "match it. What does the head do with its row of weights and with the output o_0?",
                 "a": "All the weights of the row will be close to 0, and o_0 ≈ 0: no key matches, so there is "
                     "nothing to mix.",
-                "b": "The weights still sum to 1: softmax shares the weight out by the differences of the scores, "
-                    "the keys with the least negative scores get the most, and o_0 is a weighted mean of the values "
-                    "(here not zero).",
+                "b": "The weights still sum to 1, and o_0 is a weighted mean of the values.",
                 "c": "The row is undefined: with negative scores softmax's denominator goes to 0 and the weights "
                     "become NaN.",
                 "d": "All the weight goes to the query's own key k_0: when no key matches, a query looks at itself.",
