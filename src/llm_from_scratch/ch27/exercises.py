@@ -1749,8 +1749,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "c": "Строка не определена: при отрицательных оценках знаменатель softmax стремится к 0, и веса "
                     "станут NaN.",
                 "d": "Весь вес уйдёт собственному ключу k_0: когда подходящих ключей нет, запрос смотрит на себя.",
-                "right": "Да. Softmax смотрит только на разности оценок строки: {scores} дают веса {weights}, в сумме "
-                    "{total}, и o_0 = {output} — смесь значений.",
+                "right": "Верно. Softmax смотрит только на разности оценок строки: {scores} дают веса {weights}, в "
+                    "сумме {total}, и o_0 = {output} — смесь значений.",
                 "why_a": "Веса строки всегда дают в сумме 1, какими бы ни были оценки: здесь {scores} дают {weights}. "
                     "Голова не умеет сказать «ничего» — она обязана что-то смешать: o_0 = {output}.",
                 "why_c": "Экспоненты отрицательных чисел малы, но положительны, и движок вычитает из строки её "
@@ -1774,7 +1774,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "c": "The row is undefined: with negative scores softmax's denominator goes to 0 and the weights "
                     "become NaN.",
                 "d": "All the weight goes to the query's own key k_0: when no key matches, a query looks at itself.",
-                "right": "Yes. Softmax looks only at the differences of a row's scores: {scores} give the weights "
+                "right": "Right. Softmax looks only at the differences of a row's scores: {scores} give the weights "
                     "{weights}, summing to {total}, and o_0 = {output} is a mixture of the values.",
                 "why_a": "A row's weights always sum to 1, whatever the scores: here {scores} give {weights}. A head "
                     "cannot say “nothing”; it has to mix something: o_0 = {output}.",

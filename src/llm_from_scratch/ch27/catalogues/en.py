@@ -161,7 +161,7 @@ STRINGS: dict[str, str] = {
     "widget.width.numbers": "d_k = {key_width}:\n"
         "  variance of q·k: {raw} unscaled, {scaled} after dividing by √d_k;\n"
         "  mean largest weight in a row: {max_raw} unscaled, {max_scaled} scaled;\n"
-        "  mean entropy: {entropy_raw} and {entropy_scaled} nats (a uniform row: {uniform});\n"
+        "  mean entropy: {entropy_raw} nats unscaled, {entropy_scaled} with it (a uniform row: {uniform});\n"
         "  mean norm of the softmax Jacobian ‖diag(a) − aaᵀ‖ (Frobenius): {jacobian_raw} unscaled, "
         "{jacobian_scaled} scaled.",
     "widget.width.repr": "Widget: d_k from 1 to 1024 (needs a running kernel)",

@@ -162,7 +162,7 @@ STRINGS: dict[str, str] = {
     "widget.width.numbers": "d_k = {key_width}:\n"
         "  дисперсия q·k: {raw} без масштаба, {scaled} после деления на √d_k;\n"
         "  средний наибольший вес строки: {max_raw} без масштаба, {max_scaled} с ним;\n"
-        "  средняя энтропия: {entropy_raw} и {entropy_scaled} нат (у равномерной строки {uniform});\n"
+        "  средняя энтропия: {entropy_raw} нат без масштаба, {entropy_scaled} с ним (у равномерной строки {uniform});\n"
         "  средняя норма якобиана softmax ‖diag(a) − aaᵀ‖ (Фробениуса): {jacobian_raw} без масштаба, "
         "{jacobian_scaled} с ним.",
     "widget.width.repr": "Виджет: d_k от 1 до 1024 (нужно работающее ядро)",
