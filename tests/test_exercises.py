@@ -58,7 +58,11 @@ WQ, WK, WV = (x[0] for x in worked_inputs())
 WA = softmax(WQ @ WK.T / math.sqrt(2))
 GRAD_V = WA.T  # Aᵀ Ō
 GRAD_A = WV.T  # Ō Vᵀ
-GRAD_S = WA * (GRAD_A - (WA * GRAD_A).sum(axis=1, keepdims=True))
+
+# --- the step through one softmax row, by hand on the second example: L = o_00, so ā = Ā_0 = Vᵀ's first row ---------
+
+ROW_A, ROW_GRAD_A = A[0], V[:, 0]
+ROW_GRAD_S = ROW_A * (ROW_GRAD_A - ROW_A @ ROW_GRAD_A)
 
 
 def rounded(x, decimals=2):
@@ -91,6 +95,10 @@ RIGHT = {
     "row-normalization": ["c", "C", " c) ", "в"],
     "bug-hunt": ["c"],
     "output-shape": [[4, 7, 5], (4, 7, 5), np.array([4, 7, 5]), "[4, 7, 5]", "4, 7, 5", "4,7,5"],
+    "scores-by-hand": [S.tolist(), "[[2, 0, 0], [0, 2, 2], [0, −2, 0]]", S.astype(int)],
+    "weights-by-hand": [A, rounded(A), rounded(A, 3), "[[0,58; 0,21; 0,21]; [0,16; 0,42; 0,42]; [0,42; 0,16; 0,42]]",
+                        (A + 0.009).tolist()],
+    "output-by-hand": [OUT, rounded(OUT), (np.array(rounded(A)) @ V).tolist(), ((A + 0.01) @ V + 0.005).tolist()],
     "why-root-dk": ["d", "г"],
     "recurrent-vs-self": ["b", "б"],
     "identical-keys": [[0.5, 0.5], [[0.5, 0.5], [0.5, 0.5]], "[0.5, 0.5]", np.full((2, 2), 0.5), "0,5 0,5"],
@@ -98,12 +106,9 @@ RIGHT = {
     "permutation": ["d", "D", "г"],
     "value-gradient": [GRAD_V, rounded(GRAD_V, 3), "[[0.014, 0.999], [0.986, 0.001]]", "0,014 0,999\n0,986 0,001"],
     "weight-gradient": [GRAD_A, [[3, 1], [-3, 3]], "[[3, 1], [−3, 3]]", "3 1; -3 3"],
-    "score-gradient": [GRAD_S, rounded(GRAD_S, 3), rounded(GRAD_S, 4), "[[0.028, −0.028], [−0.005, 0.005]]"],
+    "score-gradient": [ROW_GRAD_S, rounded(ROW_GRAD_S, 3), rounded(ROW_GRAD_S), "[0.122, −0.167, 0.045]",
+                       "0,12 −0,17 0,04", "s̄ = [0.12, -0.17, 0.04]"],
     "small-query-gradients": ["c"],
-    "scores-by-hand": [S.tolist(), "[[2, 0, 0], [0, 2, 2], [0, −2, 0]]", S.astype(int)],
-    "weights-by-hand": [A, rounded(A), rounded(A, 3), "[[0,58; 0,21; 0,21]; [0,16; 0,42; 0,42]; [0,42; 0,16; 0,42]]",
-                        (A + 0.009).tolist()],
-    "output-by-hand": [OUT, rounded(OUT), (np.array(rounded(A)) @ V).tolist(), ((A + 0.01) @ V + 0.005).tolist()],
     "future-access": ["a"],
     "causal-rows": [CAUSAL, rounded(CAUSAL), "[[1, 0, 0], [0.27, 0.73, 0], [0.42, 0.16, 0.42]]"],
     "temperature-limits": [[[0, 1, 0], [1 / 3] * 3], "[[0, 1, 0], [0.33, 0.33, 0.33]]",
@@ -567,7 +572,8 @@ def test_the_progress_summary_keeps_its_columns_under_titles_with_a_bar(language
     shown = repr(progress()).splitlines()
     rows = shown[1:shown.index(EXERCISE_BOOK.strings.text("progress.skills_header"))]
     table = [line for line in rows if re.search(r"\S\s{2,}\S", line)]
-    assert any("V̄" in line for line in table) and len(table) == len(EXERCISE_BOOK.exercises) + 10 + 1
+    asking = {exercise.notebook for exercise in EXERCISE_BOOK.exercises.values()}  # a title row each
+    assert any("V̄" in line for line in table) and len(table) == len(EXERCISE_BOOK.exercises) + len(asking) + 1
     starts = {tuple(_shown(line[:gap.end()]) for gap in re.finditer(r"\s{2,}(?=\S)", line)) for line in table}
     assert len(starts) == 1 and len(next(iter(starts))) == 2, starts
 

@@ -291,5 +291,6 @@ def test_every_mistake_of_the_other_families_is_named(exercise_id, mistake, valu
 def test_a_score_gradient_whose_rows_do_not_sum_to_zero_is_told_so():
     """Every row of S̄ sums to 0 (a common shift of a row of scores changes no weight): an answer that breaks
     that, and is no named mistake, hears why."""
-    feedback = check("score-gradient", [[0.05, 0.01], [-0.01, 0.01]])
-    assert feedback.misconception == "gradient-rows-not-zero" and "[0.0600,0.0000]" in feedback.message
+    feedback = check("score-gradient", [0.15, -0.10, 0.05])
+    assert feedback.misconception == "gradient-rows-not-zero" and "0.1000" in feedback.message
+    assert check("score-gradient", [0.15, -0.10, -0.05]).misconception is None, "a row that sums to 0 is not told so"

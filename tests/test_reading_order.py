@@ -36,10 +36,12 @@ TAG = re.compile(r"<[^>]*>")
 SHOWN_ON_PURPOSE = {
     ("output-shape", "03_shapes.ipynb"): "the question gives V's shape, [4, 7, 5]: O takes B and T from the inputs "
                                          "and d_v from V, which is what it asks the learner to see",
-    ("causal-rows", "08_trace.ipynb"): "the last query sees every key under a causal mask, so its row is the second "
-                                       "example's unmasked row, worked by hand in 08: the question asks whether the "
-                                       "learner sees that",
 }
+LAST_ROW_UNMASKED = ("the last query sees every key under a causal mask, so its row is the second example's unmasked "
+                     "row, worked by hand in 03 (and shown again in 07's row by row S̄ and 08's trace): the question "
+                     "asks whether the learner sees that")
+SHOWN_ON_PURPOSE |= {("causal-rows", name): LAST_ROW_UNMASKED
+                     for name in ("03_shapes.ipynb", "07_gradients.ipynb", "08_trace.ipynb")}
 
 
 def _numbers(text: str) -> list[list[tuple[str, float]]]:

@@ -454,6 +454,18 @@ class LearnerEvidence:
         return run_head(*(self.instance.hand or hand_inputs()))
 
     @cached_property
+    def hand_first_output(self) -> HeadRun:
+        """The second example run backward with L = o_00 (Ō is 1 at (0, 0), 0 elsewhere): 27.7's row by hand."""
+        run = self.hand
+        upstream = np.zeros_like(run.output)
+        upstream[0, 0, 0] = 1.0
+        return run_head(run.query, run.key, run.value, upstream)
+
+    @cached_property
+    def hand_steps(self) -> BackwardSteps:
+        return backward_steps(self.hand_first_output)
+
+    @cached_property
     def hand_causal(self) -> np.ndarray:
         """The second example's weights under a causal mask."""
         scaled = self.hand.head.scaled_scores.data[0]

@@ -7,7 +7,7 @@ attempt; ``reveal(exercise_id)`` shows the answer, computed now, only after an a
 says what was checked in any notebook or kernel, and ``reset_progress()`` starts the chapter over.
 
 EXERCISES lists every exercise in reading order, from 01 to 09 (the second example's,
-``*-by-hand``, are worked with a pencil in 08), and last the review's (10). Each is one block: its id and
+``*-by-hand``, are worked with a pencil at the end of 03), and last the review's (10). Each is one block: its id and
 kind, the notebook that asks it, the example it is asked on, its expected answer (a function of the
 evidence), its judge with the misconceptions it names, and its strings in both languages (their keys are
 derived from the id; a judge names its exercise's own strings with ``own``). The plane's challenges are
@@ -198,16 +198,15 @@ def _review_judge(mistakes, labels_of, tolerance: float = BY_HAND, rows_sum_to_o
 
 
 def _score_gradient(a, expected, ev):
-    """S̄ by hand: its mistakes first, then the shape; every row of S̄ sums to 0, so say so when one does not."""
+    """One row of S̄ by hand: its mistakes first, then the shape; a row of S̄ sums to 0, so say so when it does not."""
     found = diagnose(a, expected, SCORE_GRADIENT_MISTAKES, ev, 0.0, _exact)
     if found:
         return found
     if a.shape != expected.shape:
         raise AnswerFormatError(own("form_hint"))
-    sums = a.sum(axis=-1)
-    if np.any(np.abs(sums) > ROUNDED * a.shape[-1]):
-        return wrong("gradient-rows-not-zero", "mis.gradient-rows-not-zero", sums=vector(sums, 4))
-    return partial(own("wrong"), a, expected, labels("q", len(expected)), ROUNDED)
+    if abs(a.sum()) > ROUNDED * a.size:
+        return wrong("gradient-rows-not-zero", "mis.gradient-rows-not-zero", sums=num(a.sum(), 4))
+    return partial(own("wrong"), a, expected, labels("k", len(expected)), ROUNDED)
 
 
 # --- what reveal explains: (expected, evidence) -> fields ------------------------------------
@@ -335,11 +334,14 @@ def _gradient_facts(expected, ev):
     return {"answer": matrix(expected, 3), "weights": matrix(ev.worked.weights[0])}
 
 
+def _score_gradient_inputs(ev: LearnerEvidence) -> dict[str, str]:
+    return {"row": vector(ev.hand.weights[0, 0], 3), "grad_row": vector(ev.hand_steps.grad_weights[0], 0)}
+
+
 def _score_gradient_facts(expected, ev):
-    weights, grad_weights = ev.worked.weights[0, 0], ev.worked_steps.grad_weights[0]
-    inner = float(weights @ grad_weights)
-    return {"answer": matrix(expected, 3), "row": vector(weights), "grad_row": vector(grad_weights, 0),
-            "inner": num(inner), "first": vector(expected[0], 3)}
+    weights, grad_weights = ev.hand.weights[0, 0], ev.hand_steps.grad_weights[0]
+    return {**_score_gradient_inputs(ev), "answer": vector(expected, 3), "inner": num(float(weights @ grad_weights), 3),
+            "first_term": f"{num(weights[0], 3)}·{num(grad_weights[0], 0)}"}
 
 
 def _causal_facts(expected, ev):
@@ -508,8 +510,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
         strings={
             "ru": {
                 "title": "строка весов первого запроса",
-                "prompt": "Какой будет строка весов A_0 запроса q_0 после масштабирования и softmax? Хватит трёх "
-                    "знаков после запятой.",
+                "prompt": "Какой будет строка весов A_0 запроса q_0 после масштабирования и softmax? Экспоненты "
+                    "посчитайте кодом или калькулятором; хватит трёх знаков после запятой.",
                 "form": "строка из двух весов в виде [a, b]",
                 "form_hint": "Нужна строка из {count} весов.",
                 "wrong": "Разделите оценки строки q_0 на √d_k, возьмите экспоненты и поделите каждую на их сумму.",
@@ -521,8 +523,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
             },
             "en": {
                 "title": "the first query's weights",
-                "prompt": "What is the weight row A_0 of query q_0 after scaling and softmax? Three decimals are "
-                    "enough.",
+                "prompt": "What is the weight row A_0 of query q_0 after scaling and softmax? Compute the exponentials "
+                    "in code or on a calculator; three decimals are enough.",
                 "form": "a row of two weights as [a, b]",
                 "form_hint": "A row of {count} weights is needed.",
                 "wrong": "Divide q_0's row of scores by √d_k, exponentiate, and divide each by their sum.",
@@ -645,6 +647,153 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "hint_formula": "A has shape [B, T, T] and V [B, T, d_v]; the product takes its last axis from V.",
                 "hint_method": "Within each batch element it is a product of matrices, [T×T]·[T×d_v]: which sizes "
                     "remain?",
+            },
+        },
+    ),
+    Exercise(
+        "scores-by-hand", "numbers",
+        notebook="03_shapes", instance="hand",
+        skills=("skill.dot-products",),
+        varies="hand",
+        inputs=_hand_inputs,
+        expected=lambda ev: ev.hand.head.raw_scores.data[0],
+        facts=_hand_scores_facts,
+        judge=HeadJudge(lambda ev: Asked(ev.hand, ev.worked, "raw"), lambda e: {"size": _size(e)}, "q"),
+        gives_away={
+            "ru": (r"q0 ?· ?k0 ?= ?2\b",),
+            "en": (r"q0 ?· ?k0 ?= ?2\b",),
+        },
+        strings={
+            "ru": {
+                "title": "оценки QKᵀ вручную",
+                "prompt": "Пример для счёта вручную: Q = {hand_query}, K = {hand_key}, d_k = {key_width}. Вычислите "
+                    "QKᵀ: скалярное произведение q_i · k_j для каждой пары запроса и ключа. Ответ — матрица {size}: "
+                    "строки — запросы, столбцы — ключи.",
+                "form": "матрица {size} в виде {layout}",
+                "form_hint": "Нужна матрица {size}: строки — запросы, столбцы — ключи.",
+                "wrong": "Элемент (i, j) — скалярное произведение строки q_i на строку k_j: перемножьте координаты "
+                    "попарно и сложите произведения.",
+                "explain": "QKᵀ = {answer}. Элемент (i, j) равен q_i · k_j, например {example}. Матрица не "
+                    "симметрична: KQᵀ — её транспонированная копия, и это другой ответ.",
+                "hint_stage": "Это этап до масштабирования: матрица QKᵀ, строка на каждый запрос и столбец на каждый "
+                    "ключ.",
+                "hint_formula": "Элемент (i, j) — q_i · k_j: перемножьте координаты q_i и k_j попарно и сложите "
+                    "произведения.",
+                "hint_method": "Одно произведение, расписанное по координатам: {entry}. Остальные — так же.",
+            },
+            "en": {
+                "title": "the scores QKᵀ by hand",
+                "prompt": "An example to compute by hand: Q = {hand_query}, K = {hand_key}, d_k = {key_width}. "
+                    "Compute QKᵀ: the dot product q_i · k_j for every pair of a query and a key. Answer with a {size} "
+                    "matrix: a row per query, a column per key.",
+                "form": "a {size} matrix as {layout}",
+                "form_hint": "A {size} matrix is needed: a row per query, a column per key.",
+                "wrong": "Entry (i, j) is the dot product of row q_i with row k_j: multiply the coordinates in pairs "
+                    "and add the products.",
+                "explain": "QKᵀ = {answer}. Entry (i, j) is q_i · k_j, for example {example}. The matrix is not "
+                    "symmetric: KQᵀ is its transpose, and a different answer.",
+                "hint_stage": "This is the stage before scaling: the matrix QKᵀ, a row for every query and a column "
+                    "for every key.",
+                "hint_formula": "Entry (i, j) is q_i · k_j: multiply the coordinates of q_i and k_j in pairs and add "
+                    "the products.",
+                "hint_method": "One product written out by coordinates: {entry}. The others go the same way.",
+            },
+        },
+    ),
+    Exercise(
+        "weights-by-hand", "numbers",
+        notebook="03_shapes", instance="hand",
+        skills=("skill.scaling", "skill.row-softmax"),
+        varies="hand",
+        inputs=_hand_inputs,
+        expected=lambda ev: ev.hand.weights[0],
+        facts=_hand_weights_facts,
+        judge=HeadJudge(lambda ev: Asked(ev.hand, ev.worked, "weights"), lambda e: {"size": _size(e)},
+                        "q", lambda ev: BY_HAND, rows_sum_to_one=True),
+        gives_away={
+            "ru": (r"a00 ?= ?0\.576", r"e ?/ ?\(e ?\+ ?2\)"),
+            "en": (r"a00 ?= ?0\.576", r"e ?/ ?\(e ?\+ ?2\)"),
+        },
+        strings={
+            "ru": {
+                "title": "веса A вручную",
+                "prompt": "Теперь веса этого примера (Q = {hand_query}, K = {hand_key}): A = softmax(QKᵀ/√d_k) по "
+                    "строкам, d_k = {key_width}. Из констант понадобится только e ≈ 2.718. Ответ — матрица {size}, "
+                    "строки — запросы; хватит двух знаков после запятой (принимается ±0.01).",
+                "form": "матрица весов {size} в виде {layout}",
+                "form_hint": "Нужна матрица весов {size}: строки — запросы, столбцы — ключи.",
+                "wrong": "Разделите каждую оценку на √d_k, возьмите экспоненты и поделите каждую экспоненту строки на "
+                    "их сумму.",
+                "explain": "S = QKᵀ/√d_k = {scaled} (√d_k = {root}). Экспоненты строки q_0: {exps}, их сумма {total}, "
+                    "поэтому A_0 = {first}. Целиком A = {answer}: наибольший вес — {largest}, меньше 0.9: значения "
+                    "действительно смешиваются.",
+                "hint_stage": "Сначала масштабированные оценки S = QKᵀ/√d_k (здесь √d_k = {root}), затем softmax "
+                    "каждой строки.",
+                "hint_formula": "В строке возьмите e^(S_ij), их сумму и разделите каждую экспоненту на сумму.",
+                "hint_method": "Строка q_0 после масштаба: {first_scaled}; её первая экспонента — {first_exp}. Затем "
+                    "остальные, их сумма и каждая, делённая на сумму; другие строки — так же.",
+            },
+            "en": {
+                "title": "the weights A by hand",
+                "prompt": "Now this example's weights (Q = {hand_query}, K = {hand_key}): A = softmax(QKᵀ/√d_k) along "
+                    "rows, d_k = {key_width}. The only constant you need is e ≈ 2.718. Answer with a {size} matrix, a "
+                    "row per query; two decimals are enough (±0.01 is accepted).",
+                "form": "a {size} weight matrix as {layout}",
+                "form_hint": "A {size} weight matrix is needed: a row per query, a column per key.",
+                "wrong": "Divide each score by √d_k, exponentiate, and divide each exponential of a row by their sum.",
+                "explain": "S = QKᵀ/√d_k = {scaled} (√d_k = {root}). The exponentials of row q_0 are {exps}, summing "
+                    "to {total}, so A_0 = {first}. All of A is {answer}: the largest weight is {largest}, no more "
+                    "than 0.9 — the values really are mixed.",
+                "hint_stage": "First the scaled scores S = QKᵀ/√d_k (here √d_k = {root}), then a softmax of every row.",
+                "hint_formula": "In a row take e^(S_ij), their sum, and divide each exponential by the sum.",
+                "hint_method": "Row q_0 after the scale: {first_scaled}; its first exponential is {first_exp}. Then "
+                    "the others, their sum, and each divided by the sum; the other rows go the same way.",
+            },
+        },
+    ),
+    Exercise(
+        "output-by-hand", "numbers",
+        notebook="03_shapes", instance="hand",
+        skills=("skill.mixing",),
+        varies="hand",
+        inputs=_hand_inputs,
+        expected=lambda ev: ev.hand.output[0],
+        facts=_hand_output_facts,
+        judge=HeadJudge(lambda ev: Asked(ev.hand, ev.worked, "output"), lambda e: {"size": _size(e)},
+                        "o", _mixture_tolerance),
+        gives_away={
+            "ru": (r"o0 ?= ?\[0\.788",),
+            "en": (r"o0 ?= ?\[0\.788",),
+        },
+        strings={
+            "ru": {
+                "title": "выход O вручную",
+                "prompt": "И выход этого примера (Q = {hand_query}, K = {hand_key}, d_k = {key_width}): O = AV при V "
+                    "= {hand_value}, где A — его веса. Ответ — матрица {value_size}, строки — запросы; хватит двух "
+                    "знаков после запятой.",
+                "form": "матрица {value_size} в виде {value_layout}",
+                "form_hint": "Нужна матрица {size}: строки — запросы, столбцы — признаки значений.",
+                "wrong": "Строка o_i — сумма строк значений v_j с весами из строки A_i,: — o_i = Σ_j A_ij v_j.",
+                "explain": "o_0 = {terms} = {first}; остальные строки — так же. O = {answer}.",
+                "hint_stage": "Это смесь значений: строка o_i собирается из строк V с весами строки A_i,:.",
+                "hint_formula": "o_i = Σ_j A_ij · v_j: умножьте каждую строку V на её вес и сложите.",
+                "hint_method": "Координата c выхода o_0 равна A_00·v_0[c] + A_01·v_1[c] + A_02·v_2[c]. Посчитайте обе "
+                    "координаты, затем так же o_1 и o_2.",
+            },
+            "en": {
+                "title": "the output O by hand",
+                "prompt": "And this example's output (Q = {hand_query}, K = {hand_key}, d_k = {key_width}): O = AV "
+                    "with V = {hand_value}, A being its weights. Answer with a {value_size} matrix, a row per query; "
+                    "two decimals are enough.",
+                "form": "a {value_size} matrix as {value_layout}",
+                "form_hint": "A {size} matrix is needed: a row per query, a column per value feature.",
+                "wrong": "Row o_i is the sum of the value rows v_j weighted by row A_i,: — o_i = Σ_j A_ij v_j.",
+                "explain": "o_0 = {terms} = {first}; the other rows likewise. O = {answer}.",
+                "hint_stage": "This is the mixture of values: row o_i is built from the rows of V with the weights of "
+                    "row A_i,:.",
+                "hint_formula": "o_i = Σ_j A_ij · v_j: multiply each row of V by its weight and add them up.",
+                "hint_method": "Coordinate c of o_0 is A_00·v_0[c] + A_01·v_1[c] + A_02·v_2[c]. Work out both "
+                    "coordinates, then o_1 and o_2 the same way.",
             },
         },
     ),
@@ -1050,51 +1199,55 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
     ),
     Exercise(
         "score-gradient", "numbers",
-        notebook="07_gradients", instance="worked",
+        notebook="07_gradients", instance="hand",
         skills=("skill.gradients",),
-        expected=lambda ev: ev.worked_steps.grad_scores,
+        expected=lambda ev: ev.hand_steps.grad_scores[0],
         judge=_score_gradient,
         facts=_score_gradient_facts,
+        inputs=_score_gradient_inputs,
         gives_away={
-            "ru": (r"s̄ ?= ?\[\[0\.02",),
-            "en": (r"s̄ ?= ?\[\[0\.02",),
+            "ru": (r"s̄0? ?= ?\[0\.12",),
+            "en": (r"s̄0? ?= ?\[0\.12",),
         },
         strings={
             "ru": {
-                "title": "градиент по оценкам S̄",
-                "prompt": "Теперь через softmax, строка за строкой: S̄ = A ⊙ (Ā − rowsum(A ⊙ Ā)). Для строки весов a "
-                    "и её градиента ā сначала найдите одно число ⟨a, ā⟩, затем a ⊙ (ā − ⟨a, ā⟩). Ответ — матрица 2×2; "
-                    "числа маленькие, дайте три знака после запятой.",
-                "form": "матрица 2×2 в виде [[a, b], [c, d]]",
-                "form_hint": "Нужна матрица 2×2 той же формы, что S: строки — запросы, столбцы — ключи.",
-                "wrong": "В строке i: S̄_ij = A_ij (Ā_ij − Σ_r A_ir Ā_ir). Сначала одно число на строку, ⟨a_i, ā_i⟩, "
-                    "затем разность с ним, умноженная на вес.",
-                "explain": "В строке q_0: a = {row}, ā = {grad_row}, ⟨a, ā⟩ = {inner}, и S̄_0 = a ⊙ (ā − ⟨a, ā⟩) = "
-                    "{first}. Целиком S̄ = {answer}. Каждая строка даёт в сумме 0: прибавка одного числа ко всей "
-                    "строке оценок веса не меняет (27.1), поэтому вдоль этого направления градиента нет.",
-                "hint_stage": "Это шаг через softmax строки: от градиента по весам Ā к градиенту по масштабированным "
-                    "оценкам S̄.",
-                "hint_formula": "Для строки: ⟨a, ā⟩ = a_0 ā_0 + a_1 ā_1, затем S̄_j = a_j (ā_j − ⟨a, ā⟩).",
-                "hint_method": "Начните со строки q_0: a — её веса из A, ā — её строка из Ā (предыдущий вопрос). "
-                    "Сначала одно число ⟨a, ā⟩, затем a_j (ā_j − ⟨a, ā⟩) для каждого j.",
+                "title": "градиент по оценкам одной строки",
+                "prompt": "Шаг через softmax — руками, на строке второго примера (27.3), где веса смешаны. Веса его "
+                    "первого запроса a = A_0 ≈ {row}. Пусть L = o_00, первая координата первого выхода: тогда у Ō "
+                    "единица в клетке (0, 0) и нули в остальных, а градиент этой строки весов ā = Ā_0 = {grad_row}. "
+                    "Найдите s̄ = S̄_0 = a ⊙ (ā − ⟨a, ā⟩): сначала одно число ⟨a, ā⟩, затем каждый элемент. Ответ — "
+                    "три числа, для ключей k_0, k_1, k_2; хватит двух знаков после запятой.",
+                "form": "три числа в виде [a, b, c]",
+                "form_hint": "Нужны три числа, по одному на ключ: строка S̄_0.",
+                "wrong": "s̄_j = a_j (ā_j − ⟨a, ā⟩), где ⟨a, ā⟩ = Σ_r a_r ā_r — одно число на всю строку.",
+                "explain": "⟨a, ā⟩ = {inner}, и s̄ = a ⊙ (ā − ⟨a, ā⟩) = {answer}. Сумма строки — 0: прибавка одного "
+                    "числа ко всей строке оценок веса не меняет (27.1), поэтому вдоль этого направления градиента нет.",
+                "hint_stage": "Это шаг через softmax строки: от градиента по весам ā к градиенту по масштабированным "
+                    "оценкам s̄.",
+                "hint_formula": "Сначала одно число ⟨a, ā⟩ = a_0 ā_0 + a_1 ā_1 + a_2 ā_2, затем s̄_j = a_j (ā_j − "
+                    "⟨a, ā⟩) для каждого j.",
+                "hint_method": "Первое слагаемое ⟨a, ā⟩: a_0 ā_0 = {first_term}. Прибавьте остальные два, затем "
+                    "вычтите сумму из каждого ā_j и умножьте на a_j.",
             },
             "en": {
-                "title": "the scores' gradient S̄",
-                "prompt": "Now through the softmax, row by row: S̄ = A ⊙ (Ā − rowsum(A ⊙ Ā)). For a row of weights a "
-                    "and its gradient ā, first find the one number ⟨a, ā⟩, then a ⊙ (ā − ⟨a, ā⟩). Answer with a 2×2 "
-                    "matrix; the numbers are small, give three decimals.",
-                "form": "a 2×2 matrix as [[a, b], [c, d]]",
-                "form_hint": "Expected: a 2×2 matrix of the shape of S, one row per query and one column per key.",
-                "wrong": "In row i: S̄_ij = A_ij (Ā_ij − Σ_r A_ir Ā_ir). First one number per row, ⟨a_i, ā_i⟩, then "
-                    "the difference from it, times the weight.",
-                "explain": "In row q_0: a = {row}, ā = {grad_row}, ⟨a, ā⟩ = {inner}, and S̄_0 = a ⊙ (ā − ⟨a, ā⟩) = "
-                    "{first}. All of it: S̄ = {answer}. Every row sums to 0: adding one number to a whole row of "
-                    "scores leaves the weights unchanged (27.1), so there is no gradient along that direction.",
-                "hint_stage": "This is the step through a row's softmax: from the weights' gradient Ā to the scaled "
-                    "scores' gradient S̄.",
-                "hint_formula": "For a row: ⟨a, ā⟩ = a_0 ā_0 + a_1 ā_1, then S̄_j = a_j (ā_j − ⟨a, ā⟩).",
-                "hint_method": "Begin with row q_0: a is its row of A, ā its row of Ā (the previous question). First "
-                    "the one number ⟨a, ā⟩, then a_j (ā_j − ⟨a, ā⟩) for each j.",
+                "title": "the scores' gradient of one row",
+                "prompt": "The step through the softmax, by hand, on a row of the second example (27.3), where the "
+                    "weights are mixed. Its first query's weights are a = A_0 ≈ {row}. Take L = o_00, the first "
+                    "output's first entry: then Ō has a 1 at (0, 0) and zeros elsewhere, and this row's gradient is "
+                    "ā = Ā_0 = {grad_row}. Compute s̄ = S̄_0 = a ⊙ (ā − ⟨a, ā⟩): first the one number ⟨a, ā⟩, then "
+                    "each entry. Answer with three numbers, for keys k_0, k_1, k_2; two decimals are enough.",
+                "form": "three numbers as [a, b, c]",
+                "form_hint": "Three numbers are needed, one per key: the row S̄_0.",
+                "wrong": "s̄_j = a_j (ā_j − ⟨a, ā⟩), where ⟨a, ā⟩ = Σ_r a_r ā_r is one number for the whole row.",
+                "explain": "⟨a, ā⟩ = {inner}, and s̄ = a ⊙ (ā − ⟨a, ā⟩) = {answer}. The row sums to 0: adding one "
+                    "number to a whole row of scores leaves the weights unchanged (27.1), so there is no gradient "
+                    "along that direction.",
+                "hint_stage": "This is the step through a row's softmax: from the weights' gradient ā to the scaled "
+                    "scores' gradient s̄.",
+                "hint_formula": "First the one number ⟨a, ā⟩ = a_0 ā_0 + a_1 ā_1 + a_2 ā_2, then s̄_j = a_j (ā_j − "
+                    "⟨a, ā⟩) for each j.",
+                "hint_method": "The first term of ⟨a, ā⟩: a_0 ā_0 = {first_term}. Add the other two, then subtract "
+                    "the sum from each ā_j and multiply by a_j.",
             },
         },
     ),
@@ -1165,153 +1318,6 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "hint_stage": "The gradient Q̄ passes through the softmax; V̄ does not.",
                 "hint_formula": "The backward rule through softmax is S̄ = A ⊙ (Ā − rowsum(A ⊙ Ā)); when a row's "
                     "weights are near 0 and 1, S̄ is nearly zero.",
-            },
-        },
-    ),
-    Exercise(
-        "scores-by-hand", "numbers",
-        notebook="08_trace", instance="hand",
-        skills=("skill.dot-products",),
-        varies="hand",
-        inputs=_hand_inputs,
-        expected=lambda ev: ev.hand.head.raw_scores.data[0],
-        facts=_hand_scores_facts,
-        judge=HeadJudge(lambda ev: Asked(ev.hand, ev.worked, "raw"), lambda e: {"size": _size(e)}, "q"),
-        gives_away={
-            "ru": (r"q0 ?· ?k0 ?= ?2\b",),
-            "en": (r"q0 ?· ?k0 ?= ?2\b",),
-        },
-        strings={
-            "ru": {
-                "title": "оценки QKᵀ вручную",
-                "prompt": "Пример для счёта вручную: Q = {hand_query}, K = {hand_key}, d_k = {key_width}. Вычислите "
-                    "QKᵀ: скалярное произведение q_i · k_j для каждой пары запроса и ключа. Ответ — матрица {size}: "
-                    "строки — запросы, столбцы — ключи.",
-                "form": "матрица {size} в виде {layout}",
-                "form_hint": "Нужна матрица {size}: строки — запросы, столбцы — ключи.",
-                "wrong": "Элемент (i, j) — скалярное произведение строки q_i на строку k_j: перемножьте координаты "
-                    "попарно и сложите произведения.",
-                "explain": "QKᵀ = {answer}. Элемент (i, j) равен q_i · k_j, например {example}. Матрица не "
-                    "симметрична: KQᵀ — её транспонированная копия, и это другой ответ.",
-                "hint_stage": "Это этап до масштабирования: матрица QKᵀ, строка на каждый запрос и столбец на каждый "
-                    "ключ.",
-                "hint_formula": "Элемент (i, j) — q_i · k_j: перемножьте координаты q_i и k_j попарно и сложите "
-                    "произведения.",
-                "hint_method": "Одно произведение, расписанное по координатам: {entry}. Остальные — так же.",
-            },
-            "en": {
-                "title": "the scores QKᵀ by hand",
-                "prompt": "An example to compute by hand: Q = {hand_query}, K = {hand_key}, d_k = {key_width}. "
-                    "Compute QKᵀ: the dot product q_i · k_j for every pair of a query and a key. Answer with a {size} "
-                    "matrix: a row per query, a column per key.",
-                "form": "a {size} matrix as {layout}",
-                "form_hint": "A {size} matrix is needed: a row per query, a column per key.",
-                "wrong": "Entry (i, j) is the dot product of row q_i with row k_j: multiply the coordinates in pairs "
-                    "and add the products.",
-                "explain": "QKᵀ = {answer}. Entry (i, j) is q_i · k_j, for example {example}. The matrix is not "
-                    "symmetric: KQᵀ is its transpose, and a different answer.",
-                "hint_stage": "This is the stage before scaling: the matrix QKᵀ, a row for every query and a column "
-                    "for every key.",
-                "hint_formula": "Entry (i, j) is q_i · k_j: multiply the coordinates of q_i and k_j in pairs and add "
-                    "the products.",
-                "hint_method": "One product written out by coordinates: {entry}. The others go the same way.",
-            },
-        },
-    ),
-    Exercise(
-        "weights-by-hand", "numbers",
-        notebook="08_trace", instance="hand",
-        skills=("skill.scaling", "skill.row-softmax"),
-        varies="hand",
-        inputs=_hand_inputs,
-        expected=lambda ev: ev.hand.weights[0],
-        facts=_hand_weights_facts,
-        judge=HeadJudge(lambda ev: Asked(ev.hand, ev.worked, "weights"), lambda e: {"size": _size(e)},
-                        "q", lambda ev: BY_HAND, rows_sum_to_one=True),
-        gives_away={
-            "ru": (r"a00 ?= ?0\.576", r"e ?/ ?\(e ?\+ ?2\)"),
-            "en": (r"a00 ?= ?0\.576", r"e ?/ ?\(e ?\+ ?2\)"),
-        },
-        strings={
-            "ru": {
-                "title": "веса A вручную",
-                "prompt": "Теперь веса этого примера (Q = {hand_query}, K = {hand_key}): A = softmax(QKᵀ/√d_k) по "
-                    "строкам, d_k = {key_width}. Из констант понадобится только e ≈ 2.718. Ответ — матрица {size}, "
-                    "строки — запросы; хватит двух знаков после запятой (принимается ±0.01).",
-                "form": "матрица весов {size} в виде {layout}",
-                "form_hint": "Нужна матрица весов {size}: строки — запросы, столбцы — ключи.",
-                "wrong": "Разделите каждую оценку на √d_k, возьмите экспоненты и поделите каждую экспоненту строки на "
-                    "их сумму.",
-                "explain": "S = QKᵀ/√d_k = {scaled} (√d_k = {root}). Экспоненты строки q_0: {exps}, их сумма {total}, "
-                    "поэтому A_0 = {first}. Целиком A = {answer}: наибольший вес — {largest}, меньше 0.9: значения "
-                    "действительно смешиваются.",
-                "hint_stage": "Сначала масштабированные оценки S = QKᵀ/√d_k (здесь √d_k = {root}), затем softmax "
-                    "каждой строки.",
-                "hint_formula": "В строке возьмите e^(S_ij), их сумму и разделите каждую экспоненту на сумму.",
-                "hint_method": "Строка q_0 после масштаба: {first_scaled}; её первая экспонента — {first_exp}. Затем "
-                    "остальные, их сумма и каждая, делённая на сумму; другие строки — так же.",
-            },
-            "en": {
-                "title": "the weights A by hand",
-                "prompt": "Now this example's weights (Q = {hand_query}, K = {hand_key}): A = softmax(QKᵀ/√d_k) along "
-                    "rows, d_k = {key_width}. The only constant you need is e ≈ 2.718. Answer with a {size} matrix, a "
-                    "row per query; two decimals are enough (±0.01 is accepted).",
-                "form": "a {size} weight matrix as {layout}",
-                "form_hint": "A {size} weight matrix is needed: a row per query, a column per key.",
-                "wrong": "Divide each score by √d_k, exponentiate, and divide each exponential of a row by their sum.",
-                "explain": "S = QKᵀ/√d_k = {scaled} (√d_k = {root}). The exponentials of row q_0 are {exps}, summing "
-                    "to {total}, so A_0 = {first}. All of A is {answer}: the largest weight is {largest}, no more "
-                    "than 0.9 — the values really are mixed.",
-                "hint_stage": "First the scaled scores S = QKᵀ/√d_k (here √d_k = {root}), then a softmax of every row.",
-                "hint_formula": "In a row take e^(S_ij), their sum, and divide each exponential by the sum.",
-                "hint_method": "Row q_0 after the scale: {first_scaled}; its first exponential is {first_exp}. Then "
-                    "the others, their sum, and each divided by the sum; the other rows go the same way.",
-            },
-        },
-    ),
-    Exercise(
-        "output-by-hand", "numbers",
-        notebook="08_trace", instance="hand",
-        skills=("skill.mixing",),
-        varies="hand",
-        inputs=_hand_inputs,
-        expected=lambda ev: ev.hand.output[0],
-        facts=_hand_output_facts,
-        judge=HeadJudge(lambda ev: Asked(ev.hand, ev.worked, "output"), lambda e: {"size": _size(e)},
-                        "o", _mixture_tolerance),
-        gives_away={
-            "ru": (r"o0 ?= ?\[0\.788",),
-            "en": (r"o0 ?= ?\[0\.788",),
-        },
-        strings={
-            "ru": {
-                "title": "выход O вручную",
-                "prompt": "И выход этого примера (Q = {hand_query}, K = {hand_key}, d_k = {key_width}): O = AV при V "
-                    "= {hand_value}, где A — его веса. Ответ — матрица {value_size}, строки — запросы; хватит двух "
-                    "знаков после запятой.",
-                "form": "матрица {value_size} в виде {value_layout}",
-                "form_hint": "Нужна матрица {size}: строки — запросы, столбцы — признаки значений.",
-                "wrong": "Строка o_i — сумма строк значений v_j с весами из строки A_i,: — o_i = Σ_j A_ij v_j.",
-                "explain": "o_0 = {terms} = {first}; остальные строки — так же. O = {answer}.",
-                "hint_stage": "Это смесь значений: строка o_i собирается из строк V с весами строки A_i,:.",
-                "hint_formula": "o_i = Σ_j A_ij · v_j: умножьте каждую строку V на её вес и сложите.",
-                "hint_method": "Координата c выхода o_0 равна A_00·v_0[c] + A_01·v_1[c] + A_02·v_2[c]. Посчитайте обе "
-                    "координаты, затем так же o_1 и o_2.",
-            },
-            "en": {
-                "title": "the output O by hand",
-                "prompt": "And this example's output (Q = {hand_query}, K = {hand_key}, d_k = {key_width}): O = AV "
-                    "with V = {hand_value}, A being its weights. Answer with a {value_size} matrix, a row per query; "
-                    "two decimals are enough.",
-                "form": "a {value_size} matrix as {value_layout}",
-                "form_hint": "A {size} matrix is needed: a row per query, a column per value feature.",
-                "wrong": "Row o_i is the sum of the value rows v_j weighted by row A_i,: — o_i = Σ_j A_ij v_j.",
-                "explain": "o_0 = {terms} = {first}; the other rows likewise. O = {answer}.",
-                "hint_stage": "This is the mixture of values: row o_i is built from the rows of V with the weights of "
-                    "row A_i,:.",
-                "hint_formula": "o_i = Σ_j A_ij · v_j: multiply each row of V by its weight and add them up.",
-                "hint_method": "Coordinate c of o_0 is A_00·v_0[c] + A_01·v_1[c] + A_02·v_2[c]. Work out both "
-                    "coordinates, then o_1 and o_2 the same way.",
             },
         },
     ),

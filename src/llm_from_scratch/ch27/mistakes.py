@@ -379,16 +379,6 @@ def _backward(ev) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     return run.weights[0], run.value[0], run.upstream[0], run.output[0]
 
 
-def _softmax_backward(ev, row_term_axis: int | None = -1, weighted: bool = True, weights: np.ndarray | None = None,
-                      grad_weights: np.ndarray | None = None) -> np.ndarray:
-    """S̄ from Ā with one slip: the row term summed along another axis or left out, the factor A left out, or
-    other weights or another Ā used."""
-    weights = _backward(ev)[0] if weights is None else weights
-    grad_weights = ev.worked_steps.grad_weights if grad_weights is None else grad_weights
-    term = 0.0 if row_term_axis is None else (weights * grad_weights).sum(axis=row_term_axis, keepdims=True)
-    return (weights if weighted else 1.0) * (grad_weights - term)
-
-
 def _unscaled_weights(ev) -> np.ndarray:
     run = ev.worked
     return softmax(run.head.raw_scores.data[0])
@@ -412,15 +402,36 @@ WEIGHT_GRADIENT_MISTAKES = (
     Mistake("weights-for-upstream", "mis.weights-for-upstream", lambda ev: _backward(ev)[0] @ _backward(ev)[1].T),
     Mistake("softmax-mixed-in", "mis.softmax-mixed-in", lambda ev: _backward(ev)[0] * ev.worked_steps.grad_weights),
 )
+
+
+# --- the step through one softmax row, by hand on the second example's first query (L = o_00) ----------------------
+
+def _row(ev) -> tuple[np.ndarray, np.ndarray]:
+    """a and ā: the weights of the second example's first query and their gradient when L = o_00."""
+    return ev.hand.weights[0, 0], ev.hand_steps.grad_weights[0]
+
+
+def _row_backward(weights: np.ndarray, grad: np.ndarray) -> np.ndarray:
+    """s̄ = a ⊙ (ā − ⟨a, ā⟩) for other weights or another ā."""
+    return weights * (grad - weights @ grad)
+
+
 SCORE_GRADIENT_MISTAKES = (
-    Mistake("softmax-backward-skipped", "mis.softmax-backward-skipped", lambda ev: ev.worked_steps.grad_weights),
-    Mistake("row-term-missing", "mis.row-term-missing", lambda ev: _softmax_backward(ev, row_term_axis=None)),
-    Mistake("row-term-over-queries", "mis.row-term-over-queries", lambda ev: _softmax_backward(ev, row_term_axis=0)),
-    Mistake("weight-factor-missing", "mis.weight-factor-missing", lambda ev: _softmax_backward(ev, weighted=False)),
+    Mistake("softmax-backward-skipped", "mis.softmax-backward-skipped", lambda ev: _row(ev)[1]),
+    Mistake("row-term-missing", "mis.row-term-missing", lambda ev: _row(ev)[0] * _row(ev)[1]),
+    Mistake("weight-factor-missing", "mis.weight-factor-missing", lambda ev: _row(ev)[1] - _row(ev)[0] @ _row(ev)[1]),
+    Mistake("row-term-unweighted", "mis.row-term-unweighted",
+            lambda ev: _row(ev)[0] * (_row(ev)[1] - _row(ev)[1].mean())),
+    Mistake("row-term-after-product", "mis.row-term-after-product",
+            lambda ev: _row(ev)[0] * _row(ev)[1] - _row(ev)[0] @ _row(ev)[1]),
+    Mistake("jacobian-diagonal-only", "mis.jacobian-diagonal-only",
+            lambda ev: _row(ev)[0] * (1 - _row(ev)[0]) * _row(ev)[1]),
+    Mistake("weights-and-gradient-swapped", "mis.weights-and-gradient-swapped",
+            lambda ev: _row(ev)[1] * (_row(ev)[0] - _row(ev)[0] @ _row(ev)[1])),
+    Mistake("weights-column-for-row", "mis.weights-column-for-row",
+            lambda ev: _row_backward(ev.hand.weights[0, :, 0], _row(ev)[1])),
+    Mistake("missing-scale", "mis.score-gradient-unscaled-weights",
+            lambda ev: _row_backward(softmax(ev.hand.head.raw_scores.data[0, 0]), _row(ev)[1])),
     Mistake("raw-score-gradient", "mis.raw-score-gradient",
-            lambda ev: ev.worked_steps.grad_scores * ev.worked.head.scale),
-    Mistake("values-not-transposed", "mis.values-not-transposed",
-            lambda ev: _softmax_backward(ev, grad_weights=_backward(ev)[2] @ _backward(ev)[1])),
-    Mistake("rounded-too-early", "mis.rounded-too-early",
-            lambda ev: _softmax_backward(ev, weights=np.round(_backward(ev)[0], 2))),
+            lambda ev: ev.hand_steps.grad_scores[0] * ev.hand.head.scale),
 )

@@ -325,15 +325,26 @@ STRINGS: dict[str, str] = {
     "mis.row-term-missing": "You multiplied A and Ā entry by entry but did not subtract the row's number ⟨a, ā⟩ from "
         "Ā. Without it the rows of S̄ do not sum to 0, and they must: adding one number to every score of a row "
         "leaves the weights unchanged.",
-    "mis.row-term-over-queries": "You subtracted a column's sum, not a row's. Every row has its own softmax, and the "
-        "number subtracted is ⟨a_i, ā_i⟩ of that same row i, a sum over the keys.",
+    "mis.row-term-unweighted": "You subtracted the plain mean of ā, but the number to subtract is the weighted one, "
+        "⟨a, ā⟩ = Σ_j a_j ā_j, with the row's weights. Then s̄ = a ⊙ (ā − ⟨a, ā⟩) sums to 0.",
+    "mis.row-term-after-product": "You subtracted ⟨a, ā⟩ after multiplying, from a ⊙ ā. The brackets matter: first "
+        "the difference ā − ⟨a, ā⟩, then the product with a.",
+    "mis.jacobian-diagonal-only": "You took only the Jacobian's diagonal, a_j(1 − a_j), as for a sigmoid. But in a "
+        "softmax every weight depends on every score of the row: ∂a_j/∂s_m = a_j(δ_jm − a_m), and the off-diagonal "
+        "terms −a_j a_m enter s̄ as well.",
+    "mis.weights-and-gradient-swapped": "You swapped a and ā: ā ⊙ (a − ⟨a, ā⟩). The weights a stand outside, from "
+        "the derivative ∂a_j/∂s_m = a_j(δ_jm − a_m), and the number is subtracted from ā: s̄ = a ⊙ (ā − ⟨a, ā⟩).",
+    "mis.weights-column-for-row": "You took a column of A, the weights that different queries gave key k_0, not "
+        "query q_0's row. Softmax normalizes a row, and a = A_0 is a row.",
+    "mis.score-gradient-unscaled-weights": "Those weights are softmax of the scores QKᵀ without the factor 1/√d_k. "
+        "Use the row a that the question gives: the weights after the scale.",
+    "mis.gradient-rows-not-zero": "Your row s̄ sums to {sums}, but every row of S̄ sums to 0: adding one number to a "
+        "whole row of scores leaves the weights unchanged, so the gradient along that direction is zero.",
     "mis.weight-factor-missing": "You subtracted ⟨a, ā⟩ but did not multiply the difference by the weights. The "
         "softmax's derivative ∂a_j/∂s_m = a_j(δ_jm − a_m) starts with a_j, so S̄ = A ⊙ (Ā − rowsum(A ⊙ Ā)).",
     "mis.raw-score-gradient": "You multiplied by 1/√d_k: that gives the gradient of the scores QKᵀ before the scale. "
         "The question asks for S̄, the gradient of the scaled scores S; the factor 1/√d_k comes in at the next step, "
         "in Q̄ and K̄.",
-    "mis.gradient-rows-not-zero": "The rows of your S̄ sum to {sums}, but every row of S̄ sums to 0: adding one "
-        "number to a whole row of scores leaves the weights unchanged, so the gradient along that direction is zero.",
     "mis.mask-keeps-future": "The mask is upside down: you left query q_i the keys j ≥ i, the future. A causal "
         "mask keeps j ≤ i — the past and the position itself — and hides the later keys.",
     "mis.mask-hides-self": "You hid the position's own key too, but a causal mask keeps j ≤ i, including j = i. "
@@ -390,7 +401,7 @@ STRINGS: dict[str, str] = {
     "code.probe.large": "on a probe with scores up to 800,",
     "code.probe.backward": "on a probe with T = {tokens}, d_k = {key_width}, d_v = {value_width}",
     "code.case.worked": "on the worked example",
-    "code.case.second": "on the second example (Q and K 3×4, V 3×2; you will compute it by hand in 27.8)",
+    "code.case.second": "on the second example (Q and K 3×4, V 3×2; you computed it by hand in 27.3)",
     "code.case.random": "on a hidden case with B = {batch}, T = {tokens}, d_k = {key_width}, d_v = {value_width}",
     "code.case.single": "on a hidden case with one token (T = 1)",
     "code.case.large": "on a hidden case with large scores (about 10³)",
@@ -406,12 +417,12 @@ STRINGS: dict[str, str] = {
     "skill.causal-mask": "the causal mask (chapter 28)",
     "notebook.01_predict": "What each query attends to",
     "notebook.02_scores_softmax_mixture": "Scores, scale, softmax and the mix",
-    "notebook.03_shapes": "Rows, columns and the shape rule",
+    "notebook.03_shapes": "Rows, columns, the shape rule, the second example",
     "notebook.04_scaling": "Why divide by √d_k",
     "notebook.05_history": "From a recurrent context to self-attention",
     "notebook.06_head_from_primitives": "The head from differentiable operations",
     "notebook.07_gradients": "Gradients",
-    "notebook.08_trace": "The second example by hand, and the trace",
+    "notebook.08_trace": "The input editor and the trace",
     "notebook.09_next": "What the head lacks for training a decoder",
     "notebook.10_exercises": "Review",
     "review.all_mastered": "Every skill of the chapter is mastered. Below remain the questions that apply the chapter "
