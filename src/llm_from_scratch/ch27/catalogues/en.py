@@ -422,7 +422,6 @@ STRINGS: dict[str, str] = {
     "notebook.05_history": "From a recurrent context to self-attention",
     "notebook.06_head_from_primitives": "The head from differentiable operations",
     "notebook.07_gradients": "Gradients",
-    "notebook.08_trace": "The input editor and the trace",
     "notebook.09_next": "What the head lacks for training a decoder",
     "notebook.10_exercises": "Review",
     "review.all_mastered": "Every skill of the chapter is mastered. Below remain the questions that apply the chapter "

@@ -414,7 +414,6 @@ STRINGS: dict[str, str] = {
     "notebook.05_history": "От рекуррентного контекста к самовниманию",
     "notebook.06_head_from_primitives": "Голова из дифференцируемых операций",
     "notebook.07_gradients": "Градиенты",
-    "notebook.08_trace": "Редактор входов и трасса",
     "notebook.09_next": "Чего голове не хватает для обучения декодера",
     "notebook.10_exercises": "Повторение",
     "review.all_mastered": "Все навыки главы освоены. Ниже остаются вопросы, которые применяют главу в новых "
