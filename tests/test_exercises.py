@@ -537,7 +537,7 @@ def test_hints_open_after_an_attempt_and_come_in_smaller_steps():
     steps = [hint("weights") for _ in range(4)]
     assert [h.step for h in steps] == [1, 2, 3, 3] and {h.steps for h in steps} == {3}
     assert "S = QKᵀ/√d_k" in steps[0].message and "e^(S_0j)" in steps[1].message
-    assert "e^(S_00) = 1.000" in steps[2].message and "0.014" not in steps[2].message, "part of the method, no answer"
+    assert "np.exp(s)" in steps[2].message and not re.search(r"0\.01|0\.98", steps[2].message), "the method, no answer"
     assert store().hints("ch27", "weights") == 4, "every hint is recorded"
     assert store().attempts("ch27")["weights"] == [False], "a hint is not an attempt"
 

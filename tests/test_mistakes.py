@@ -91,7 +91,7 @@ def _searched():
             "head-width": (M.HEAD_WIDTH_MISTAKES, lambda ev: ev, TYPED),
             "value-gradient": (M.VALUE_GRADIENT_MISTAKES, lambda ev: ev, 0.0),
             "weight-gradient": (M.WEIGHT_GRADIENT_MISTAKES, lambda ev: ev, 0.0),
-            "score-gradient": (M.SCORE_GRADIENT_MISTAKES, lambda ev: ev, 0.0)}
+            "score-gradient": (M.SCORE_GRADIENT_MISTAKES, lambda ev: ev, BY_HAND)}
 
 
 FAMILY_COMPOSITIONS = [(e, n) for e in _searched() for n in (VARIANTS_TRIED if EXERCISES[e].varies else (0,))]

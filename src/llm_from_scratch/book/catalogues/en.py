@@ -64,8 +64,8 @@ STRINGS: dict[str, str] = {
     "mis.negated": "Every sign is flipped, as if the whole answer were multiplied by −1. Check what is subtracted "
         "from what.",
     "mis.two-slips": "Two slips at once. 1) {first} 2) {second}",
-    "feedback.right": "Your answer matches what the engine just computed.",
-    "feedback.right_rounded": "Right, as rounded; the exact value is {exact}.",
+    "feedback.right": "Your answer matches what the engine computes.",
+    "feedback.right_rounded": "Within rounding; the exact value is {exact}.",
     "feedback.partial": "Right for {right}; wrong for {wrong}.",
     "hint.locked": "Hints open after a first attempt: try an answer of your own first.",
     "hint.step": "Hint {step} of {steps}: {hint}",

@@ -263,7 +263,7 @@ STRINGS: dict[str, str] = {
         "itself is asked for.",
     "mis.other-example": "That is the answer for the chapter's other example. Compute from this exercise's Q, K and V.",
     "mis.scale-by-dk": "The scores are divided by d_k, but the head divides by √d_k: the root keeps the dot product's "
-        "variance near one, while dividing by d_k would shrink it to 1/d_k.",
+        "variance near one, while dividing by d_k would shrink it to 1/d_k (27.4 tells why).",
     "mis.scale-by-root-t": "The scores are divided by √T, the root of the number of tokens. The scale follows the "
         "width of the queries and keys: divide by √d_k.",
     "mis.scale-by-root-dv": "The scores are divided by √d_v, the root of the value width. The scale follows the width "
