@@ -230,8 +230,6 @@ def _worked_facts(ev: LearnerEvidence) -> dict[str, str]:
     q, k = ev.worked.query[0], ev.worked.key[0]
     return {"scaled_row": vector(head.scaled_scores.data[0, 0]), "row_sum": num(weights[0, 0].sum()),
             "q0k0": written_out(q[0], k[0]), "q0k1": written_out(q[0], k[1]),
-            "s00": num(head.scaled_scores.data[0, 0, 0], 0),
-            "first_exp": num(np.exp(head.scaled_scores.data[0, 0, 0]), 3),
             "row_sums": vector(weights[0].sum(axis=1)), "column_sums": vector(weights[0].sum(axis=0)),
             "column_total": num(weights[0].sum()),
             "future_weight": num(weights[0, 0, 1])}
