@@ -3,7 +3,9 @@
 An exercise form of every chapter (its ``widgets.enter_forms()``: a numbers exercise and a choice) is made in
 this process on a fresh progress store; then one answer is submitted as Enter submits it (``AnswerBox.submit``)
 and everything the kernel does for it is counted with ``sys.setprofile``: Python functions called (distinct
-and calls; "ours" are the package's), the store file's reads and writes (an atomic replace), and the store's lock taken.
+and calls; "ours" are the package's), the store file's reads and writes (an atomic replace), and the store's lock taken
+(an answer reads a snapshot under the lock, is judged with no lock held, then is recorded in one locked
+read-modify-write: two reads, one write, two locks).
 
     python benchmarks/bench_enter.py
 """

@@ -6,15 +6,22 @@ each test module its own (JupyterLab servers live as long as a module), and each
 """
 
 import pytest
+from support import stable_id
 from support.browser import MEASURED
 
 from llm_from_scratch.book.progress import ENV
-from llm_from_scratch.book.text import LANGUAGES, set_language
+from llm_from_scratch.book.state import STATE
+from llm_from_scratch.book.text import set_language
 
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "applies_to(predicate): a test over the notebook fixture runs only on the "
                             "notebooks for which predicate(chapter, lang, path) holds; the others are not collected")
+
+
+def pytest_make_parametrize_id(config, val, argname):
+    """A parameter's id without a memory address, so that every process collects the same ids."""
+    return stable_id(val) if " at 0x" in repr(val) else None
 
 
 def pytest_collection_modifyitems(config, items):
@@ -48,11 +55,12 @@ def module_progress(tmp_path_factory):
 
 @pytest.fixture(autouse=True)
 def fresh_book_state(tmp_path_factory, monkeypatch):
-    """Every test starts in the book's first language with an empty progress store of its own."""
+    """Every test starts as a fresh kernel would (the book's first language, no store opened, no form shown) with
+    an empty progress store of its own."""
     monkeypatch.setenv(ENV, str(tmp_path_factory.mktemp("progress") / "progress.json"))
-    set_language(LANGUAGES[0])
+    STATE.clear()
     yield
-    set_language(LANGUAGES[0])
+    STATE.clear()
 
 
 @pytest.fixture

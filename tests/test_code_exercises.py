@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import stable_id
 
 from llm_from_scratch.book import code_check
 from llm_from_scratch.book.code_check import Case
@@ -299,7 +300,7 @@ FUNCTIONS = [lambda: 0, lambda q, k: 0, CallableObject(), recurse, raise_broken,
 
 
 @pytest.mark.parametrize("exercise_id", ["write-head", "write-backward"])
-@pytest.mark.parametrize("fn", [(lambda *args, r=r: r) for r in RETURNS] + FUNCTIONS, ids=repr)
+@pytest.mark.parametrize("fn", [(lambda *args, r=r: r) for r in RETURNS] + FUNCTIONS, ids=stable_id)
 def test_whatever_the_function_returns_or_does_the_check_answers(exercise_id, fn):
     feedback = check_code(exercise_id, fn)
     assert feedback.message and feedback.readable and EXERCISE_BOOK.attempted(exercise_id)
@@ -307,7 +308,7 @@ def test_whatever_the_function_returns_or_does_the_check_answers(exercise_id, fn
 
 
 @pytest.mark.parametrize("answer", [..., None, 5, "def my_head(q, k, v): ...", [right_head], right_head(
-    *(np.ones((1, 2, 2)),) * 3)], ids=repr)
+    *(np.ones((1, 2, 2)),) * 3)], ids=stable_id)
 @pytest.mark.parametrize("exercise_id", ["write-head", "write-backward"])
 def test_no_function_is_not_an_attempt(exercise_id, answer):
     feedback = check_code(exercise_id, answer)

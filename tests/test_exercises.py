@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import stable_id
 from support.notebooks import code_cells, exercises_asked, load
 from support.oracle import softmax
 
@@ -122,7 +123,7 @@ RIGHT = {
 
 
 @pytest.mark.parametrize("exercise_id, answer",
-                         [(i, a) for i, answers in RIGHT.items() for a in answers], ids=repr)
+                         [(i, a) for i, answers in RIGHT.items() for a in answers], ids=stable_id)
 def test_right_answers_in_every_form(exercise_id, answer):
     if EXERCISE_BOOK[exercise_id].after:
         check(EXERCISE_BOOK[exercise_id].after, "a")  # any prediction, even a wrong one, opens its move
@@ -324,7 +325,7 @@ BAD = [None, ..., "", "   ", "abc", "ответ", "[1, 2", "[[1, 2], [3, 4, 5]]"
 
 
 @pytest.mark.parametrize("exercise_id", list(EXERCISES))
-@pytest.mark.parametrize("answer", BAD, ids=repr)
+@pytest.mark.parametrize("answer", BAD, ids=stable_id)
 def test_bad_answers_never_crash_and_say_what_is_expected(exercise_id, answer):
     feedback = check(exercise_id, answer)
     assert not feedback.correct and not feedback.readable
@@ -589,7 +590,9 @@ def test_an_untouched_answer_cell_is_a_prompt_without_a_verdict(exercise_id):
 
 
 def test_a_form_shows_the_status_of_an_answer_given_in_code_and_after_a_restart():
+    """The notebooks' ``check`` (a code cell's) gets the feedback back and shows it in the exercise's latest form."""
     from llm_from_scratch.book.widgets import ExerciseForm
+    from llm_from_scratch.ch27.notebook import check
 
     form = ExerciseForm(EXERCISE_BOOK, "weights")
     assert form.feedback.value == "", "nothing answered: the form says nothing"
@@ -710,7 +713,7 @@ READ_AS = [
 ]
 
 
-@pytest.mark.parametrize("typed, numbers", READ_AS, ids=repr)
+@pytest.mark.parametrize("typed, numbers", READ_AS, ids=stable_id)
 def test_what_a_learner_types_reads_as_the_numbers_meant(typed, numbers):
     from llm_from_scratch.book.answers import read_numbers
 

@@ -1,23 +1,17 @@
 """Practice until mastered: fresh variants a hand can compute, skills and their mastery, a teacher's table."""
 
-import csv
-import io
-import json
 import math
 import os
 import pathlib
 import re
-import subprocess
-import sys
-import textwrap
 import time
 
 import numpy as np
 import pytest
 
-from llm_from_scratch.book import export
 from llm_from_scratch.book import progress as lasting
 from llm_from_scratch.book.mastery import Served, mastery
+from llm_from_scratch.book.state import STATE
 from llm_from_scratch.book.text import set_language
 from llm_from_scratch.ch27.exercises import (
     EXERCISE_BOOK,
@@ -76,7 +70,7 @@ def test_the_first_variants_are_all_unlike_each_other_and_the_notebooks_one(exer
 
 def test_the_same_learner_gets_the_same_variant_again_and_two_learners_get_different_ones(monkeypatch, tmp_path):
     first = variant("scores-by-hand", 3)
-    lasting._stores.clear()
+    STATE.stores.clear()
     assert all(np.array_equal(first[k], x) for k, x in variant("scores-by-hand", 3).items())
     monkeypatch.setenv(lasting.ENV, str(tmp_path / "other.json"))
     monkeypatch.setenv(lasting.LEARNER_ENV, "another-learner")
@@ -91,7 +85,7 @@ def test_a_new_learner_gets_a_random_id_that_lasts(monkeypatch, tmp_path):
     for name in ("a.json", "b.json"):
         monkeypatch.setenv(lasting.ENV, str(tmp_path / name))
         ids.append(learner().id)
-        lasting._stores.clear()
+        STATE.stores.clear()
         assert learner().id == ids[-1], "the id is kept in the store"
     assert ids[0] != ids[1] and all(len(i) == 12 for i in ids)
     assert set_name("Маша").name == "Маша" and learner().id == ids[-1]
@@ -272,7 +266,7 @@ def test_mastery_survives_a_kernel_restart_and_a_corrupt_store_loses_nothing():
     for n in (1, 2):
         given = variant("output-shape", n)
         check("output-shape", [*given["query_shape"][:2], given["value_shape"][2]], variant=n)
-    lasting._stores.clear()
+    STATE.stores.clear()
     assert chapter_mastery()["skill.shapes"].mastered
     file = pathlib.Path(os.environ[lasting.ENV])
     kept = file.read_bytes()
@@ -281,48 +275,3 @@ def test_mastery_survives_a_kernel_restart_and_a_corrupt_store_loses_nothing():
     assert [p.read_text() for p in file.parent.glob("progress.backup-*")] == ["{broken"]
     file.write_bytes(kept)
     assert chapter_mastery()["skill.shapes"].mastered
-
-
-# --- a teacher's table -----------------------------------------------------------------------
-
-def test_the_export_merges_stores_into_one_csv_and_names_the_corrupt_one(tmp_path, monkeypatch, capsys):
-    for name, learner_id, right in (("jovyan-1", "id-one", True), ("jovyan-2", "id-two", False)):
-        home = tmp_path / name / "jovyan"  # every home has the same user name: the id tells learners apart
-        home.mkdir(parents=True)
-        monkeypatch.setenv(lasting.ENV, str(home / "progress.json"))
-        monkeypatch.setenv(lasting.LEARNER_ENV, learner_id)
-        lasting._stores.clear()
-        check("recurrent-vs-self", "b" if right else "a")
-    set_name("Ира")
-    corrupt = tmp_path / "jovyan-3" / "progress.json"
-    corrupt.parent.mkdir()
-    corrupt.write_bytes(b"{not json")
-    files = [str(tmp_path / n / "jovyan" / "progress.json") for n in ("jovyan-1", "jovyan-2")] + [str(corrupt)]
-    assert export.main(["export", *files, "--csv"]) == 0
-    out, err = capsys.readouterr()
-    rows = list(csv.DictReader(io.StringIO(out)))
-    assert str(corrupt) in err and "пропущен" in err
-    assert corrupt.read_bytes() == b"{not json", "nothing is lost"
-    history = {r["learner"]: r for r in rows if r["skill"] == "history"}
-    assert history["id-one"]["mastered"] == "1" and history["id-two"]["mastered"] == "0"
-    assert history["id-two"]["name"] == "Ира" and history["id-one"]["skill_name"] == "история внимания"
-    assert {r["learner"] for r in rows} == {"id-one", "id-two"}
-    assert list(rows[0]) == list(export.EXPORT_COLUMNS)
-    assert json.loads(pathlib.Path(files[0]).read_text())["learner"]["id"] == "id-one"
-
-
-def test_the_export_runs_in_a_fresh_process_and_finds_the_chapter_by_its_entry_point(tmp_path):
-    store = tmp_path / "progress.json"
-    learner = textwrap.dedent("""
-        from llm_from_scratch.ch27.exercises import check
-        check("recurrent-vs-self", "b")
-    """)
-    environment = {**os.environ, lasting.ENV: str(store), lasting.LEARNER_ENV: "id-fresh"}
-    subprocess.run([sys.executable, "-c", learner], env=environment, check=True)
-    result = subprocess.run([sys.executable, "-m", "llm_from_scratch.book.progress", "export", str(store), "--csv",
-                             "--language", "en"], env=environment, capture_output=True, text=True, check=True)
-    rows = list(csv.DictReader(io.StringIO(result.stdout)))
-    history = [r for r in rows if r["skill"] == "history"]
-    assert history == [{**history[0], "learner": "id-fresh", "chapter": "ch27", "mastered": "1"}]
-    assert history[0]["skill_name"] == "attention's history" and result.stderr == ""
-

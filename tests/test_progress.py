@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 import textwrap
+import time
 
 import platformdirs
 import pytest
@@ -14,6 +15,7 @@ import pytest
 from llm_from_scratch import Tensor
 from llm_from_scratch.book import progress as lasting
 from llm_from_scratch.book.exercises import _aligned
+from llm_from_scratch.book.state import STATE
 from llm_from_scratch.ch27.exercises import (
     EXERCISE_BOOK,
     NOTEBOOKS,
@@ -34,7 +36,7 @@ def store_file() -> pathlib.Path:
 
 def restart_kernel():
     """What a kernel restart forgets: every store object (the file stays)."""
-    lasting._stores.clear()
+    STATE.stores.clear()
 
 
 def rows():
@@ -74,34 +76,62 @@ def test_unreadable_answers_are_not_recorded():
     assert not store_file().exists() and rows()["scores"] == (0, False)
 
 
-def test_one_answer_is_one_locked_read_modify_write_and_sets_the_forms_feedback_once(monkeypatch):
+def test_one_answer_reads_then_judges_with_no_lock_then_writes_and_sets_the_forms_feedback_once(monkeypatch):
+    """Enter runs judge → store → presenter: the store is read once under its lock (a snapshot), the answer is
+    judged with no lock held, and written in one locked read-modify-write; the form shows the returned feedback."""
     from llm_from_scratch.book.widgets import ExerciseForm
 
     form = ExerciseForm(EXERCISE_BOOK, "row-normalization")
     form.answer.submit("a")  # the store exists from here on
-    lasting._stores.clear()  # a kernel that has not read it yet
-    held, reads, writes, shown = [], [], [], []
-    real_read, real_replace = pathlib.Path.read_bytes, os.replace
+    STATE.stores.clear()  # a kernel that has not read it yet
+    events, shown = [], []
+    real_read, real_replace, real_judge = pathlib.Path.read_bytes, os.replace, EXERCISE_BOOK.judge
 
     def read(path):
         if path == store_file():
-            reads.append(lasting.store().lock.is_locked)
+            events.append(("read", lasting.store().lock.is_locked))
         return real_read(path)
 
     def replace(source, target):
         if pathlib.Path(target) == store_file():
-            writes.append(lasting.store().lock.is_locked)
+            events.append(("write", lasting.store().lock.is_locked))
         return real_replace(source, target)
+
+    def judge(*args):
+        events.append(("judge", lasting.store().lock.is_locked))
+        return real_judge(*args)
 
     monkeypatch.setattr(pathlib.Path, "read_bytes", read)
     monkeypatch.setattr(os, "replace", replace)
+    monkeypatch.setattr(EXERCISE_BOOK, "judge", judge)
     form.feedback.observe(lambda change: shown.append(change["new"]), names="value")
     form.answer.submit("c")
-    held.append(lasting.store().lock.is_locked)
-    assert reads == [True] and writes == [True], "one read and one write of the store, both under its lock"
-    assert held == [False], "the lock is let go"
+    assert events == [("read", True), ("judge", False), ("read", True), ("write", True)], (
+        "a snapshot read under the lock, the judge with no lock, then one locked read-modify-write")
+    assert not lasting.store().lock.is_locked, "the lock is let go"
     assert len(shown) == 1 and "✔" in shown[0], "the form's feedback is set once"
     assert [a["correct"] for a in lasting.store().records("ch27")["row-normalization"]["attempts"]] == [False, True]
+
+
+def test_an_answer_is_judged_again_when_what_its_verdict_read_changed_before_it_was_written(monkeypatch):
+    """Another kernel answers a variant of the same family while this answer is judged: the verdict read which
+    variants the learner had seen (a judge names an answer made on one of them), so it is judged again on the fresh
+    records before it is written, and both attempts are kept."""
+    real_verdict, verdicts = EXERCISE_BOOK.verdict, []
+
+    def verdict(exercise, answer, variant, snapshot):
+        found = real_verdict(exercise, answer, variant, snapshot)
+        verdicts.append(type(found).__name__)
+        if len(verdicts) == 1:  # meanwhile, another kernel answers a variant of the same family
+            lasting.Store(store_file()).record("ch27", "weights-by-hand", False, 3)
+        return found
+
+    monkeypatch.setattr(EXERCISE_BOOK, "verdict", verdict)
+    right = EXERCISE_BOOK["scores-by-hand"].expected(EXERCISE_BOOK.evidence())
+    assert check("scores-by-hand", right.tolist()).correct
+    assert verdicts == ["Judgement", "Judgement"], "judged again on the records the other kernel wrote"
+    attempts = lasting.store().records("ch27")
+    assert len(attempts["scores-by-hand"]["attempts"]) == 1 and len(attempts["weights-by-hand"]["attempts"]) == 1
 
 
 def test_a_check_in_code_is_recorded_and_ids_of_no_exercise_are_listed():
@@ -342,3 +372,66 @@ def test_a_new_store_gives_the_learner_an_id_before_any_attempt():
     assert EXERCISE_BOOK.learner().id
     data = json.loads(store_file().read_text(encoding="utf-8"))
     assert data["version"] == 4 and data["chapters"] == {} and data["learner"]["id"] == EXERCISE_BOOK.learner().id
+
+
+SLOW_HEAD = textwrap.dedent("""
+    import pathlib, sys, time
+    import numpy as np
+    from llm_from_scratch.ch27.exercises import check_code
+    started = pathlib.Path(sys.argv[1])
+
+    def my_head(q, k, v):
+        if not started.exists():  # the judge's first call: the other process answers meanwhile
+            started.touch()
+            time.sleep(2.5)
+        s = q @ np.swapaxes(k, 1, 2) / np.sqrt(q.shape[-1])
+        e = np.exp(s - s.max(axis=-1, keepdims=True))
+        return e / e.sum(axis=-1, keepdims=True) @ v
+
+    print(check_code("write-head", my_head).correct, flush=True)
+""")
+
+
+def test_an_answer_is_not_held_up_by_another_process_judging_a_slow_head(tmp_path):
+    """The lock is held only to read and to write: while one kernel judges a head that sleeps 2.5 s, another
+    kernel's answer comes back at once, and both are recorded."""
+    started = tmp_path / "started"
+    judging = subprocess.Popen([sys.executable, "-c", SLOW_HEAD, str(started)], stdout=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not started.exists():
+        assert time.monotonic() < deadline and judging.poll() is None, "the slow head was never called"
+        time.sleep(0.01)
+    begun = time.monotonic()
+    feedback = check("row-normalization", "a")
+    waited = time.monotonic() - begun
+    assert judging.communicate(timeout=60)[0].strip() == "True"
+    assert waited < 1.5, f"the answer waited {waited:.2f} s for the other process's judge"
+    assert feedback.readable
+    recorded = json.loads(store_file().read_text())["chapters"]["ch27"]
+    assert len(recorded["row-normalization"]["attempts"]) == len(recorded["write-head"]["attempts"]) == 1
+
+
+FORKED = textwrap.dedent("""
+    import multiprocessing, sys
+    from llm_from_scratch.book.progress import store
+    from llm_from_scratch.ch27.exercises import check
+
+    def answer(_):
+        return check("row-normalization", "a").message
+
+    if __name__ == "__main__":
+        check("scores", [[0, 6], [6, -4]])  # this process has used the store and its lock
+        with multiprocessing.get_context("fork").Pool(2) as pool:
+            said = pool.map(answer, range(2))
+        print(len(said), all(said), flush=True)
+        print(len(store().records("ch27")["row-normalization"]["attempts"]), flush=True)
+""")
+
+
+def test_a_process_forked_after_the_store_was_used_answers(tmp_path):
+    """A teacher grading with multiprocessing: each forked child takes the store's lock as its own."""
+    script = tmp_path / "grade.py"
+    script.write_text(FORKED)
+    result = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert result.stdout.split() == ["2", "True", "2"], result.stdout + result.stderr[-2000:]

@@ -1,6 +1,7 @@
 """What the tests share beyond fixtures: reading notebooks (notebooks.py), driving a browser (browser.py)."""
 
 import pathlib
+import re
 import shutil
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -12,3 +13,9 @@ def copy_configuration(project: pathlib.Path) -> None:
     shutil.copy(ROOT / "pyproject.toml", project)
     shutil.copy(ROOT / "conftest.py", project)
     shutil.copytree(ROOT / "tools", project / "tools", ignore=shutil.ignore_patterns("__pycache__"))
+
+
+def stable_id(value: object) -> str:
+    """A test parameter's id as its repr without a memory address, the same in every process (pytest-xdist's
+    workers compare the ids they collect)."""
+    return re.sub(r" at 0x[0-9a-fA-F]+", "", repr(value))

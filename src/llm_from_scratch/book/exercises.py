@@ -6,12 +6,14 @@ and the misconceptions the judge names, and its strings in every language, whose
 derived from its id. A chapter lists its exercises in an ``ExerciseBook`` with its catalogue
 and its evidence; the book's catalogue holds the exercises' strings over the chapter's.
 
-Three pieces that do not call each other: the judge (``ExerciseBook.judge``: an answer and an
-instance in, a ``Judgement`` or an ``Unread`` out, no store), the store (``book.progress``) and
-the report (``progress``, ``mastery``). ``check`` joins the first two in one locked
-read-modify-write of the store: the prediction it follows is looked up, the instance made, the
-answer judged and, if it could be read, recorded; it returns ``Feedback`` and never raises for
-any answer. ``reveal`` (which opens the answer only after an attempt) and ``progress`` see
+Pieces that do not call each other: the judge (``ExerciseBook.verdict``: an answer, an instance and
+a snapshot of the records it reads in, a ``Judgement`` or an ``Unread`` out, no store written), the
+store (``book.progress``), the presenter (``ExerciseBook.present``: a verdict in, the ``Feedback``
+the learner reads out) and the report (``progress``, ``mastery``). ``check`` calls them in that
+order and gets values back: a snapshot read under the store's lock, the answer judged with no lock
+held, the attempt written under the lock (judged again only if the records the verdict read changed
+meanwhile), the verdict presented. It never raises for any answer. A form shows the ``Feedback``
+``check`` returns; nothing calls back. ``reveal`` (which opens the answer only after an attempt) and ``progress`` see
 attempts from every notebook and kernel.
 
 An exercise that ``varies`` has fresh instances: variant 0 is the one the notebooks show,
@@ -308,7 +310,6 @@ class ExerciseBook:
                                for stem in stems)
         self.evidence = evidence
         self.variants = variants
-        self._watchers: dict[str, Callable[[Feedback, int], None]] = {}  # each exercise's latest form
 
     def said(self, exercise: Exercise, key: str | Own, fields: Mapping[str, object] | None = None,
              lang: str | None = None) -> str:
@@ -439,48 +440,80 @@ class ExerciseBook:
 
     def check(self, exercise_id: str, answer: object, variant: int = 0) -> Feedback:
         """Judge ``answer`` on ``variant``; a missing or unreadable answer gets a message, never an exception.
-        One answer is one locked read-modify-write of the store: the prediction it follows is looked up, the
-        variant's instance made for the store's learner, the answer judged and, if it could be read, recorded."""
+        One straight path, no lock held while judging: a snapshot of the store is read, the answer judged on it
+        (``verdict``), the attempt written in one locked read-modify-write if the records the verdict read are
+        still those of the snapshot (else judged again on the fresh ones), and the verdict turned into what the
+        learner reads (``present``)."""
         misused = self.misuse(exercise_id, variant)
         if misused:
             return Feedback(str(exercise_id), False, misused, readable=False, pending=True)  # no verdict: a misuse
         exercise = self[exercise_id]
         computed = issubclass(type(answer), Tensor) and answer.op != "input"  # the engine did the arithmetic
-
-        def answered(data: dict) -> Judgement | Unread:
-            records = data["chapters"].get(self.chapter, {})
-            if exercise.after and not records.get(exercise.after, {}).get("attempts"):
-                return Unread(self.strings.text("exercise.predict_first", title=self.title(exercise.after)))
-            def learner() -> Learner:  # made only where a variant needs one: an unread answer writes nothing
-                return learner_of(data)
-
-            ev = self._evidence(exercise, variant, learner)
-            verdict = self.judge(exercise, answer, self._seeing(ev, exercise, variant, records, learner))
-            if isinstance(verdict, Judgement):
-                add_attempt(data, self.chapter, exercise_id, verdict.correct, variant, computed)
-            return verdict
-
         lasting = store()
-        verdict = lasting.transact(answered)
+        snapshot = lasting.snapshot()
+        while True:
+            verdict = self.verdict(exercise, answer, variant, snapshot)
+            if not isinstance(verdict, Judgement):
+                break
+            changed = lasting.transact(self._recording(exercise, variant, verdict, computed, snapshot))
+            if changed is None:
+                break
+            snapshot = changed
+        return self.present(exercise, verdict, computed, lasting.take_notices())
+
+    def verdict(self, exercise: Exercise, answer: object, variant: int, snapshot: dict) -> Judgement | Unread:
+        """The judge's verdict on ``answer`` given a snapshot of the store (``Store.snapshot``): it reads the
+        prediction the exercise follows, the learner (whose variant it is) and the variants they have seen, and
+        writes nothing. A snapshot with no learner yet is given the one the store will have (``learner_of``)."""
+        records = snapshot["chapters"].get(self.chapter, {})
+        if exercise.after and not records.get(exercise.after, {}).get("attempts"):
+            return Unread(self.strings.text("exercise.predict_first", title=self.title(exercise.after)))
+        def learner() -> Learner:
+            return learner_of(snapshot)
+
+        ev = self._evidence(exercise, variant, learner)
+        return self.judge(exercise, answer, self._seeing(ev, exercise, variant, records, learner))
+
+    def _read_by_verdict(self, exercise: Exercise, variant: int, data: dict) -> tuple:
+        """What of the store a verdict on ``exercise`` reads: the learner (of a variant), whether the prediction it
+        follows was answered, and which variants of its family were answered."""
+        records = data["chapters"].get(self.chapter, {})
+        learner = data["learner"].id if variant and data["learner"] else None
+        followed = bool(exercise.after and records.get(exercise.after, {}).get("attempts"))
+        family = sorted({a["variant"] for e in self.exercises.values()
+                         if exercise.varies and e.varies == exercise.varies
+                         for a in records.get(e.id, {}).get("attempts", [])})
+        return learner, followed, family
+
+    def _recording(self, exercise: Exercise, variant: int, verdict: Judgement, computed: bool,
+                   snapshot: dict) -> Callable[[dict], dict | None]:
+        """The change that records ``verdict`` in the store as it is under the lock: None once recorded; the store
+        as it is, unchanged, when what the verdict read from ``snapshot`` has changed meanwhile."""
+        read = self._read_by_verdict(exercise, variant, snapshot)
+
+        def record(data: dict) -> dict | None:
+            if data["learner"] is None:
+                data["learner"] = snapshot["learner"]  # the learner the verdict was made for (if it needed one)
+            if self._read_by_verdict(exercise, variant, data) != read:
+                return copy.deepcopy(data)
+            add_attempt(data, self.chapter, exercise.id, verdict.correct, variant, computed)
+            return None
+
+        return record
+
+    def present(self, exercise: Exercise, verdict: Judgement | Unread, computed: bool = False,
+                notices: Sequence[StoreNotice] = ()) -> Feedback:
+        """What the learner reads of ``verdict``: its message in their language, the verdict's word, and what they
+        must know of the store."""
         wrong_word = self.strings.text("feedback.wrong")
         if isinstance(verdict, Unread):
-            feedback = Feedback(exercise_id, False, verdict.message, readable=False, verdict_word=wrong_word,
-                                pending=verdict.pending)
-        else:
-            said = [self.strings.text("feedback.computed")] if computed else []
-            note = " ".join([*said, *(self._say(notice) for notice in lasting.take_notices())])
-            feedback = Feedback(exercise_id, verdict.correct, self.said(exercise, verdict.key, verdict.fields),
-                                verdict.misconception, verdict_word=self.strings.text(
-                                    "feedback.correct") if verdict.correct else wrong_word, note=note)
-        if exercise_id in self._watchers:
-            self._watchers[exercise_id](feedback, variant)
-        return feedback
-
-    def watch(self, exercise_id: str, told: Callable[[Feedback, int], None]) -> None:
-        """Call ``told(feedback, variant)`` after every judged answer to the exercise, from a form or from code,
-        so its form shows the one status of the exercise wherever it was answered (the latest form: a cell run
-        again replaces the one before)."""
-        self._watchers[exercise_id] = told
+            return Feedback(exercise.id, False, verdict.message, readable=False, verdict_word=wrong_word,
+                            pending=verdict.pending)
+        said = [self.strings.text("feedback.computed")] if computed else []
+        note = " ".join([*said, *(self._say(notice) for notice in notices)])
+        return Feedback(exercise.id, verdict.correct, self.said(exercise, verdict.key, verdict.fields),
+                        verdict.misconception, verdict_word=self.strings.text(
+                            "feedback.correct") if verdict.correct else wrong_word, note=note)
 
     def status(self, exercise_id: str, variant: int = 0) -> str:
         """What the store says of the exercise on ``variant`` ("" if never tried): attempts, and whether one was

@@ -2,6 +2,11 @@
 
     python -m llm_from_scratch.book.progress export FILE... --csv [--language en]
 
+Every text cell is written so that a spreadsheet reads it as text, never as a formula (CSV injection, as OWASP
+advises): a learner's name and id come from a file the learner wrote, so they are read as data, with their control
+characters (a tab and a carriage return among them) removed and their length bounded, and a cell that would begin
+with ``=``, ``+``, ``-`` or ``@`` gets a leading apostrophe.
+
 Chapters make their exercises known through the entry point group ``llm_from_scratch.chapters`` (pyproject:
 ``ch27 = "llm_from_scratch.ch27.exercises:EXERCISE_BOOK"``), so a chapter installed beside this one is found
 without being named here.
@@ -12,6 +17,7 @@ from __future__ import annotations
 import argparse
 import csv
 import sys
+import unicodedata
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from typing import Any, TextIO
@@ -23,6 +29,22 @@ from .text import LANGUAGES, set_language, text
 CHAPTERS = "llm_from_scratch.chapters"  # the entry point group: chapter name -> its ExerciseBook
 EXPORT_COLUMNS = ("learner", "name", "chapter", "skill", "skill_name", "attempts", "first_attempt_right", "hints",
                   "mastered")
+# what a spreadsheet may read as the start of a formula (OWASP also names a tab and a carriage return: they are
+# control characters, removed before this is looked at)
+FORMULA_STARTS = ("=", "+", "-", "@")
+LONGEST_NAME = 100  # characters of a learner's name or id kept in the table
+
+
+def as_data(value: str, longest: int | None = None) -> str:
+    """A text as a spreadsheet must read it: control characters removed, at most ``longest`` characters, and an
+    apostrophe before a first character that would start a formula."""
+    cleaned = "".join(char for char in value if unicodedata.category(char) != "Cc")[:longest]
+    return "'" + cleaned if cleaned.startswith(FORMULA_STARTS) else cleaned
+
+
+def row_as_data(row: tuple[object, ...]) -> tuple[object, ...]:
+    """A table row with every text cell neutralized (numbers stay numbers)."""
+    return tuple(as_data(cell) if isinstance(cell, str) else cell for cell in row)
 
 
 def installed_chapters() -> dict[str, EntryPoint]:
@@ -55,12 +77,13 @@ def export(files: list[Path], out: TextIO, complain: TextIO) -> int:
             print(text("export.skipped", path=str(file), reason=reason), file=complain)
             continue
         learner = data["learner"] or Learner(str(file.absolute()))  # a store older than ids: its path tells it apart
+        who = (as_data(learner.id, LONGEST_NAME), as_data(learner.name, LONGEST_NAME))
         for chapter, records in sorted(data["chapters"].items()):
             if chapter not in books:
                 print(text("export.unknown_chapter", path=str(file), chapter=chapter), file=complain)
                 continue
             rows = chapter_mastery(books[chapter].load(), records)
-            writer.writerows((learner.id, learner.name, chapter, *row) for row in rows)
+            writer.writerows(row_as_data((*who, chapter, *row)) for row in rows)
     return skipped
 
 

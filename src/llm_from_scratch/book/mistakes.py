@@ -39,6 +39,7 @@ import numpy as np
 
 from .answers import LARGEST_PLAUSIBLE
 from .exercises import Judgement, Phrase, right, wrong
+from .state import STATE
 from .tolerances import FLOAT_NOISE, ROUNDED, SAME_ANSWER, TYPED
 
 
@@ -198,7 +199,6 @@ class Named:
             close, off / scales, np.inf)))]
 
 
-_NAMED: dict[tuple, Named] = {}
 NAMED_KEPT = 256  # instances whose compositions a kernel keeps (a learner meets a few dozen)
 
 
@@ -206,11 +206,12 @@ def named(library: tuple[Slip, ...], instance: Hashable, expected: np.ndarray, t
     """The nameable compositions of ``library`` on ``instance``, computed once per instance (``instance`` is
     hashed by what it computes from)."""
     key = (library, instance, expected.shape, expected.tobytes(), tolerance)
-    if key not in _NAMED:
-        if len(_NAMED) >= NAMED_KEPT:
-            _NAMED.clear()
-        _NAMED[key] = Named(_made(library, instance, expected), expected, tolerance)
-    return _NAMED[key]
+    kept = STATE.named
+    if key not in kept:
+        if len(kept) >= NAMED_KEPT:
+            kept.clear()
+        kept[key] = Named(_made(library, instance, expected), expected, tolerance)
+    return kept[key]
 
 
 def said(composition: Composition) -> tuple[str, str, dict[str, object]]:

@@ -12,22 +12,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .catalogues import en, ru
+from .state import STATE
 
 LANGUAGES = ("ru", "en")  # the first is the book's own language
-_language = LANGUAGES[0]
 
 
 def set_language(language: str) -> None:
     """Choose the language of everything the package says from now on."""
-    global _language
     if language not in LANGUAGES:
         raise ValueError(f"unknown language {language!r}; choose one of {', '.join(LANGUAGES)}")
-    _language = language
+    STATE.language = language
 
 
 def language() -> str:
-    """The language chosen with ``set_language``."""
-    return _language
+    """The language chosen with ``set_language`` (the book's first until then)."""
+    return STATE.language or LANGUAGES[0]
 
 
 class Catalogue:
@@ -55,7 +54,7 @@ class Catalogue:
 
     def text(self, key: str, /, **fields: object) -> str:
         """The string ``key`` in the chosen language, with ``fields`` filled in."""
-        return self.text_in(_language, key, **fields)
+        return self.text_in(language(), key, **fields)
 
 
 BOOK_STRINGS = Catalogue({"ru": ru.STRINGS, "en": en.STRINGS})

@@ -25,9 +25,10 @@ from IPython.display import HTML, display
 
 from .answers import AnswerFormatError, read_choice
 from .display import FOLDED_CLASS, figure_bundle
-from .exercises import OPTIONS, ExerciseBook
+from .exercises import OPTIONS, ExerciseBook, Feedback
 from .figures import Figure
 from .sections import Section, to_html, to_text
+from .state import STATE
 from .text import language, text
 
 LABEL_STYLE = {"description_width": "initial"}
@@ -320,11 +321,11 @@ class ExerciseForm:
         status = book.status(exercise_id, variant)
         if status:  # answered before, in an earlier kernel: the form says so
             self.feedback.value = lang_div(f'<div role="status">{escape(status)}</div>')
-        book.watch(exercise_id, self._told)
+        STATE.forms[book.chapter, exercise_id] = self  # the latest form of the exercise shows its status
 
-    def _told(self, feedback, variant: int) -> None:
-        """An answer to this exercise was judged, here or in a code cell: the form shows its one status (a read
-        answer was recorded, so hints and the answer open)."""
+    def tell(self, feedback: Feedback, variant: int) -> None:
+        """Show the feedback on an answer to this exercise, given here or in a code cell (``answer_in_code``): its one
+        status (a read answer was recorded, so hints and the answer open)."""
         if variant == self.variant:
             self.feedback.value = lang_div(feedback._repr_html_())
             if feedback.readable:
@@ -344,15 +345,17 @@ class ExerciseForm:
             except AnswerFormatError:
                 self.choices.value = None
 
-    def submit(self, typed: str | None = None):
+    def submit(self, typed: str | None = None) -> Feedback:
         """Judge ``typed`` (what the box held at Enter or the click; by default its value), or the source of a
-        state exercise as it stands now; the book tells the form its feedback (``_told``), once."""
+        state exercise as it stands now, and show the feedback the book returns."""
         if self.answer is None:
             answer = self.source
         else:
             answer = self.judged = self.answer.value if typed is None else typed
-        self.book.watch(self.exercise.id, self._told)  # the form answered in is the one that shows the status
-        return self.book.check(self.exercise.id, answer, self.variant)
+        STATE.forms[self.book.chapter, self.exercise.id] = self  # the form answered in shows the status
+        feedback = self.book.check(self.exercise.id, answer, self.variant)
+        self.tell(feedback, self.variant)
+        return feedback
 
     def show_hint(self):
         given = self.book.hint(self.exercise.id, self.variant)
@@ -410,3 +413,12 @@ class ExerciseForm:
         live = LiveWidget([self.given, *form, self.feedback, self.hint_text, self.solution, self.unfold], description)
         live.add_class(EXERCISE_CLASS)
         display(live)
+
+
+def shown_in_form(book: ExerciseBook, feedback: Feedback, variant: int = 0) -> Feedback:
+    """``feedback`` on an answer given in a code cell, shown in the exercise's latest form too; returned for the
+    cell to show."""
+    form = STATE.forms.get((book.chapter, feedback.exercise_id))
+    if form is not None:
+        form.tell(feedback, variant)
+    return feedback

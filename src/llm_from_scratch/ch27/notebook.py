@@ -20,12 +20,12 @@ from .appendix import BlockSizeExplorer, cost_table, doubling_table, measure_hea
 from .code_exercises import buggy_head
 from .evidence import attention_history
 from .examples import invalid_inputs
-from .exercises import EXERCISE_BOOK, check, check_code, hint, holds_answer, mastery, progress, reveal, variant
+from .exercises import EXERCISE_BOOK, hint, holds_answer, mastery, progress, reveal, variant
 from .figures import as_shown
 from .plane import VectorPlane
 from .sections import render_trace
 from .strings import text
-from .widgets import HeadEditor, ScaleExplorer, WidthExplorer, challenge, exercise, review
+from .widgets import HeadEditor, ScaleExplorer, WidthExplorer, challenge, check, check_code, exercise, review
 
 
 def show(*parts) -> None:

@@ -15,6 +15,7 @@ import ipywidgets as w
 import numpy as np
 from IPython.display import HTML, display
 
+from ..book.exercises import Feedback
 from ..book.figures import Figure, Panel, heatmap, line_panels
 from ..book.formatting import labels, num, trimmed, vector
 from ..book.sections import Section, Value, to_text
@@ -27,6 +28,7 @@ from ..book.widgets import (
     figure_html,
     lang_div,
     mark_changes,
+    shown_in_form,
     snapshot,
 )
 from ..engine import SelfAttentionError, scaled_dot_product_self_attention
@@ -328,6 +330,16 @@ def enter_forms() -> list[tuple[str, Callable[[], ExerciseForm], str]]:
 
 
 # --- exercises -------------------------------------------------------------------------
+
+def check(exercise_id: str, answer: object, variant: int = 0) -> Feedback:
+    """Judge an answer given in a code cell (``EXERCISE_BOOK.check``); the exercise's form shows the feedback too."""
+    return shown_in_form(EXERCISE_BOOK, EXERCISE_BOOK.check(exercise_id, answer, variant), variant)
+
+
+def check_code(exercise_id: str, function: object, variant: int = 0) -> Feedback:
+    """Judge the learner's function (``EXERCISE_BOOK.check_code``); the exercise's form shows the feedback too."""
+    return shown_in_form(EXERCISE_BOOK, EXERCISE_BOOK.check_code(exercise_id, function, variant), variant)
+
 
 def exercise(exercise_id: str, variant: int = 0) -> None:
     """Show the exercise's prompt (static) and its answer form (live), on ``variant``."""

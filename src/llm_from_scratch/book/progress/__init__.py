@@ -27,7 +27,10 @@ successes, hints, mastered.
 Every read and every write holds the store's lock file (``filelock``, as pip and tox use: on every
 OS), and a write reads the file again under it, changes it and replaces it atomically, so kernels
 writing at once lose no attempt, a reader never sees half a file, and no reader holds the file open
-while it is replaced (which Windows refuses). An answer is one such read-modify-write (``transact``).
+while it is replaced (which Windows refuses). The lock is held only for that: an answer reads a
+``snapshot``, is judged with no lock held, and is then written in one read-modify-write
+(``transact``). Each process makes its own lock object, so a process forked from one that used the
+store (a teacher grading with ``multiprocessing``) takes the lock as its own.
 A file that is not such a store (corrupt, or someone else's) is moved aside as a backup and a fresh
 store begins; a location that cannot be read or written, or a lock held by another kernel for longer
 than LOCK_WAIT, keeps progress in this kernel's memory. Either event leaves a ``StoreNotice`` for
@@ -49,6 +52,8 @@ from pathlib import Path
 
 import platformdirs
 from filelock import FileLock, Timeout
+
+from ..state import STATE
 
 ENV = "LLM_FROM_SCRATCH_PROGRESS"
 LEARNER_ENV = "LLM_FROM_SCRATCH_LEARNER"
@@ -206,11 +211,24 @@ class Store:
 
     def __init__(self, file: Path) -> None:
         self.path = file
-        self.lock = FileLock(file.with_name(file.name + ".lock"), timeout=LOCK_WAIT)  # Timeout: an OSError
+        self._lock: tuple[int, FileLock] | None = None  # the process that made it, and the lock
         self.memory: dict | None = None  # set once the file cannot be used
         self.known: dict = {"learner": None, "chapters": {}}  # the last store read from the file
         self.notices: list[StoreNotice] = []  # not yet shown to the learner
         self.memory_notice: StoreNotice | None = None  # why progress is kept in memory, while it is
+
+    @property
+    def lock(self) -> FileLock:
+        """This process's lock on the store (a lock object made before a fork is the parent's, and refuses the
+        child); waiting longer than LOCK_WAIT raises ``Timeout``, an OSError."""
+        if self._lock is None or self._lock[0] != os.getpid():
+            self._lock = (os.getpid(), FileLock(self.path.with_name(self.path.name + ".lock"), timeout=LOCK_WAIT))
+        return self._lock[1]
+
+    def snapshot(self) -> dict:
+        """A copy of the whole store as it is now (``{"learner": Learner or None, "chapters": …}``), read under the
+        lock; what is done with it holds no lock."""
+        return copy.deepcopy(self._read())
 
     def records(self, chapter: str) -> dict[str, dict]:
         """Each exercise of ``chapter``: its attempts and the hints on each variant, from every kernel."""
@@ -320,12 +338,9 @@ class Store:
         self.notices.append(self.memory_notice)
 
 
-_stores: dict[Path, Store] = {}
-
-
 def store() -> Store:
-    """The store at ``path()``, one per path for the life of the kernel."""
+    """The store at ``path()``, one per path for the life of the kernel (kept in ``STATE.stores``)."""
     file = path()
-    if file not in _stores:
-        _stores[file] = Store(file)
-    return _stores[file]
+    if file not in STATE.stores:
+        STATE.stores[file] = Store(file)
+    return STATE.stores[file]
