@@ -19,7 +19,7 @@ UPGRADE ?= --upgrade
 COMPILE = $(TOOLS)/bin/uv pip compile pyproject.toml --extra test --python-version $(OLDEST) $(UPGRADE) --quiet \
 	--custom-compile-command "make lock"
 
-.PHONY: lab test test-lowest lock report bench notebooks lint clean
+.PHONY: lab test check test-lowest lock report bench notebooks lint clean
 
 # $(PYTHON) is one of the Pythons $(1), or make stops with one line that names them
 check_python = $(PYTHON) -c 'import sys; v = "%d.%d" % sys.version_info[:2]; sys.exit(None if v in "$(1)".split() \
@@ -55,13 +55,25 @@ CHAPTERS := $(sort $(wildcard chapter[0-9]*))  # discovered: adding chapterNN/ n
 lab: $(VENV)/.locked ## set up and open JupyterLab on the chapters, the first one open
 	$(VENV)/bin/jupyter lab $(ROOT_FLAG) --LabApp.default_url=/lab/tree/$(firstword $(CHAPTERS))
 
-test: $(VENV)/.locked ## set up and run every test: lint, unit tests and every notebook (nbval)
-	$(VENV)/bin/ruff check .
-	$(PY) -m pytest --nbval
+# The tiers (README, "For maintainers"): the quick one has no kernel, no browser and no slow test; make test runs
+# every tier. Both use the two cores (pytest-xdist): a test module, or a notebook's cells, runs whole in one process,
+# so a module's fixtures (a JupyterLab server, a notebook run) are made once (loadgroup would split the browser test
+# by edition, but it groups nothing under pytest 9.2: pytest-xdist issue 1386). Both print their wall time.
+QUICK := -m "not notebook and not browser and not slow"
+PARALLEL := -n 2 --dist loadscope
+timed = start=$$(date +%s); $(1); status=$$?; echo "make $@: $$(( $$(date +%s) - start )) s of wall time"; exit $$status
 
-test-lowest: $(LOWEST_VENV)/.locked ## make test's suite under the lowest versions pyproject declares
-	$(LOWEST_VENV)/bin/ruff check .
-	$(LOWEST_VENV)/bin/python -m pytest --nbval
+test: $(VENV)/.locked ## set up and run every test: lint, unit tests, every notebook (nbval) and the browser test
+	@$(call timed,$(VENV)/bin/ruff check . && $(PY) -m pytest --nbval $(PARALLEL))
+
+check: $(VENV)/.locked ## after every edit: lint and the quick tier (no kernel, no browser, no slow test), within 60 s
+	@$(call timed,$(VENV)/bin/ruff check . && $(PY) -m pytest -q -n 2 $(QUICK))
+
+# the lowest versions leave out only the rest of each exhaustive walk (marked walk): it repeats its quick sample's
+# calls on more inputs of the chapter's own, so no version can fail it that its sample, which runs, would not fail
+test-lowest: $(LOWEST_VENV)/.locked ## make test's suite under the lowest versions pyproject declares (no walk's rest)
+	@$(call timed,$(LOWEST_VENV)/bin/ruff check . && $(LOWEST_VENV)/bin/python -m pytest --nbval $(PARALLEL) \
+		-m "not walk")
 
 lock: ## refresh the lock and the lowest versions, environment.yml, then re-execute the notebooks
 	test -x $(TOOLS)/bin/uv || { $(PYTHON) -m venv $(TOOLS) && echo '*' > $(TOOLS)/.gitignore \

@@ -1,4 +1,4 @@
-"""The one owner of the book's global state in unit tests: the language and the lasting progress store.
+"""The one owner of the book's state in unit tests (``book.state.STATE``, fresh for each test) and of the tiers.
 
 No test, kernel or server started by the tests touches the learner's own progress: the session
 (nbval's kernels, subprocesses) gets a temporary store from the book's plugin (tools/pytest_plugin.py),
@@ -13,6 +13,9 @@ from llm_from_scratch.book.progress import ENV
 from llm_from_scratch.book.state import STATE
 from llm_from_scratch.book.text import set_language
 
+QUICK_LIMIT = 1.0  # seconds: a quick test that takes longer belongs in the slow tier
+TIERS = ("notebook", "browser", "slow")
+
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "applies_to(predicate): a test over the notebook fixture runs only on the "
@@ -25,10 +28,13 @@ def pytest_make_parametrize_id(config, val, argname):
 
 
 def pytest_collection_modifyitems(config, items):
-    """A browser test starts only on the notebooks it applies to (the rest are deselected, not skipped); the
-    fixture's parameters stay the same for every test, so pytest still runs each notebook's tests together."""
+    """nbval's cells are in the notebook tier. A browser test starts only on the notebooks it applies to (the rest
+    are deselected, not skipped); the fixture's parameters stay the same for every test, so pytest still runs each
+    notebook's tests together."""
     dropped = []
     for item in items:
+        if ".ipynb::" in item.nodeid:
+            item.add_marker("notebook")
         marker = item.get_closest_marker("applies_to")
         callspec = getattr(item, "callspec", None)
         if marker and callspec and "notebook" in callspec.params and not marker.args[0](*callspec.params["notebook"]):
@@ -39,7 +45,15 @@ def pytest_collection_modifyitems(config, items):
 
 
 def pytest_terminal_summary(terminalreporter):
-    """The step times the browser tests measured, at the end of the run, where CI's log shows them."""
+    """The step times the browser tests measured, at the end of the run, where CI's log shows them; and any test of
+    the quick tier that took longer than QUICK_LIMIT, which belongs in its tier."""
+    late = [report for report in terminalreporter.stats.get("passed", []) + terminalreporter.stats.get("failed", [])
+            if report.when == "call" and report.duration > QUICK_LIMIT
+            and not any(tier in report.keywords for tier in TIERS)]
+    if late:
+        terminalreporter.section(f"quick tests over {QUICK_LIMIT:g} s: mark them slow (or make them quicker)")
+        for report in sorted(late, key=lambda r: -r.duration):
+            terminalreporter.write_line(f"{report.duration:6.2f} s  {report.nodeid}")
     if MEASURED:
         terminalreporter.section("step times measured in the browser")
         for line in MEASURED:

@@ -119,6 +119,7 @@ def test_a_figure_is_an_image_with_its_alternative_in_the_learners_language(lang
     assert re.match(rf'<img alt="The title\. [^"]+" src="data:image/svg\+xml;base64,[^"]+" lang="{lang}">$', html)
 
 
+@pytest.mark.slow
 def test_the_live_widgets_figures_are_described_too(lang):
     width = WidthExplorer()
     for explorer in (ScaleExplorer(), width):
@@ -129,6 +130,7 @@ def test_the_live_widgets_figures_are_described_too(lang):
         assert text("figure.alt") not in figure_html(figure), "no table stands beside a live figure"
 
 
+@pytest.mark.slow
 def test_a_figure_drawn_inline_styles_nothing_outside_itself():
     """matplotlib's rule for every element ("*") is gone: inline in a live widget it restyled the whole page on
     each step; its line joins and caps are the figure root's attributes, inherited by the figure alone."""
@@ -158,6 +160,7 @@ def test_a_slider_is_a_named_native_range_whose_value_text_is_its_label(lang):
         assert needed in Slider._esm, needed
 
 
+@pytest.mark.slow
 def test_the_explorers_sliders_keep_the_chapters_values(lang):
     scale, width = ScaleExplorer(), WidthExplorer()
     assert isinstance(scale.slider, Slider) and isinstance(width.slider, Slider)

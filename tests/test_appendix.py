@@ -1,5 +1,7 @@
 """Appendix 27.11: the tables of counts, the measured heads and the tile-size explorer."""
 
+import pytest
+
 from llm_from_scratch.book.sections import to_text
 from llm_from_scratch.ch27.appendix import (
     BLOCK_SIZES,
@@ -22,6 +24,7 @@ def test_the_tables_say_what_doubling_does(english):
     assert rows["d_v"] == ["×1", "×2", "×1.5", "×1", "×1.04", "×1.333"]
 
 
+@pytest.mark.slow
 def test_the_measurement_covers_every_length_and_draws_both_panels():
     measured = measure_heads([8, 16, 64], batch=1, width=4, repeats=1)
     assert measured.tokens == [8, 16, 64] and {"head", "tiled"} <= set(measured.ms)
@@ -32,6 +35,7 @@ def test_the_measurement_covers_every_length_and_draws_both_panels():
     assert figure.svg.startswith("<?xml") and len(figure.table.split("\n\n")) == 2
 
 
+@pytest.mark.slow
 def test_the_tile_size_explorer_measures_every_block_and_marks_the_chosen_one():
     explorer = BlockSizeExplorer(tokens=64, batch=1, width=4)
     assert [c.block_size for c in explorer.curves] == list(BLOCK_SIZES)

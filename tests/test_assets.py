@@ -69,6 +69,7 @@ def test_no_javascript_or_css_is_left_in_python_strings():
         assert "export default" not in source and "function render(" not in source, path
 
 
+@pytest.mark.slow
 def test_the_wheel_carries_every_asset(tmp_path):
     """Built as pip builds it for an install that is not editable (from a copy: a build writes beside it)."""
     source = tmp_path / "source"

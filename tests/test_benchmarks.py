@@ -4,6 +4,10 @@ import pathlib
 import subprocess
 import sys
 
+import pytest
+
+pytestmark = pytest.mark.slow  # every test runs a benchmark script in a process of its own
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 

@@ -78,7 +78,13 @@ NOTEBOOKS = [(chapter.name, lang, path) for chapter in chapters(ROOT)
              for lang in chapter.editions() for path in chapter.notebooks(lang)]
 FRAME_ROLES = ("query", "key", "value", "score", "weight")
 
-require_browser()
+pytestmark = pytest.mark.browser  # every test drives JupyterLab in Chromium: no test of this module can be quick
+
+
+@pytest.fixture(scope="module", autouse=True)
+def browser_present():
+    """Debian's Chromium, or a skip (a failure under CI=true), asked only where a browser test runs."""
+    require_browser()
 
 
 def numbered(*numbers: str):

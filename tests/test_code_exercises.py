@@ -349,6 +349,7 @@ def slow(*args):
     return total
 
 
+@pytest.mark.slow
 def test_an_endless_loop_is_stopped_and_its_line_named():
     started = time.monotonic()
     feedback = check_code("write-head", endless)
@@ -368,6 +369,7 @@ def test_on_the_main_thread_the_timer_stops_pure_python_loops(fn):
     assert time.monotonic() - started < 1.5
 
 
+@pytest.mark.slow
 def test_the_timer_leaves_someone_elses_alarm_in_place():
     fired = []
 

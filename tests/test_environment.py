@@ -88,6 +88,7 @@ def failing_notebook_run(tmp_path: pathlib.Path, lock: str) -> str:
     return result.stdout
 
 
+@pytest.mark.notebook
 @pytest.mark.parametrize("drift", [True, False], ids=["other versions", "locked versions"])
 def test_a_failing_cell_names_the_versions_that_made_the_stored_outputs(tmp_path, drift):
     numpy, nbval = metadata.version("numpy"), metadata.version("nbval")

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from support import stable_id
+from support import stable_id, tiered
 from support.notebooks import code_cells, exercises_asked, load
 from support.oracle import softmax
 
@@ -269,9 +269,14 @@ MISCONCEPTIONS = [
 ]
 
 
-@pytest.mark.parametrize("exercise_id, answer, misconception, words", MISCONCEPTIONS,
-                         ids=[f"{m[0]}-{m[2]}" for m in MISCONCEPTIONS])
+def first_of_its_exercise(case: tuple) -> bool:
+    return case is next(m for m in MISCONCEPTIONS if m[0] == case[0])
+
+
+@pytest.mark.parametrize("exercise_id, answer, misconception, words",
+                         tiered(MISCONCEPTIONS, first_of_its_exercise, ids=lambda m: f"{m[0]}-{m[2]}"))
 def test_each_misconception_is_named(exercise_id, answer, misconception, words):
+    """Each misconception by its message (the quick tier: each exercise's first)."""
     if EXERCISE_BOOK[exercise_id].after:
         check(EXERCISE_BOOK[exercise_id].after, "a")
     feedback = check(exercise_id, answer)
@@ -319,12 +324,15 @@ def test_hand_answers_are_accepted_within_a_rounding_and_no_further():
 
 # --- any answer at all -----------------------------------------------------------------
 
+# the quick tier's exercises: one of each kind and each way an answer is read (a matrix, a row, a choice, a move on
+# the plane, a shape, flat numbers); the slow tier feeds every exercise
+ONE_OF_EACH_READER = {"scores", "weights", "permutation", "plane-long", "output-shape", "single-token"}
 BAD = [None, ..., "", "   ", "abc", "ответ", "[1, 2", "[[1, 2], [3, 4, 5]]", float("nan"), [float("inf"), 0],
        [-float("inf"), 0], 1e308, "1e308", [1, 2, 3, 4, 5], [[1]], True, {"a": 1}, object(), "NaN",
        "__import__('os').system('echo hacked')"]
 
 
-@pytest.mark.parametrize("exercise_id", list(EXERCISES))
+@pytest.mark.parametrize("exercise_id", tiered(list(EXERCISES), ONE_OF_EACH_READER))
 @pytest.mark.parametrize("answer", BAD, ids=stable_id)
 def test_bad_answers_never_crash_and_say_what_is_expected(exercise_id, answer):
     feedback = check(exercise_id, answer)
@@ -395,7 +403,7 @@ HOSTILE = {
 }
 
 
-@pytest.mark.parametrize("exercise_id", list(EXERCISES))
+@pytest.mark.parametrize("exercise_id", tiered(list(EXERCISES), ONE_OF_EACH_READER))
 @pytest.mark.parametrize("name", list(HOSTILE))
 def test_hostile_answers_always_get_feedback_and_quickly(exercise_id, name, capfd):
     answer = HOSTILE[name]
@@ -506,6 +514,7 @@ def test_a_misspelt_exercise_is_told_with_the_nearest_id_and_no_traceback():
     assert not attempted("scores")
 
 
+@pytest.mark.slow
 def test_a_check_computes_only_what_it_judges():
     """The first check in a fresh kernel runs the worked example's head, never its gradient check."""
     script = """

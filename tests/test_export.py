@@ -82,6 +82,7 @@ def test_the_export_merges_stores_into_one_csv_and_names_the_corrupt_one(tmp_pat
     assert json.loads(pathlib.Path(files[0]).read_text())["learner"]["id"] == "id-one"
 
 
+@pytest.mark.slow
 def test_the_export_runs_in_a_fresh_process_and_finds_the_chapter_by_its_entry_point(tmp_path):
     store = tmp_path / "progress.json"
     learner = textwrap.dedent("""

@@ -6,6 +6,7 @@ import sys
 import weakref
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
@@ -79,6 +80,7 @@ def _run(leaves: list[Tensor], steps: list[tuple]) -> list[Tensor]:
     return tensors[len(leaves):]
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(graph=graphs(), seed=st.integers(0, 2**16))
 def test_every_leaf_gradient_of_a_graph_with_reuse_matches_central_differences(graph, seed):

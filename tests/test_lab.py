@@ -158,6 +158,7 @@ def chapters_answer(exercise_id: str) -> np.ndarray:
     return np.asarray(EXERCISES[exercise_id].expected(evidence()), dtype=float)
 
 
+@pytest.mark.notebook
 @pytest.mark.parametrize("path", [p for p in lab_notebooks() if p.stem != "03_shapes"],
                          ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_other_inputs_flow_through_every_shown_table_and_no_fold_answers_for_them(path, tmp_path):

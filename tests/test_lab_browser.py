@@ -30,7 +30,13 @@ CHAPTER = ROOT / "chapter27"
 LINE = "S = scores / math.sqrt(d_k)"
 TRIED = "S = scores / d_k"
 
-require_browser()
+pytestmark = pytest.mark.browser  # every test drives JupyterLab in Chromium: no test of this module can be quick
+
+
+@pytest.fixture(scope="module", autouse=True)
+def browser_present():
+    """Debian's Chromium, or a skip (a failure under CI=true), asked only where a browser test runs."""
+    require_browser()
 
 
 @pytest.fixture(scope="module")

@@ -72,6 +72,7 @@ def test_the_head_is_its_six_steps_written_as_the_formula():
     assert all(len(w.body) == 1 for w in stages)
 
 
+@pytest.mark.slow
 def test_a_wheel_holds_the_package_and_no_tooling(tmp_path):
     project = tmp_path / "project"  # a copy, so the build leaves nothing in the checkout
     shutil.copytree(ROOT, project, ignore=shutil.ignore_patterns(".git", ".venv*", "artifacts", "build", "*.egg-info",

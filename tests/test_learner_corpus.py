@@ -36,6 +36,7 @@ def test_every_right_answer_of_the_corpus_is_accepted(entry):
         assert feedback.correct, feedback.message
 
 
+@pytest.mark.slow
 def test_the_corpus_wrong_answers_are_named_as_described():
     wrong = [entry for entry in CORPUS if not entry["right"]]
     assert len(wrong) >= 100 and len(RIGHT) >= 50

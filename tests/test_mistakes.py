@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support import tiered
 
 from llm_from_scratch.book.mistakes import READINGS, distance, named, written_precision
 from llm_from_scratch.book.text import set_language
@@ -41,11 +42,18 @@ def _named(exercise_id: str, ev):
     return [c for kept, _, _ in found.by_shape.values() for c in kept]
 
 
-COMPOSITION_CASES = [(e, n) for e in HEAD_EXERCISES for n in (VARIANTS_TRIED if EXERCISES[e].varies else (0,))]
+COMPOSITION_CASES = [(e, n, lang) for e in HEAD_EXERCISES for n in (VARIANTS_TRIED if EXERCISES[e].varies else (0,))
+                     for lang in ("ru", "en")]
+# the quick tier: both examples of the chapter and one variant, each edition once
+QUICK_COMPOSITIONS = {("scores", 0, "ru"), ("weights", 0, "en"), ("scores-by-hand", 3, "ru")}
 
 
-@pytest.mark.parametrize("lang", ["ru", "en"])
-@pytest.mark.parametrize("exercise_id, n", COMPOSITION_CASES, ids=[f"{e}-v{n}" for e, n in COMPOSITION_CASES])
+def case_id(case: tuple) -> str:
+    exercise_id, n, lang = case
+    return f"{exercise_id}-v{n}-{lang}"
+
+
+@pytest.mark.parametrize("exercise_id, n, lang", tiered(COMPOSITION_CASES, QUICK_COMPOSITIONS, case_id))
 def test_every_composition_of_up_to_two_slips_is_named_with_its_slips(exercise_id, n, lang):
     """Each composition the search tells apart on this instance, given as the learner's answer, is named by its
     slips: one slip in its own words, two one by one. The judge is called directly, as ``check`` calls it. A
@@ -94,11 +102,14 @@ def _searched():
             "score-gradient": (M.SCORE_GRADIENT_MISTAKES, lambda ev: ev, BY_HAND)}
 
 
-FAMILY_COMPOSITIONS = [(e, n) for e in _searched() for n in (VARIANTS_TRIED if EXERCISES[e].varies else (0,))]
+FAMILY_COMPOSITIONS = [(e, n, lang) for e in _searched() for n in (VARIANTS_TRIED if EXERCISES[e].varies else (0,))
+                       for lang in ("ru", "en")]
+# the quick tier: one case of each kind of library (a shape, a row, a matrix, a pair of numbers, a gradient)
+QUICK_FAMILY_COMPOSITIONS = {("output-shape", 1, "ru"), ("single-token", 2, "en"), ("identical-keys", 1, "ru"),
+                             ("temperature-limits", 0, "en"), ("head-width", 0, "ru"), ("value-gradient", 0, "en")}
 
 
-@pytest.mark.parametrize("lang", ["ru", "en"])
-@pytest.mark.parametrize("exercise_id, n", FAMILY_COMPOSITIONS, ids=[f"{e}-v{n}" for e, n in FAMILY_COMPOSITIONS])
+@pytest.mark.parametrize("exercise_id, n, lang", tiered(FAMILY_COMPOSITIONS, QUICK_FAMILY_COMPOSITIONS, case_id))
 def test_every_composition_of_the_other_exercises_is_named_with_its_slips(exercise_id, n, lang):
     """The same for the exercises with whole-answer mistakes of their own: each mistake, each reading of the right
     answer (percent, cut, rounded coarsely, a sign lost, all signs flipped) and each reading of a mistake's answer.
@@ -126,6 +137,8 @@ def test_every_composition_of_the_other_exercises_is_named_with_its_slips(exerci
     assert told_apart >= len(library), told_apart
 
 
+@pytest.mark.slow
+@pytest.mark.slow
 def test_every_slip_of_the_library_is_named_alone_somewhere():
     """On the worked example, the second one or a variant every slip is named alone, but one: dividing by √d_v.
     The second example and its variants have d_v = 2, the worked example's d_k, whose scale a learner carrying it
@@ -247,6 +260,8 @@ def _written(values: np.ndarray, draw) -> str:
     return "[" + ", ".join(f"[{row}]" for row in rows) + "]" + trailing
 
 
+@pytest.mark.slow
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, derandomize=True)
 @given(data=st.data(), exercise_id=st.sampled_from(["scores", "weights", "scores-by-hand", "weights-by-hand",
                                                      "output-by-hand", "causal-rows", "identical-keys",

@@ -132,6 +132,7 @@ def run_nbval(*args: str, cwd: pathlib.Path) -> subprocess.CompletedProcess:
                           capture_output=True, text=True)
 
 
+@pytest.mark.notebook
 def test_nbval_fails_when_a_stored_number_changes(tmp_path):
     source = CH27.folder / "02_scores_softmax_mixture.ipynb"
     assert "0.985834" in source.read_text(encoding="utf-8")
@@ -142,6 +143,7 @@ def test_nbval_fails_when_a_stored_number_changes(tmp_path):
     assert "0.985835" in result.stdout and "failed" in result.stdout
 
 
+@pytest.mark.notebook
 def test_nbval_runs_from_another_directory_with_rootdir(tmp_path):
     """The sanitize file is found wherever pytest is started."""
     notebook = CH27.folder / "01_predict.ipynb"
@@ -149,6 +151,7 @@ def test_nbval_runs_from_another_directory_with_rootdir(tmp_path):
     assert result.returncode == 0, result.stdout[-2000:]
 
 
+@pytest.mark.notebook
 def test_a_new_chapter_folder_is_collected_with_no_configuration_edited(tmp_path):
     """A throwaway chapter28/ beside chapter27/ is found by a plain `pytest --nbval`."""
     copy_configuration(tmp_path)
@@ -180,6 +183,7 @@ def test_every_collapsed_output_is_announced_in_the_cell_before_it(lang):
     assert collapsed >= 8, "the outputs that answer a question are collapsed"
 
 
+@pytest.mark.notebook
 def test_re_execution_keeps_a_collapsed_output_collapsed(tmp_path):
     from tools.notebooks import execute
 

@@ -46,6 +46,7 @@ def test_the_callers_numpy_error_state_holds_in_the_workers(split_everything):
         parallel.for_shares(task, 6, 6)
 
 
+@pytest.mark.slow
 def test_importing_the_package_starts_no_thread_and_the_tiled_head_starts_the_pool():
     script = """
 import threading

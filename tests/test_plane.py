@@ -14,6 +14,7 @@ from llm_from_scratch.ch27.plane import LIMIT, NAMES, VectorPlane, default_vecto
 coordinate = st.floats(-LIMIT, LIMIT, allow_nan=False).map(lambda x: round(x, 1))
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.dictionaries(st.sampled_from(NAMES), st.tuples(coordinate, coordinate)))
 def test_the_planes_numbers_are_the_engines_for_any_positions(moves):

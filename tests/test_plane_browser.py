@@ -33,7 +33,13 @@ ARTIFACTS = pathlib.Path(__file__).resolve().parents[1] / "artifacts"
 BOUND_MS = 50
 MOVES = 20
 
-require_browser()
+pytestmark = pytest.mark.browser  # every test drives JupyterLab in Chromium: no test of this module can be quick
+
+
+@pytest.fixture(scope="module", autouse=True)
+def browser_present():
+    """Debian's Chromium, or a skip (a failure under CI=true), asked only where a browser test runs."""
+    require_browser()
 
 
 @pytest.fixture(scope="module")

@@ -8,6 +8,7 @@ import time
 
 import numpy as np
 import pytest
+from support import tiered
 
 from llm_from_scratch.book import progress as lasting
 from llm_from_scratch.book.mastery import Served, mastery
@@ -31,6 +32,8 @@ from llm_from_scratch.ch27.variants import DISTINCT
 from llm_from_scratch.engine.closed_form import closed_form_backward, closed_form_head
 
 COUNT = 200
+# the quick tier's variants: between them every T and every d_k that the walk over COUNT meets (a test makes sure)
+QUICK_VARIANTS = {1, 2, 31}
 HAND = ("scores-by-hand", "weights-by-hand", "output-by-hand", "causal-rows")
 
 
@@ -45,7 +48,7 @@ def hand_variants(exercise_id):
 
 # --- variants a hand can compute -------------------------------------------------------------
 
-@pytest.mark.parametrize("exercise_id", HAND + ("write-head", "write-backward"))
+@pytest.mark.parametrize("exercise_id", tiered([*HAND, "write-head", "write-backward"], {"scores-by-hand"}))
 def test_hand_variants_obey_the_constraints(exercise_id):
     for given in hand_variants(exercise_id):
         q, k, v = (given[name][0] for name in ("query", "key", "value"))
@@ -91,7 +94,19 @@ def test_a_new_learner_gets_a_random_id_that_lasts(monkeypatch, tmp_path):
     assert set_name("Маша").name == "Маша" and learner().id == ids[-1]
 
 
-@pytest.mark.parametrize("n", range(1, COUNT + 1))
+def hand_shape(n: int) -> tuple[int, int]:
+    return variant("scores-by-hand", n)["query"].shape[1:]
+
+
+def test_the_quick_variants_meet_every_token_count_and_key_width_of_the_walk():
+    """The quick tier's variants are sharp: every T and every d_k of the hand family's first COUNT variants is among
+    theirs."""
+    quick, walked = ({hand_shape(n) for n in ns} for ns in (QUICK_VARIANTS, range(1, COUNT + 1)))
+    for axis in (0, 1):
+        assert {shape[axis] for shape in quick} == {shape[axis] for shape in walked}
+
+
+@pytest.mark.parametrize("n", tiered(list(range(1, COUNT + 1)), QUICK_VARIANTS))
 def test_on_every_hand_variant_the_engine_and_plain_numpy_are_right_and_named_mistakes_are_named(n):
     given = variant("scores-by-hand", n)
     q, k, v = (given[name][0] for name in ("query", "key", "value"))
@@ -111,7 +126,7 @@ def test_on_every_hand_variant_the_engine_and_plain_numpy_are_right_and_named_mi
             assert check("weights-by-hand", answer.round(2), variant=n).misconception == name, name
 
 
-@pytest.mark.parametrize("n", range(1, COUNT + 1))
+@pytest.mark.parametrize("n", tiered(list(range(1, COUNT + 1)), QUICK_VARIANTS))
 def test_the_other_families_are_right_on_a_plain_computation(n):
     shapes = variant("output-shape", n)
     assert check("output-shape", [*shapes["query_shape"][:2], shapes["value_shape"][2]], variant=n).correct
@@ -172,7 +187,7 @@ def test_hints_and_reveal_follow_the_variant():
 VARIED = [i for i, e in EXERCISE_BOOK.exercises.items() if e.varies]
 
 
-@pytest.mark.parametrize("exercise_id", VARIED)
+@pytest.mark.parametrize("exercise_id", tiered(VARIED, {"scores-by-hand", "write-head"}))
 def test_every_hint_and_answer_of_a_variant_can_be_told(exercise_id):
     """Hints and explanations name rows and columns: on 2×2 and 4×4 variants too."""
     for n in range(1, 31):

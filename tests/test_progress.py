@@ -59,6 +59,7 @@ def test_attempts_last_across_a_kernel_restart():
                                           "weights": {"attempts": [ATTEMPT(False)], "hints": {}}}}}
 
 
+@pytest.mark.slow
 def test_another_kernel_sees_this_ones_attempts_and_the_reverse():
     check("output-shape", [4, 7, 7])
     other_kernel = textwrap.dedent("""
@@ -293,6 +294,7 @@ WRITER = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 def test_two_kernels_writing_at_once_lose_no_attempt(tmp_path):
     count, go = 500, tmp_path / "go"
     writers = [subprocess.Popen([sys.executable, "-c", WRITER, str(count), name, str(go)], stdout=subprocess.PIPE,
@@ -392,6 +394,7 @@ SLOW_HEAD = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 def test_an_answer_is_not_held_up_by_another_process_judging_a_slow_head(tmp_path):
     """The lock is held only to read and to write: while one kernel judges a head that sleeps 2.5 s, another
     kernel's answer comes back at once, and both are recorded."""
@@ -428,6 +431,7 @@ FORKED = textwrap.dedent("""
 """)
 
 
+@pytest.mark.slow
 def test_a_process_forked_after_the_store_was_used_answers(tmp_path):
     """A teacher grading with multiprocessing: each forked child takes the store's lock as its own."""
     script = tmp_path / "grade.py"

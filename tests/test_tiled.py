@@ -168,6 +168,7 @@ def test_measure_tiled_gives_time_and_peak_for_a_block_size():
 
 # ---- nothing a caller keeps is overwritten by a later pass ---------------------------------------
 
+@pytest.mark.slow
 def test_results_a_caller_keeps_survive_the_next_pass():
     rng = np.random.default_rng(3)
     q, k, v, upstream = (rng.standard_normal((2, 300, 4)) for _ in range(4))  # [2, 300, 300]: over 1 MiB

@@ -20,6 +20,7 @@ def scale():
     return ScaleExplorer()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("factor", [0.0, 0.35, 1 / math.sqrt(2), 1.0, 2.0])
 def test_scale_state_is_softmax_of_the_factor_times_the_scores(scale, factor):
     state = scale.state_for(factor)
@@ -30,12 +31,14 @@ def test_scale_state_is_softmax_of_the_factor_times_the_scores(scale, factor):
     assert state.pair_weight == pytest.approx(math.exp(factor) / (math.exp(factor) + 1), abs=1e-12)
 
 
+@pytest.mark.slow
 def test_scale_sources_figures_at_its_marks(scale):
     assert scale.state_for(1 / math.sqrt(2)).pair_weight == pytest.approx(0.669762, abs=1e-6)
     assert scale.state_for(1.0).pair_weight == pytest.approx(0.731059, abs=1e-6)
     np.testing.assert_allclose(scale.state_for(0.0).weights, 0.5)
 
 
+@pytest.mark.slow
 def test_the_scale_slider_opens_on_the_chapters_weights():
     """Exactly 1/sqrt(d_k) is one of the slider's positions, so the browser cannot snap it to 0.71."""
     explorer = ScaleExplorer()
@@ -62,6 +65,7 @@ def width():
     return WidthExplorer()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key_width", [1, 8, 64, 1024])
 def test_width_state_follows_the_variance_argument(width, key_width):
     state = width.state_for(key_width)
@@ -73,6 +77,7 @@ def test_width_state_follows_the_variance_argument(width, key_width):
     assert 0 < state.entropy_raw <= math.log(width.tokens) + 1e-12
 
 
+@pytest.mark.slow
 def test_moving_the_width_slider_shows_that_widths_row(width):
     before = width.figure.value
     assert text("widget.width.row_title", key_width=64) in before

@@ -19,3 +19,14 @@ def stable_id(value: object) -> str:
     """A test parameter's id as its repr without a memory address, the same in every process (pytest-xdist's
     workers compare the ids they collect)."""
     return re.sub(r" at 0x[0-9a-fA-F]+", "", repr(value))
+
+
+def tiered(cases: list, quick, ids=None) -> list:
+    """The cases of an exhaustive walk for ``pytest.mark.parametrize``: those in ``quick`` (a set, or a test of a
+    case), chosen to prove the same idea, run in every tier (``make check``); the others are marked ``slow`` and
+    ``walk`` and run in ``make test`` (``make test-lowest`` leaves them out)."""
+    import pytest
+
+    chosen = quick if callable(quick) else quick.__contains__
+    return [pytest.param(*(case if isinstance(case, tuple) else (case,)), id=ids(case) if ids else None,
+                         marks=() if chosen(case) else (pytest.mark.slow, pytest.mark.walk)) for case in cases]
