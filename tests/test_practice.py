@@ -48,7 +48,8 @@ def hand_variants(exercise_id):
 
 # --- variants a hand can compute -------------------------------------------------------------
 
-@pytest.mark.parametrize("exercise_id", tiered([*HAND, "write-head", "write-backward"], {"scores-by-hand"}))
+@pytest.mark.slow  # each walks COUNT variants; the quick tier judges its chosen variants below
+@pytest.mark.parametrize("exercise_id", [*HAND, "write-head", "write-backward"])
 def test_hand_variants_obey_the_constraints(exercise_id):
     for given in hand_variants(exercise_id):
         q, k, v = (given[name][0] for name in ("query", "key", "value"))
@@ -98,6 +99,7 @@ def hand_shape(n: int) -> tuple[int, int]:
     return variant("scores-by-hand", n)["query"].shape[1:]
 
 
+@pytest.mark.slow  # it walks COUNT variants
 def test_the_quick_variants_meet_every_token_count_and_key_width_of_the_walk():
     """The quick tier's variants are sharp: every T and every d_k of the hand family's first COUNT variants is among
     theirs."""
@@ -187,7 +189,7 @@ def test_hints_and_reveal_follow_the_variant():
 VARIED = [i for i, e in EXERCISE_BOOK.exercises.items() if e.varies]
 
 
-@pytest.mark.parametrize("exercise_id", tiered(VARIED, {"scores-by-hand", "write-head"}))
+@pytest.mark.parametrize("exercise_id", tiered(VARIED, {"single-token", "write-head"}))
 def test_every_hint_and_answer_of_a_variant_can_be_told(exercise_id):
     """Hints and explanations name rows and columns: on 2×2 and 4×4 variants too."""
     for n in range(1, 31):
@@ -217,6 +219,7 @@ def test_a_far_variant_is_as_quick_as_a_near_one_and_stays_the_same():
         far["key"], variant("scores-by-hand", 10**9 + 1)["key"])
 
 
+@pytest.mark.slow
 def test_the_next_variant_is_the_first_not_tried_in_the_family():
     assert next_variant("weights-by-hand") == 1
     check("scores-by-hand", wrong_scores(1), variant=1)
