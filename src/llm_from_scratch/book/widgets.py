@@ -324,7 +324,7 @@ class ExerciseForm:
         STATE.forms[book.chapter, exercise_id] = self  # the latest form of the exercise shows its status
 
     def tell(self, feedback: Feedback, variant: int) -> None:
-        """Show the feedback on an answer to this exercise, given here or in a code cell (``answer_in_code``): its one
+        """Show the feedback on an answer to this exercise, given here or in a code cell (``shown_in_form``): its one
         status (a read answer was recorded, so hints and the answer open)."""
         if variant == self.variant:
             self.feedback.value = lang_div(feedback._repr_html_())
