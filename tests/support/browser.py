@@ -101,7 +101,7 @@ CONSOLE_ERRORS: dict[object, list[str]] = {}  # a page -> its console's errors a
 # JupyterLab's own, which say nothing of the page: its debugger panel logs the first when a kernel it was asking goes
 # away (every Restart and Run All, every notebook closed); the second is any request still out when that restart
 # cancels it (the debugger's, a widget's subshell: seen under load; JupyterLab issue 9521: a cancelled future is not
-# meant to be reported as an error)
+# meant to be reported as an error; it may come as an uncaught error of the page)
 LAB_NOISE = ("Could not restore the debugger state", "Canceled future for ")
 
 
@@ -116,9 +116,13 @@ def lab_page(url: str, token: str, viewport: dict[str, int] | None = None):
         try:
             page = chromium.new_page(viewport=viewport or {"width": 1280, "height": 1000})
             errors = CONSOLE_ERRORS.setdefault(page, [])
-            page.on("console", lambda message: errors.append(message.text) if message.type == "error"
-                    and not any(noise in message.text for noise in LAB_NOISE) else None)
-            page.on("pageerror", lambda error: errors.append(f"{error.name}: {error.message}"))
+
+            def keep(said: str) -> None:
+                if not any(noise in said for noise in LAB_NOISE):
+                    errors.append(said)
+
+            page.on("console", lambda message: keep(message.text) if message.type == "error" else None)
+            page.on("pageerror", lambda error: keep(f"{error.name}: {error.message}"))  # an uncaught one, too
             page.goto(f"{url}/lab?token={token}&reset")
             page.wait_for_function("() => window.jupyterapp", timeout=60_000)
             page.evaluate("() => window.jupyterapp.restored")  # commands before this are lost
