@@ -56,18 +56,15 @@ lab: $(VENV)/.locked ## set up and open JupyterLab on the chapters, the first on
 	$(VENV)/bin/jupyter lab $(ROOT_FLAG) --LabApp.default_url=/lab/tree/$(firstword $(CHAPTERS))
 
 # The tiers (README, "For maintainers"): the quick one has no kernel, no browser and no slow test; make test runs
-# every tier. Both use the two cores (pytest-xdist): a test module, or a notebook's cells, runs whole in one process,
-# so a module's fixtures (a JupyterLab server, a notebook run) are made once (loadgroup would split the browser test
-# by edition, but it groups nothing under pytest 9.2: pytest-xdist issue 1386). The browser tier then runs alone:
-# beside the other tests its kernel restarts raced JupyterLab's own requests ("Comm not found", cancelled futures).
-# Both print their wall time.
+# every tier, the browser one beside the others. Both use the two cores (pytest-xdist): a test module, or a
+# notebook's cells, runs whole in one process, so a module's fixtures (a JupyterLab server, a notebook run) are
+# made once. Both print their wall time.
 QUICK := -m "not notebook and not browser and not slow"
 PARALLEL := -n 2 --dist loadscope
 timed = start=$$(date +%s); $(1); status=$$?; echo "make $@: $$(( $$(date +%s) - start )) s of wall time"; exit $$status
 
 test: $(VENV)/.locked ## set up and run every test: lint, unit tests, every notebook (nbval) and the browser test
-	@$(call timed,$(VENV)/bin/ruff check . && $(PY) -m pytest --nbval $(PARALLEL) -m "not browser" \
-		&& $(PY) -m pytest -m browser)
+	@$(call timed,$(VENV)/bin/ruff check . && $(PY) -m pytest --nbval $(PARALLEL))
 
 check: $(VENV)/.locked ## after every edit: lint and the quick tier (no kernel, no browser, no slow test), within 60 s
 	@$(call timed,$(VENV)/bin/ruff check . && $(PY) -m pytest -q -n 2 $(QUICK))
@@ -76,7 +73,7 @@ check: $(VENV)/.locked ## after every edit: lint and the quick tier (no kernel, 
 # calls on more inputs of the chapter's own, so no version can fail it that its sample, which runs, would not fail
 test-lowest: $(LOWEST_VENV)/.locked ## make test's suite under the lowest versions pyproject declares (no walk's rest)
 	@$(call timed,$(LOWEST_VENV)/bin/ruff check . && $(LOWEST_VENV)/bin/python -m pytest --nbval $(PARALLEL) \
-		-m "not walk and not browser" && $(LOWEST_VENV)/bin/python -m pytest -m browser)
+		-m "not walk")
 
 lock: ## refresh the lock and the lowest versions, environment.yml, then re-execute the notebooks
 	test -x $(TOOLS)/bin/uv || { $(PYTHON) -m venv $(TOOLS) && echo '*' > $(TOOLS)/.gitignore \

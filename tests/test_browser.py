@@ -1,7 +1,7 @@
 """Every chapter as a learner uses it: JupyterLab in a real Chromium, driven by Playwright.
 
 Serves a temporary copy of the project; for each notebook of every chapter
-restarts the kernel and runs all cells once, then, on that run:
+runs all cells once in a fresh kernel, then, on that run:
 
 - checks errors, figures and widgets, and saves a screenshot to artifacts/;
 - audits the outputs with axe-core under WCAG 2 A/AA (the full report per
@@ -127,7 +127,7 @@ def page(lab):
 
 
 class Opened:
-    """A notebook open in the page after Restart and Run All, and the progress store its kernel uses."""
+    """A notebook open in the page after Run All in a fresh kernel, and the progress store its kernel uses."""
 
     def __init__(self, page, chapter: str, lang: str, path: pathlib.Path, progress: pathlib.Path) -> None:
         self.page, self.chapter, self.lang, self.path, self.progress = page, chapter, lang, path, progress
@@ -159,7 +159,7 @@ def test_notebook_runs_cleanly_in_jupyterlab(notebook):
 
 
 def test_no_answer_shows_before_an_attempt(notebook):
-    """After Restart and Run All (which re-opens collapsed outputs), every folded answer is still closed."""
+    """After Run All (which re-opens collapsed outputs), every folded answer is still closed."""
     wait_for_live_widgets(notebook.page, notebook.path)
     folded = notebook.page.locator(".jp-OutputArea-output details")
     for i in range(folded.count()):

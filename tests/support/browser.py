@@ -99,9 +99,10 @@ def jupyterlab(served: pathlib.Path, home: pathlib.Path) -> Iterator[tuple[str, 
 
 CONSOLE_ERRORS: dict[object, list[str]] = {}  # a page -> its console's errors and its scripts' uncaught errors
 # JupyterLab's own, which say nothing of the page: its debugger panel logs the first when a kernel it was asking goes
-# away (every Restart and Run All, every notebook closed); the second is any request still out when that restart
-# cancels it (the debugger's, a widget's subshell: seen under load; JupyterLab issue 9521: a cancelled future is not
-# meant to be reported as an error; it may come as an uncaught error of the page)
+# away (every notebook closed); the second is any request still out when a kernel is shut down or restarted (the
+# debugger's, a widget's subshell: seen under load; JupyterLab issue 9521: a cancelled future is not meant to be
+# reported as an error; it may come as an uncaught error of the page). open_and_run restarts no kernel, so both come
+# only around a notebook closing.
 LAB_NOISE = ("Could not restore the debugger state", "Canceled future for ")
 
 
@@ -155,7 +156,9 @@ def throwaway_notebook(home: pathlib.Path, name: str, sources: tuple[str, ...], 
 
 
 def open_and_run(page, relative: str) -> None:
-    """Open a notebook, restart its kernel, run all cells and wait until every cell has run."""
+    """Open a notebook and run all its cells in the kernel started for it (a fresh one: the last notebook's was shut
+    down when it closed), then wait until every cell has run. No restart: a restart cancels what JupyterLab is
+    still asking the kernel it ends (the debugger, the widgets), and its console says so."""
     page.set_default_timeout(60_000)
     page.evaluate("(path) => { window.jupyterapp.commands.execute('docmanager:open', {path}); }", relative)
     page.wait_for_function("""(path) => {
@@ -163,13 +166,11 @@ def open_and_run(page, relative: str) -> None:
         return panel && panel.context && panel.context.path === path && panel.content.widgets.length > 0
             && panel.sessionContext.session?.kernel?.status === 'idle';
     }""", arg=relative)
-    # clear the stored counts first, or the wait below could pass on them while the kernel is restarting
+    # clear the stored counts first, or the wait below could pass on them before the cells run
     page.evaluate("() => window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs')")
     page.wait_for_function("() => window.jupyterapp.shell.currentWidget.content.widgets"
                            ".every(c => c.model.type !== 'code' || c.model.executionCount === null)")
-    # do not await the command: it resolves only after the confirmation dialog is accepted
-    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:restart-run-all'); }")
-    page.click(".jp-Dialog .jp-mod-accept")
+    page.evaluate("() => { window.jupyterapp.commands.execute('notebook:run-all-cells'); }")
     # every cell has run, or one failed (Run All stops there: assert_clean then shows its error)
     page.wait_for_function("""() => {
         const panel = window.jupyterapp.shell.currentWidget;

@@ -48,6 +48,11 @@ CONFUSIONS = {
 }
 
 
+# the steps of a recipe that change what the head makes (the inputs, the scores, the scale, the weighing, the
+# mixing); the others pick a stage, a place or an order from what they made
+MAKING = ("inputs", "pencil", "scores", "divisor", "scale_at", "weigh", "weights_t", "mix")
+
+
 @dataclass(frozen=True, eq=False)
 class Asked:
     """What an exercise asks of a head run: a stage of batch element 0, at ``index`` (() is all of it); ``other``
@@ -59,6 +64,7 @@ class Asked:
     stage: str
     index: tuple = ()
     seen: tuple[HeadRun, ...] = field(default=())
+    _made: dict = field(default_factory=dict, init=False, repr=False)  # see _stages
 
     @cached_property
     def fingerprint(self) -> tuple:
@@ -82,18 +88,25 @@ class Asked:
         """What the head gives at the asked place with the steps of ``recipe`` done otherwise ({}: the right
         answer): one value, several (a slip that can fall in several places) or none (one that cannot apply)."""
         values = []
-        other_width = self.other.query.shape[2]
-        pencil = recipe.get("pencil")  # a slip of the pencil: in a product ("sign", "term") or in reading the inputs
-        for q, k, v in (read for given in self._inputs(recipe.get("inputs"))
-                        for read in _misread(*given, pencil == "misread")):
-            for raw in _raw(q, k, v, recipe.get("scores"), pencil if pencil != "misread" else None):
-                for found in _rest(raw, q, k, v, recipe, other_width):
-                    for given in CONFUSIONS[recipe["stage"]].get(self.stage, ()) if "stage" in recipe else (
-                            self.stage,):
-                        if given in found:
-                            values += [self._reversed(placed) if recipe.get("order") else placed
-                                       for placed in self._placed(found[given], recipe.get("place"))]
+        for found in self._stages(tuple(recipe.get(step) for step in MAKING)):
+            for given in CONFUSIONS[recipe["stage"]].get(self.stage, ()) if "stage" in recipe else (self.stage,):
+                if given in found:
+                    values += [self._reversed(placed) if recipe.get("order") else placed
+                               for placed in self._placed(found[given], recipe.get("place"))]
         return [value for value in values if value is not None]
+
+    def _stages(self, making: tuple) -> list[dict[str, np.ndarray]]:
+        """Every stage the head makes with the steps ``making`` (the recipe's values of MAKING) done otherwise, once
+        per instance: the slips of the stage given, the place and the order only pick from them."""
+        if making not in self._made:
+            inputs, pencil, scores = making[:3]
+            recipe = {step: how for step, how in zip(MAKING, making) if how is not None}
+            self._made[making] = [
+                found for q, k, v in (read for given in self._inputs(inputs) for read in _misread(
+                    *given, pencil == "misread"))
+                for raw in _raw(q, k, v, scores, pencil if pencil != "misread" else None)
+                for found in _rest(raw, q, k, v, recipe, self.other.query.shape[2])]
+        return self._made[making]
 
     def _inputs(self, how: str | None) -> list[tuple[np.ndarray, ...]]:
         runs = {None: [self.run], "other": [self.other], "seen": list(self.seen)}[how]
