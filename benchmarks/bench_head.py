@@ -106,6 +106,22 @@ def inputs(tokens: int, batch: int = BATCH) -> list[np.ndarray]:
     return [rng.standard_normal((batch, tokens, WIDTH)) for _ in range(4)]
 
 
+def graph_kept(tokens: int) -> tuple[float, float]:
+    """What the graph of a forward pass with no gradient keeps alive beyond its inputs and its output (every step
+    records what it read): MiB, and how many B x T x T float64 matrices that is."""
+    query, key, value = (Tensor(x) for x in inputs(tokens)[:3])
+    output = (query @ key.transpose(1, 2) / math.sqrt(WIDTH)).softmax(2) @ value
+    seen, kept, stack = set(), 0, list(output.inputs)
+    while stack:
+        tensor = stack.pop()
+        if id(tensor) in seen or tensor.op == "input":
+            continue
+        seen.add(id(tensor))
+        stack.extend(tensor.inputs)
+        kept += tensor.data.nbytes if tensor.data.base is None else 0  # a view (Kᵀ) holds its input's bytes
+    return kept / 2**20, kept / (BATCH * tokens * tokens * 8)
+
+
 def matmul_gflops(size: int = 2048, repeats: int = 5) -> dict[str, float]:
     """The best GFLOP/s of a size x size float64 matrix product on all cores, in numpy and in torch."""
     rng = np.random.default_rng(0)
@@ -272,7 +288,12 @@ def main() -> None:
             say(table(header, [[str(tokens), name, f"{ms:.1f}", f"{limits[tokens, name]:.1f}",
                                 f"{ms / limits[tokens, name]:.2f}", f"{peak:.1f}", *versus]])[-1])
     say("", f"Targets (B = {BATCH}, d = {WIDTH}, float64, forward+backward, plain process)", "",
-        *targets(times, peaks, limits), "", f"Load average (1 min) at the end: {os.getloadavg()[0]:.2f}")
+        *targets(times, peaks, limits), "",
+        "The graph a forward pass without gradients records (the steps' inputs, read back by the judge): "
+        "(Q Kᵀ / √d).softmax(2) V keeps, beyond its inputs and its output,",
+        *(f"  T = {tokens}: {mib:.1f} MiB, {matrices:.1f} B x T x T matrices" for tokens in args.tokens
+          for mib, matrices in [graph_kept(tokens)]), "",
+        f"Load average (1 min) at the end: {os.getloadavg()[0]:.2f}")
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "head.md").write_text("\n".join(report) + "\n", encoding="utf-8")
     write_plot(args.out, args.tokens, times, peaks)

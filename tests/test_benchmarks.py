@@ -22,6 +22,7 @@ def test_the_benchmark_writes_its_table_its_limits_and_its_plot(tmp_path):
               "--out", str(tmp_path))
     assert "Machine limit" in out and "| 16 | engine |" in out and "| 32 | tiled |" in out
     assert "engine: 6 products, 3 exp per score" in out, "how each limit is derived is printed"
+    assert "T = 32: 0.2 MiB, 3.0 B x T x T matrices" in out, "the recorded graph's memory: QKᵀ, S and A"
     table = (tmp_path / "head.md").read_text(encoding="utf-8")
     assert "× limit" in table and "Targets" in table
     assert (tmp_path / "head.svg").read_text(encoding="utf-8").startswith("<?xml")

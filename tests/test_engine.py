@@ -1,5 +1,7 @@
 """The Tensor and its primitives: forward values, backward rules, refusals."""
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -168,7 +170,26 @@ def test_the_worked_example_written_as_its_formula_gives_the_sources_numbers():
     np.testing.assert_allclose(scaled.data, [[[0, 4.242641], [4.242641, -2.828427]]], atol=1e-6)
     np.testing.assert_allclose(weights.data, [[[0.014166, 0.985834], [0.999151, 0.000849]]], atol=1e-6)
     np.testing.assert_allclose(output.data, [[[1.028332, 2.915004], [2.998303, -2.994908]]], atol=1e-6)
-    assert [t.op for t in (scores, scaled, weights, output)] == ["matmul", "mul", "exp", "matmul"]
+    assert [t.op for t in (scores, scaled, weights, output)] == ["matmul", "div", "softmax", "matmul"]
+
+
+def test_the_graph_is_recorded_with_no_input_requiring_a_gradient():
+    """02's cells on plain Tensors: O and A read back to Q, K and V, with the softmax's axis and the divisor."""
+    Q, K, V = Tensor([[[0, 3], [2, -1]]]), Tensor([[[3, 0], [-1, 2]]]), Tensor([[[3, -3], [1, 3]]])
+    scores = Q @ K.transpose(1, 2)
+    S = scores / math.sqrt(2)
+    A = S.softmax(2)
+    output = A @ V
+    assert output.op == "matmul" and output.inputs == (A, V)
+    assert A.op == "softmax" and A.params == {"axis": 2} and A.inputs == (S,)
+    assert S.op == "div" and S.params == {"divisor": math.sqrt(2)} and S.inputs == (scores,)
+    assert scores.op == "matmul" and scores.inputs[0] is Q
+    transposed = scores.inputs[1]
+    assert transposed.op == "transpose" and transposed.params == {"axes": (1, 2)} and transposed.inputs == (K,)
+    assert all(t.inputs == () and t.op == "input" for t in (Q, K, V))
+    assert not any(t.requires_grad or t.parents for t in (scores, transposed, S, A, output)), "nothing to differentiate"
+    by_factor = scores * (1 / math.sqrt(2))
+    assert by_factor.op == "mul" and by_factor.inputs[1].data == 1 / math.sqrt(2), "a factor is an input of mul"
 
 
 def test_operators_with_numbers_and_arrays_on_either_side():
@@ -192,7 +213,8 @@ def test_a_tensor_is_divided_by_a_plain_nonzero_number_only(divisor, error):
 def test_softmax_is_exp_of_log_softmax_and_its_rows_sum_to_one():
     scores = Tensor([[0.0, 6.0], [6.0, -4.0]], requires_grad=True)
     weights = scores.softmax(1)
-    assert weights.op == "exp" and weights.parents[0].op == "log_softmax"
+    assert weights.op == "softmax" and weights.params == {"axis": 1} and weights.inputs == (scores,)
+    assert weights.parents[0].op == "log_softmax", "composed of log_softmax and exp, differentiated through them"
     np.testing.assert_allclose(weights.data.sum(axis=1), 1.0)
     np.testing.assert_allclose(scores.softmax(0).data.sum(axis=0), 1.0)
 

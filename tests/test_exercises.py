@@ -105,8 +105,9 @@ RIGHT = {
     "identical-keys": [[0.5, 0.5], [[0.5, 0.5], [0.5, 0.5]], "[0.5, 0.5]", np.full((2, 2), 0.5), "0,5 0,5"],
     "single-token": [[1, [5, -2]], (1, (5, -2)), [1, 5, -2], "[1, [5, -2]]", "1 5 -2"],
     "permutation": ["d", "D", "г"],
-    "value-gradient": [GRAD_V, rounded(GRAD_V, 3), "[[0.014, 0.999], [0.986, 0.001]]", "0,014 0,999\n0,986 0,001"],
-    "weight-gradient": [GRAD_A, [[3, 1], [-3, 3]], "[[3, 1], [−3, 3]]", "3 1; -3 3"],
+    "value-gradient": [GRAD_V, np.asarray(GRAD_V)[None], rounded(GRAD_V, 3), "[[0.014, 0.999], [0.986, 0.001]]",
+                       "0,014 0,999\n0,986 0,001"],  # the second: V.grad, the engine's batch of one
+    "weight-gradient": [GRAD_A, np.asarray(GRAD_A)[None], [[3, 1], [-3, 3]], "[[3, 1], [−3, 3]]", "3 1; -3 3"],
     "score-gradient": [ROW_GRAD_S, rounded(ROW_GRAD_S, 3), rounded(ROW_GRAD_S), "[0.122, −0.167, 0.045]",
                        "0,12 −0,17 0,04", "s̄ = [0.12, -0.17, 0.04]"],
     "small-query-gradients": ["c"],

@@ -168,11 +168,16 @@ for rule in (lambda g: (g, g), lambda g: (g.T,), lambda g: (g.astype(np.float32)
     ], result.stderr
 
 
-def test_a_forward_pass_without_gradients_keeps_no_graph():
-    """With no input that needs a gradient, a result records no parents: intermediates are freed at once."""
+def test_a_forward_pass_without_gradients_keeps_what_it_read_and_no_backward():
+    """With no input that needs a gradient a result records what it read (a judge reads the formula back from it),
+    but no parents and no rule; its intermediates live as long as it does, and go with it."""
     doubled = F.mul(Tensor(np.ones((2, 3))), 2.0)
     alive = weakref.ref(doubled)
     total = F.reduce_sum(F.exp(doubled))
     del doubled
     gc.collect()
-    assert alive() is None and total.parents == () and not total.requires_grad
+    assert alive() is not None and total.inputs[0].inputs[0] is alive()
+    assert total.parents == () and total.backward_rule is None and not total.requires_grad
+    del total
+    gc.collect()
+    assert alive() is None

@@ -15,6 +15,7 @@ import pytest
 from llm_from_scratch import Tensor
 from llm_from_scratch.book import progress as lasting
 from llm_from_scratch.book.exercises import _aligned
+from llm_from_scratch.book.progress import VERSION
 from llm_from_scratch.book.state import STATE
 from llm_from_scratch.ch27.exercises import (
     EXERCISE_BOOK,
@@ -54,7 +55,7 @@ def test_attempts_last_across_a_kernel_restart():
     assert rows()["scores"] == (1, True) and rows()["weights"] == (1, False)
     assert attempted("weights") and reveal("weights").shown
     data = json.loads(store_file().read_text(encoding="utf-8"))
-    assert data == {"format": lasting.FORMAT, "version": 4, "learner": {"id": "stored-notebooks", "name": ""},
+    assert data == {"format": lasting.FORMAT, "version": VERSION, "learner": {"id": "stored-notebooks", "name": ""},
                     "chapters": {"ch27": {"scores": {"attempts": [ATTEMPT(True)], "hints": {}},
                                           "weights": {"attempts": [ATTEMPT(False)], "hints": {}}}}}
 
@@ -120,8 +121,8 @@ def test_an_answer_is_judged_again_when_what_its_verdict_read_changed_before_it_
     records before it is written, and both attempts are kept."""
     real_verdict, verdicts = EXERCISE_BOOK.verdict, []
 
-    def verdict(exercise, answer, variant, snapshot):
-        found = real_verdict(exercise, answer, variant, snapshot)
+    def verdict(exercise, answer, variant, snapshot, values=None):
+        found = real_verdict(exercise, answer, variant, snapshot, values)
         verdicts.append(type(found).__name__)
         if len(verdicts) == 1:  # meanwhile, another kernel answers a variant of the same family
             lasting.Store(store_file()).record("ch27", "weights-by-hand", False, 3)
@@ -321,7 +322,8 @@ def test_a_version_1_file_is_read_and_upgraded_in_place_nothing_lost():
     assert not list(file.parent.glob("progress.backup-*")), "an older store is not corrupt"
     check("weights", [0.014166, 0.985834])
     data = json.loads(file.read_text(encoding="utf-8"))
-    assert data["version"] == 4 and data["chapters"]["ch28"] == {"mask": {"attempts": [ATTEMPT(True)], "hints": {}}}
+    assert data["version"] == VERSION
+    assert data["chapters"]["ch28"] == {"mask": {"attempts": [ATTEMPT(True)], "hints": {}}}
     assert data["chapters"]["ch27"]["weights"] == {"attempts": [ATTEMPT(False), ATTEMPT(True)], "hints": {}}
     assert data["chapters"]["ch27"]["scores"] == {"attempts": [ATTEMPT(False), ATTEMPT(True)], "hints": {}}
     assert data["learner"]["id"], "the upgrade gives the learner an id"
@@ -344,7 +346,7 @@ def test_a_version_2_file_is_upgraded_with_its_hints_and_the_first_attempt_count
     assert data["chapters"]["ch28"] == {"mask": {"attempts": [ATTEMPT(True)], "hints": {}}}
 
 
-def test_a_version_3_file_is_read_as_it_is_and_written_as_version_4():
+def test_a_version_3_file_is_read_as_it_is_and_written_as_the_current_version():
     file = store_file()
     file.parent.mkdir(parents=True, exist_ok=True)
     chapters = {"ch27": {"scores": {"attempts": [ATTEMPT(True)], "hints": {}}}}
@@ -353,7 +355,7 @@ def test_a_version_3_file_is_read_as_it_is_and_written_as_version_4():
     assert rows()["scores"] == (1, True)
     check("weights", [0.5, 0.5])
     data = json.loads(file.read_text(encoding="utf-8"))
-    assert data["version"] == 4 and data["learner"]["id"] == "earlier"
+    assert data["version"] == VERSION and data["learner"]["id"] == "earlier"
     assert data["chapters"]["ch27"]["scores"] == chapters["ch27"]["scores"]
 
 
@@ -373,7 +375,7 @@ def test_a_tensor_the_engine_computed_is_judged_and_kept_but_counts_for_no_skill
 def test_a_new_store_gives_the_learner_an_id_before_any_attempt():
     assert EXERCISE_BOOK.learner().id
     data = json.loads(store_file().read_text(encoding="utf-8"))
-    assert data["version"] == 4 and data["chapters"] == {} and data["learner"]["id"] == EXERCISE_BOOK.learner().id
+    assert data["version"] == VERSION and data["chapters"] == {} and data["learner"]["id"] == EXERCISE_BOOK.learner().id
 
 
 SLOW_HEAD = textwrap.dedent("""

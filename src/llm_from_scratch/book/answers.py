@@ -425,7 +425,9 @@ def read_numbers(answer: object, form: str, flatten: bool = False, shape: bool =
     if answer is None or answer is Ellipsis:
         raise _refuse("answer.missing", form, pending=True)
     if issubclass(type(answer), Tensor):  # a cell's result (type(): an answer may lie in __class__)
-        answer = answer.data[0] if answer.ndim == 3 and answer.shape[0] == 1 else answer.data
+        answer = answer.data
+    if type(answer) is np.ndarray and answer.ndim == 3 and answer.shape[0] == 1:  # the engine's batch of one: V.grad
+        answer = answer[0]
     try:
         nested = _from_text(str.__str__(answer), form, shape) if isinstance(answer, str) else _from_value(answer, form)
         array = np.array(_flat(nested) if flatten else nested, dtype=np.float64)

@@ -36,11 +36,11 @@ import numpy as np
 
 from ..engine import Tensor
 from .answers import AnswerFormatError, read_choice, read_numbers
-from .formatting import shape
+from .formatting import matrix, shape
 from .mastery import Served, SkillMastery, mastery
 from .progress import Learner, StoreNotice, add_attempt, learner_of, store
 from .text import Catalogue, language
-from .tolerances import TYPED
+from .tolerances import FLOAT_NOISE, ROUNDED, TYPED
 
 OPTIONS = ("a", "b", "c", "d")
 SEEN_KEPT = 5  # how many of the variants a learner has seen a judge is told of
@@ -79,6 +79,7 @@ class Judgement:
     key: str | Own
     misconception: str | None = None
     fields: Mapping[str, object] = field(default_factory=dict)
+    own: bool = False  # judged on the learner's own values (``Given``), not on the exercise's
 
 
 def right(key: str | Own = "feedback.right", **fields: object) -> Judgement:
@@ -95,6 +96,24 @@ class Unread:
 
     message: str
     pending: bool = False  # no answer given yet: a prompt, not a verdict
+
+
+@dataclass(frozen=True)
+class Given:
+    """The values an answer cell passes to ``check`` by keyword, by the names the cell uses (``S=S``): what the
+    answer is computed from. ``chapter(evidence)`` gives them on the exercise's own inputs, ``answer(values)`` the
+    right answer for any values (arrays), and ``differs(values, evidence)`` names, as a ``Phrase``, how values that
+    are not the exercise's came about (which stage of the learner's cells differs), reading their graph."""
+
+    names: tuple[str, ...]
+    chapter: Callable[[Any], Mapping[str, np.ndarray]]
+    answer: Callable[[Mapping[str, np.ndarray]], np.ndarray]
+    differs: Callable[[Mapping[str, object], Any], Phrase]
+
+
+def as_array(value: object) -> np.ndarray:
+    """A given value's numbers (a Tensor's data)."""
+    return np.asarray(value.data if isinstance(value, Tensor) else value, dtype=np.float64)
 
 
 def _no_fields(*_: object) -> Fields:
@@ -132,6 +151,7 @@ class Exercise:
     skills: tuple[str, ...] = ()  # the skills it serves (each its name's catalogue key, "skill.…")
     varies: str = ""  # the family of variants it draws from ("" = one instance); exercises of one family share them
     after: str = ""  # the prediction it follows: it is judged only once that one was answered
+    given: Given | None = None  # the values its answer cell passes by keyword, if any
     # per language, what would give its answer away (regular expressions over a text read as in
     # tests/test_reading_order.py): none may stand above the question, in prose, outputs or code comments
     gives_away: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
@@ -426,25 +446,65 @@ class ExerciseBook:
         return tuple((letter, self.said(exercise, own(letter))) for letter in exercise.options)
 
     # checking
-    def judge(self, exercise: Exercise, answer: object, ev: Any) -> Judgement | Unread:
-        """The verdict on ``answer`` to ``exercise`` on the instance ``ev`` (its evidence), or why it cannot be read;
-        it reads no store and writes none."""
+    def judge(self, exercise: Exercise, answer: object, ev: Any, values: Mapping[str, object] | None = None
+              ) -> Judgement | Unread:
+        """The verdict on ``answer`` to ``exercise`` on the instance ``ev`` (its evidence), or on the learner's own
+        ``values`` where they are not the instance's; or why it cannot be read. It reads no store and writes none."""
         read = None
         try:
             read = exercise.read(answer, self._form(exercise, ev))
+            if values and not self._are_the_exercises(exercise, values, ev):
+                return self._on_own_values(exercise, read, values, ev)
             return exercise.judge(read, exercise.expected(ev), ev)
         except AnswerFormatError as error:
             message = error.args[0]  # a judge's refusal may be the exercise's own string ("form_hint")
             why = self.said(exercise, message) if isinstance(message, Own) else str(message)
             return Unread(f"{self._read_as(read)} {why}" if isinstance(read, np.ndarray) else why, error.pending)
 
-    def check(self, exercise_id: str, answer: object, variant: int = 0) -> Feedback:
+    def own_values(self, exercise_id: str, values: Mapping[str, object]) -> str:
+        """The values an answer cell passes, written out, where they are not the exercise's own (a cell above
+        changed); "" where they are (or none are given)."""
+        exercise = self[exercise_id]
+        if not values or self._misgiven(exercise_id, 0, values) or self._are_the_exercises(
+                exercise, values, self.evidence()):
+            return ""
+        arrays = {name: as_array(value) for name, value in values.items()}
+        return "; ".join(f"{name} = {matrix(a[0] if a.ndim == 3 and len(a) == 1 else a)}" for name, a in arrays.items())
+
+    @staticmethod
+    def _are_the_exercises(exercise: Exercise, values: Mapping[str, object], ev: Any) -> bool:
+        """Whether the given values are those of the exercise's own inputs (to float64's noise)."""
+        ours = exercise.given.chapter(ev)
+        return all(as_array(values[name]).shape == ours[name].shape and np.allclose(
+            as_array(values[name]), ours[name], rtol=0.0, atol=FLOAT_NOISE) for name in exercise.given.names)
+
+    def _on_own_values(self, exercise: Exercise, read: np.ndarray, values: Mapping[str, object], ev: Any
+                       ) -> Judgement:
+        """The verdict on values that are not the exercise's (a cell above changed): right if right for them (to a
+        rounding to two decimals); the exercise's own answer named as such; said with how the values differ."""
+        try:
+            expected = np.asarray(exercise.given.answer({name: as_array(v) for name, v in values.items()}))
+        except (ValueError, IndexError):  # values of shapes that do not make the answer
+            raise AnswerFormatError(self.strings.text("given.unfit", names=", ".join(values))) from None
+        if read.shape != expected.shape:
+            raise AnswerFormatError(self.strings.text("given.form", shape=shape(expected.shape)))
+        fields = {"difference": exercise.given.differs(values, ev)}
+        if np.abs(read - expected).max(initial=0.0) <= ROUNDED:
+            return Judgement(True, "given.right", None, fields, own=True)
+        ours = np.asarray(exercise.expected(ev), dtype=np.float64)
+        if ours.shape == read.shape and np.abs(read - ours).max(initial=0.0) <= ROUNDED:
+            return Judgement(False, "given.exercises_answer", "exercises-answer-on-own-values", fields, own=True)
+        return Judgement(False, "given.wrong", None, {**fields, "wrong": Own("wrong")}, own=True)
+
+    def check(self, exercise_id: str, answer: object, variant: int = 0, **values: object) -> Feedback:
         """Judge ``answer`` on ``variant``; a missing or unreadable answer gets a message, never an exception.
+        An answer cell passes by keyword the values its answer is computed from (``Exercise.given``): values
+        that are not the exercise's own are judged as the learner's (``_on_own_values``) and kept apart.
         One straight path, no lock held while judging: a snapshot of the store is read, the answer judged on it
         (``verdict``), the attempt written in one locked read-modify-write if the records the verdict read are
         still those of the snapshot (else judged again on the fresh ones), and the verdict turned into what the
         learner reads (``present``)."""
-        misused = self.misuse(exercise_id, variant)
+        misused = self.misuse(exercise_id, variant) or self._misgiven(exercise_id, variant, values)
         if misused:
             return Feedback(str(exercise_id), False, misused, readable=False, pending=True)  # no verdict: a misuse
         exercise = self[exercise_id]
@@ -452,7 +512,7 @@ class ExerciseBook:
         lasting = store()
         snapshot = lasting.snapshot()
         while True:
-            verdict = self.verdict(exercise, answer, variant, snapshot)
+            verdict = self.verdict(exercise, answer, variant, snapshot, values)
             if not isinstance(verdict, Judgement):
                 break
             changed = lasting.transact(self._recording(exercise, variant, verdict, computed, snapshot))
@@ -461,7 +521,31 @@ class ExerciseBook:
             snapshot = changed
         return self.present(exercise, verdict, computed, lasting.take_notices())
 
-    def verdict(self, exercise: Exercise, answer: object, variant: int, snapshot: dict) -> Judgement | Unread:
+    def _misgiven(self, exercise_id: str, variant: object, values: Mapping[str, object]) -> str:
+        """What is wrong with the values given by keyword (names the exercise does not read, values on a variant,
+        which has inputs of its own, or values that are not numbers), in the learner's language; "" if nothing."""
+        if not values:
+            return ""
+        names = self[exercise_id].given.names if self[exercise_id].given else ()
+        given = ", ".join(sorted(values))
+        if set(values) != set(names):
+            key = "given.names" if names else "given.none"
+            return self.strings.text(key, id=exercise_id, names=", ".join(names), given=given)
+        if variant:
+            return self.strings.text("given.variant", id=exercise_id, variant=variant)
+        ours = self[exercise_id].given.chapter(self.evidence())
+        for name, value in values.items():
+            try:
+                if not np.isfinite(as_array(value)).all():
+                    raise ValueError
+            except (TypeError, ValueError):
+                return self.strings.text("given.not_numbers", name=name)
+            if as_array(value).ndim != ours[name].ndim:
+                return self.strings.text("given.rank", name=name, rank=ours[name].ndim)
+        return ""
+
+    def verdict(self, exercise: Exercise, answer: object, variant: int, snapshot: dict,
+                values: Mapping[str, object] | None = None) -> Judgement | Unread:
         """The judge's verdict on ``answer`` given a snapshot of the store (``Store.snapshot``): it reads the
         prediction the exercise follows, the learner (whose variant it is) and the variants they have seen, and
         writes nothing. A snapshot with no learner yet is given the one the store will have (``learner_of``)."""
@@ -472,7 +556,7 @@ class ExerciseBook:
             return learner_of(snapshot)
 
         ev = self._evidence(exercise, variant, learner)
-        return self.judge(exercise, answer, self._seeing(ev, exercise, variant, records, learner))
+        return self.judge(exercise, answer, self._seeing(ev, exercise, variant, records, learner), values)
 
     def _read_by_verdict(self, exercise: Exercise, variant: int, data: dict) -> tuple:
         """What of the store a verdict on ``exercise`` reads: the learner (of a variant), whether the prediction it
@@ -496,7 +580,7 @@ class ExerciseBook:
                 data["learner"] = snapshot["learner"]  # the learner the verdict was made for (if it needed one)
             if self._read_by_verdict(exercise, variant, data) != read:
                 return copy.deepcopy(data)
-            add_attempt(data, self.chapter, exercise.id, verdict.correct, variant, computed)
+            add_attempt(data, self.chapter, exercise.id, verdict.correct, variant, computed, verdict.own)
             return None
 
         return record
@@ -592,7 +676,7 @@ class ExerciseBook:
         """Which exercises were checked anywhere and which were answered right, by notebook, with each notebook's
         total and the chapter's; then which skills are mastered."""
         lasting = store()
-        attempts = lasting.attempts(self.chapter)
+        attempts, own = lasting.attempts(self.chapter), lasting.attempts(self.chapter, own=True)
         skills = tuple(self.mastery().values())
         notices = lasting.take_notices()
         if lasting.memory_notice and lasting.memory_notice not in notices:
@@ -601,7 +685,7 @@ class ExerciseBook:
         groups = self._groups(attempts)
         table: list[tuple[str, ...]] = []
         for heading, ids in groups:
-            table += [(), (heading,), *(self._exercise_row(i, attempts.get(i, [])) for i in ids),
+            table += [(), (heading,), *(self._exercise_row(i, attempts.get(i, []), len(own.get(i, []))) for i in ids),
                       self._total_row("progress.total", ids, attempts)]
         table += [(), self._total_row("progress.chapter_total", tuple(self.exercises), attempts)]
         skill_rows = tuple((text(m.skill), text(
@@ -620,11 +704,14 @@ class ExerciseBook:
         other = tuple(dict.fromkeys(i for i in (*self.exercises, *attempts) if i not in asked))
         return [*groups, (text("progress.other"), other)] if other else groups
 
-    def _exercise_row(self, exercise_id: str, tried: list[bool]) -> tuple[str, str, str]:
-        """An exercise's title (its id if the book does not know it), its state and its attempts."""
+    def _exercise_row(self, exercise_id: str, tried: list[bool], own: int) -> tuple[str, str, str]:
+        """An exercise's title (its id if the book does not know it), its state and its attempts, with those on the
+        learner's own values (which the state does not read) told apart."""
         state = "progress.right" if any(tried) else "progress.tried" if tried else "progress.open"
+        counts = [self.strings.text("progress.attempts", attempts=len(tried))]
+        counts += [self.strings.text("progress.own", own=own)] if own else []
         return (self.title(exercise_id) if exercise_id in self.exercises else exercise_id, self.strings.text(state),
-                self.strings.text("progress.attempts", attempts=len(tried)))
+                " ".join(counts))
 
     def _total_row(self, label: str, ids: tuple[str, ...], attempts: Mapping[str, list[bool]]) -> tuple[str, str, str]:
         """The catalogue string ``label``, then how many of ``ids`` were answered right and how many only wrong."""

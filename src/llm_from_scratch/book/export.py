@@ -27,8 +27,8 @@ from .progress import Learner, parse
 from .text import LANGUAGES, set_language, text
 
 CHAPTERS = "llm_from_scratch.chapters"  # the entry point group: chapter name -> its ExerciseBook
-EXPORT_COLUMNS = ("learner", "name", "chapter", "skill", "skill_name", "attempts", "first_attempt_right", "hints",
-                  "mastered")
+EXPORT_COLUMNS = ("learner", "name", "chapter", "skill", "skill_name", "attempts", "attempts_on_own_values",
+                  "first_attempt_right", "hints", "mastered")
 # what a spreadsheet may read as the start of a formula (OWASP also names a tab and a carriage return: they are
 # control characters, removed before this is looked at)
 FORMULA_STARTS = ("=", "+", "-", "@")
@@ -53,9 +53,9 @@ def installed_chapters() -> dict[str, EntryPoint]:
 
 
 def chapter_mastery(book: Any, records: dict[str, dict]) -> list[tuple[object, ...]]:
-    """A chapter's skills as a teacher's table reads them: skill, its name, attempts, first-attempt successes
-    without hints, hints, mastered."""
-    return [(m.skill.removeprefix("skill."), book.strings.text(m.skill), m.attempts, m.first_right, m.hints,
+    """A chapter's skills as a teacher's table reads them: skill, its name, attempts, attempts on the learner's own
+    values (a cell above changed), first-attempt successes without hints, hints, mastered."""
+    return [(m.skill.removeprefix("skill."), book.strings.text(m.skill), m.attempts, m.own, m.first_right, m.hints,
              int(m.mastered)) for m in mastery(book.served(), records).values()]
 
 

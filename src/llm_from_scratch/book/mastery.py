@@ -5,7 +5,8 @@ skills when its first attempt was right and no hint on it came before: the only 
 an exercise that has no variants, a fresh variant (n ≥ 1) of one that has them (variant 0's
 answer sits in the notebook's fold), and a code exercise once, whichever variant. A skill is
 mastered by two such instances (two questions, or two variants of one); a skill served by a
-single question without variants, or by a single code exercise, by that one.
+single question without variants, or by a single code exercise, by that one. An attempt judged on the
+learner's own values (a cell above changed) counts for nothing here: it is kept, and told apart.
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ class Served:
 @dataclass(frozen=True)
 class SkillMastery:
     skill: str
-    attempts: int
+    attempts: int  # on the exercises' values
+    own: int  # on the learner's own values, a cell above changed
     first_right: int  # instances that count: right at the first attempt, without hints
     hints: int
     required: int
@@ -42,6 +44,8 @@ def _counting(exercise: Served, record: Mapping) -> int:
     """How many of the exercise's instances count for its skills."""
     first: dict[int, bool] = {}
     for attempt in attempts_of(record):
+        if attempt.own:  # on the learner's own values: never the first attempt at the exercise's
+            continue
         first.setdefault(attempt.variant, attempt.correct and not attempt.hinted and not attempt.computed)
     counted = [variant for variant, good in first.items() if good and (exercise.code or not exercise.varied
                                                                        or variant >= 1)]
@@ -62,9 +66,10 @@ def mastery(exercises: Iterable[Served], records: Mapping[str, Mapping]) -> dict
     result = {}
     for skill, serving in by_skill.items():
         held = [(e, records[e.id]) for e in serving if e.id in records]
-        attempts = sum(len(r["attempts"]) for _, r in held)
+        tried = [attempt for _, r in held for attempt in attempts_of(r)]
+        attempts, own = sum(not a.own for a in tried), sum(a.own for a in tried)
         hints = sum(sum(r["hints"].values()) for _, r in held)
         counted = sum(_counting(e, r) for e, r in held)
         required = _required(serving)
-        result[skill] = SkillMastery(skill, attempts, counted, hints, required, counted >= required)
+        result[skill] = SkillMastery(skill, attempts, own, counted, hints, required, counted >= required)
     return result

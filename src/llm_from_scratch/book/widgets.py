@@ -276,11 +276,13 @@ class ExerciseForm:
     An exercise of kind "state" has no box: its check reads ``source`` (the vector plane) at the click.
     """
 
-    def __init__(self, book: ExerciseBook, exercise_id: str, variant: int = 0, source: object = None) -> None:
+    def __init__(self, book: ExerciseBook, exercise_id: str, variant: int = 0, source: object = None,
+                 values: dict[str, object] | None = None) -> None:
         self.book = book
         self.exercise = book[exercise_id]
         self.variant = variant
         self.source = source  # an exercise of kind "state": what its answer is read from when checked
+        self.values = values or {}  # what its answer cell passes to check: the example's own answer is judged on them
         options = book.options(exercise_id)
         self.choices = None
         check = text("widget.exercise.check")
@@ -353,7 +355,7 @@ class ExerciseForm:
         else:
             answer = self.judged = self.answer.value if typed is None else typed
         STATE.forms[self.book.chapter, self.exercise.id] = self  # the form answered in shows the status
-        feedback = self.book.check(self.exercise.id, answer, self.variant)
+        feedback = self.book.check(self.exercise.id, answer, self.variant, **({} if self.variant else self.values))
         self.tell(feedback, self.variant)
         return feedback
 
@@ -387,9 +389,11 @@ class ExerciseForm:
         written = self.book.form(exercise_id, self.variant)
         form = f"<p><em>{escape(text('widget.exercise.form'))}: {escape(written)}</em></p>" if written else ""
         which = f" {text('widget.exercise.variant', n=self.variant)}" if self.variant else ""
+        own = self.book.own_values(exercise_id, self.values) if not self.variant else ""
+        own = f"<p><strong>{escape(text('widget.exercise.own_values', values=own))}</strong></p>" if own else ""
         return (f'<div lang="{language()}" style="border:2px solid #000;padding:6px 10px">'
                 f"<p><strong>{escape(text('widget.exercise.title', title=self.book.title(exercise_id)) + which)}"
-                f"</strong> {escape(self.book.prompt(exercise_id, self.variant))}</p>{form}</div>")
+                f"</strong> {escape(self.book.prompt(exercise_id, self.variant))}</p>{own}{form}</div>")
 
     def show_options(self) -> None:
         """A choice's options as a stored list, for readers without a kernel: the live list replaces it."""

@@ -38,10 +38,12 @@ from ..book.exercises import (
 from ..book.formatting import below, labels, matrix, num, shape, vector
 from ..book.mistakes import diagnose
 from ..book.tolerances import BY_HAND, FLOAT_NOISE, ROUNDED, TYPED
+from ..engine.closed_form import softmax
 from .challenges import CHALLENGES
 from .code_exercises import BUG_HUNT, CODE_EXERCISES
 from .evidence import LearnerEvidence, evidence, exponentials
 from .examples import SATURATING_FACTOR
+from .given import given
 from .mistakes import (
     CAUSAL_MISTAKES,
     HEAD_MISTAKES,
@@ -455,6 +457,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
         skills=("skill.dot-products",),
         expected=lambda ev: ev.worked.head.raw_scores.data[0],
         judge=HeadJudge(lambda ev: Asked(ev.worked, ev.hand, "raw"), lambda e: {"shape": shape(e.shape)}, "q"),
+        given=given("Q", "K", answer=lambda v: v["Q"][0] @ v["K"][0].T),
         facts=lambda expected, ev: {**_worked_facts(ev), "answer": matrix(expected, 0)},
         gives_away={
             "ru": (r"qkᵀ ?= ?\[\[0, ?6", r"q0 ?· ?k1 ?= ?6"),
@@ -501,6 +504,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
         expected=lambda ev: ev.worked.weights[0, 0],
         judge=HeadJudge(lambda ev: Asked(ev.worked, ev.hand, "weights", (0,)), lambda e: {"count": e.size},
                         "q", rows_sum_to_one=True),
+        given=given("S", answer=lambda v: softmax(v["S"][0, 0])),
         facts=lambda expected, ev: {**_worked_facts(ev), "answer": vector(expected)},
         gives_away={
             "ru": (r"(почти )?весь вес q0.{0,30}k1", r"a01 ?= ?0\.98"),
@@ -1108,6 +1112,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
         notebook="07_gradients", instance="worked",
         skills=("skill.gradients",),
         expected=lambda ev: ev.worked_steps.grad_value,
+        given=given("A", "O_bar", answer=lambda v: v["A"][0].T @ v["O_bar"][0]),
         judge=_review_judge(VALUE_GRADIENT_MISTAKES, lambda e: labels("v", len(e)), tolerance=0.0,
                             rows_sum_to_one=False),
         facts=_gradient_facts,

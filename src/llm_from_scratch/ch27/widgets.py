@@ -331,9 +331,10 @@ def enter_forms() -> list[tuple[str, Callable[[], ExerciseForm], str]]:
 
 # --- exercises -------------------------------------------------------------------------
 
-def check(exercise_id: str, answer: object, variant: int = 0) -> Feedback:
-    """Judge an answer given in a code cell (``EXERCISE_BOOK.check``); the exercise's form shows the feedback too."""
-    return shown_in_form(EXERCISE_BOOK, EXERCISE_BOOK.check(exercise_id, answer, variant), variant)
+def check(exercise_id: str, answer: object, variant: int = 0, **values: object) -> Feedback:
+    """Judge an answer given in a code cell, on the ``values`` it was computed from, passed by keyword
+    (``EXERCISE_BOOK.check``); the exercise's form shows the feedback too."""
+    return shown_in_form(EXERCISE_BOOK, EXERCISE_BOOK.check(exercise_id, answer, variant, **values), variant)
 
 
 def check_code(exercise_id: str, function: object, variant: int = 0) -> Feedback:
@@ -341,9 +342,10 @@ def check_code(exercise_id: str, function: object, variant: int = 0) -> Feedback
     return shown_in_form(EXERCISE_BOOK, EXERCISE_BOOK.check_code(exercise_id, function, variant), variant)
 
 
-def exercise(exercise_id: str, variant: int = 0) -> None:
-    """Show the exercise's prompt (static) and its answer form (live), on ``variant``."""
-    ExerciseForm(EXERCISE_BOOK, exercise_id, variant).show()
+def exercise(exercise_id: str, variant: int = 0, **values: object) -> None:
+    """Show the exercise's prompt (static) and its answer form (live), on ``variant``; the form judges on
+    ``values``, as its answer cell does."""
+    ExerciseForm(EXERCISE_BOOK, exercise_id, variant, values=values).show()
 
 
 def challenge(name: str, plane) -> None:

@@ -45,7 +45,7 @@ def transpose(x: Tensor, axis1: int, axis2: int) -> Tensor:
     def backward(grad):
         return (np.swapaxes(grad, axis1, axis2),)
 
-    return Tensor.from_op(np.swapaxes(x.data, axis1, axis2), (x,), backward, "transpose")
+    return Tensor.from_op(np.swapaxes(x.data, axis1, axis2), (x,), backward, "transpose", axes=(axis1, axis2))
 
 
 def matmul(a: Tensor, b: Tensor) -> Tensor:
@@ -124,7 +124,7 @@ def log_softmax(x: Tensor, axis: int = -1) -> Tensor:
         # out_i = x_i - log Σ_j e^(x_j), so d out_i / d x_j = [i = j] - softmax(x)_j
         return (grad - np.exp(out) * grad.sum(axis=axis, keepdims=True),)
 
-    return Tensor.from_op(out, (x,), backward, "log_softmax")
+    return Tensor.from_op(out, (x,), backward, "log_softmax", axis=axis)
 
 
 def reduce_sum(x: Tensor, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Tensor:
@@ -136,10 +136,18 @@ def reduce_sum(x: Tensor, axis: int | tuple[int, ...] | None = None, keepdims: b
             grad = np.expand_dims(grad, axis)
         return (np.broadcast_to(grad, x.shape),)  # every summed entry receives the same gradient
 
-    return Tensor.from_op(np.asarray(np.sum(x.data, axis=axis, keepdims=keepdims)), (x,), backward, "sum")
+    return Tensor.from_op(np.asarray(np.sum(x.data, axis=axis, keepdims=keepdims)), (x,), backward, "sum",
+                          axis=axis, keepdims=keepdims)
 
 
 # Steps composed of the primitives: each has no backward rule of its own.
+def recorded_as(out: Tensor, op: str, inputs: tuple[Tensor, ...], **params: object) -> Tensor:
+    """The last primitive of a composed step, recorded as the one step a formula writes (its op, its inputs, its
+    parameters), so the graph reads ``S / 2`` and ``S.softmax(2)``; backward still goes through the primitives."""
+    out.op, out.inputs, out.params = op, inputs, params
+    return out
+
+
 def neg(x: Tensor) -> Tensor:
     """−x: ``mul`` by −1."""
     return mul(x, -1.0)
@@ -162,12 +170,15 @@ def div(a: Tensor, b: float) -> Tensor:
                         "to divide by a tensor's entries, multiply by their reciprocals")
     if b == 0:
         raise ZeroDivisionError("a tensor divided by 0")
-    return mul(a, 1.0 / b)
+    a = as_tensor(a)
+    return recorded_as(mul(a, 1.0 / b), "div", (a,), divisor=float(b))
 
 
 def softmax(x: Tensor, axis: int = -1) -> Tensor:
-    """e^x / Σ e^x along ``axis``, composed as the head does it: ``exp`` of ``log_softmax``."""
-    return exp(log_softmax(x, axis))
+    """e^x / Σ e^x along ``axis``, composed as the head does it: ``exp`` of ``log_softmax``, recorded as a step of
+    its own."""
+    x = as_tensor(x)
+    return recorded_as(exp(log_softmax(x, axis)), "softmax", (x,), axis=axis)
 
 
 def rmatmul(a: Tensor, b: object) -> Tensor:

@@ -1,8 +1,12 @@
 """The tensor: float64 numpy data, its gradient, and reverse-mode differentiation.
 
-A tensor made by a primitive (``Tensor.from_op``) remembers its inputs, its
-``parents``, and its backward rule: a function from the gradient of the result
-to one gradient per input. ``backward`` visits the graph from the result back
+Every tensor made by a step records what it was computed from, whether or not a
+gradient is needed: ``op`` (the step's name), ``params`` (its axes, its divisor)
+and ``inputs`` (the tensors it read). Reading them back from a result gives the
+formula that made it: ``A.op == "softmax"``, ``A.params == {"axis": 2}``,
+``A.inputs[0]`` is S. A tensor made by a primitive (``Tensor.from_op``) that
+needs a gradient also keeps its ``parents`` and its backward rule: a function
+from the gradient of the result to one gradient per parent. ``backward`` visits the graph from the result back
 to the inputs (a reversed topological order) and adds up every gradient that
 reaches a tensor, so a tensor used twice receives both contributions. No rule
 writes into an array it is given: each returns new arrays (or views of them),
@@ -60,15 +64,19 @@ class Tensor:
         self.grad: np.ndarray | None = None
         self.requires_grad = requires_grad
         self.op = "input"
+        self.params: dict[str, object] = {}
+        self.inputs: tuple[Tensor, ...] = ()
         self.parents: tuple[Tensor, ...] = ()
         self.backward_rule: BackwardRule | None = None
         self.retains_grad = False
 
     @classmethod
-    def from_op(cls, data: np.ndarray, parents: Sequence[Tensor], backward_rule: BackwardRule, op: str) -> Tensor:
-        """A primitive's result; it records its parents and rule only when some parent needs a gradient."""
+    def from_op(cls, data: np.ndarray, parents: Sequence[Tensor], backward_rule: BackwardRule, op: str,
+                **params: object) -> Tensor:
+        """A primitive's result. It records its op, its parameters and its inputs always; its parents and rule only
+        when some parent needs a gradient."""
         out = cls(data)
-        out.op = op
+        out.op, out.params, out.inputs = op, params, tuple(parents)
         if any(parent.requires_grad for parent in parents):
             out.requires_grad = True
             out.parents = tuple(parents)

@@ -4,11 +4,12 @@ The file is ``progress.json`` in the user's data directory (``platformdirs``: on
 JupyterHub or Binder that lies in each user's own home), or the path given by the
 environment variable ``LLM_FROM_SCRATCH_PROGRESS``. It holds the learner (a random id made
 the first time, and a display name they may add) and, by chapter and exercise, every
-attempt in order (on which variant, right or not, after a hint on that variant or not, and
-whether it was a tensor the engine computed rather than a number worked out by hand) and the
+attempt in order (on which variant, right or not, after a hint on that variant or not, whether
+it was a tensor the engine computed rather than a number worked out by hand, and whether it was
+judged on the learner's own values, a cell above changed, rather than on the exercise's) and the
 hints taken on each variant::
 
-    {"format": "llm-from-scratch-progress", "version": 4, "learner": {"id": "5f0c2a9e71d4", "name": ""},
+    {"format": "llm-from-scratch-progress", "version": 5, "learner": {"id": "5f0c2a9e71d4", "name": ""},
      "chapters": {"ch27": {"scores": {"attempts": [{"variant": 0, "correct": false, "hinted": false},
                                                    {"variant": 0, "correct": true, "hinted": true,
                                                     "computed": true}],
@@ -17,12 +18,12 @@ hints taken on each variant::
 ``LLM_FROM_SCRATCH_LEARNER`` fixes the id (tests and the notebooks' runs, so that the variants
 they show stay the same). A file of an earlier version (1: only the results, ``{"scores":
 [false, true]}``; 2: ``{"attempts": [false, true], "hints": 1}``) is read as variant 0, and one of
-version 3 as it is (its attempts were all worked out by hand); each is upgraded in place, under the
-lock, the next time anything is written.
+version 3 or 4 as it is (no attempt of version 3 was computed, none of either was on the learner's own
+values); each is upgraded in place, under the lock, the next time anything is written.
 
 For a teacher with a class, ``python -m llm_from_scratch.book.progress export FILE... --csv``
-merges learners' files into one table (``book.export``): learner, skill, attempts, first-attempt
-successes, hints, mastered.
+merges learners' files into one table (``book.export``): learner, skill, attempts, attempts on the
+learner's own values, first-attempt successes, hints, mastered.
 
 Every read and every write holds the store's lock file (``filelock``, as pip and tox use: on every
 OS), and a write reads the file again under it, changes it and replaces it atomically, so kernels
@@ -58,7 +59,7 @@ from ..state import STATE
 ENV = "LLM_FROM_SCRATCH_PROGRESS"
 LEARNER_ENV = "LLM_FROM_SCRATCH_LEARNER"
 FORMAT = "llm-from-scratch-progress"
-VERSION = 4
+VERSION = 5
 LOCK_WAIT = 60  # seconds to wait for another kernel's lock; then progress is kept in this kernel's memory, told
 
 Chapters = dict[str, dict[str, dict]]  # chapter -> exercise id -> {"attempts": [attempt, ...], "hints": {variant: n}}
@@ -70,6 +71,7 @@ class Attempt:
     correct: bool
     hinted: bool  # a hint on this variant was taken before it
     computed: bool = False  # the answer was a tensor the engine computed, not numbers worked out by hand
+    own: bool = False  # judged on the learner's own values (a cell above changed), not on the exercise's
 
 
 @dataclass(frozen=True)
@@ -107,14 +109,14 @@ def _record_v2(value: object) -> bool:
 
 
 def _attempt(value: object) -> bool:
-    return (isinstance(value, dict) and set(value) - {"computed"} == {"variant", "correct", "hinted"}
+    return (isinstance(value, dict) and set(value) - {"computed", "own"} == {"variant", "correct", "hinted"}
             and _count(value["variant"]) and isinstance(value["correct"], bool) and isinstance(value["hinted"], bool)
-            and isinstance(value.get("computed", False), bool))
+            and isinstance(value.get("computed", False), bool) and isinstance(value.get("own", False), bool))
 
 
 def _record(value: object) -> bool:
-    """One exercise's record in versions 3 and 4: its attempts (a version 4 attempt may say it was computed) and
-    the hints taken on each variant."""
+    """One exercise's record in versions 3 to 5: its attempts (one of version 4 may say it was computed, one of
+    version 5 also that it was on the learner's own values) and the hints taken on each variant."""
     return (isinstance(value, dict) and isinstance(value.get("attempts"), list)
             and all(map(_attempt, value["attempts"]))
             and isinstance(value.get("hints"), dict)
@@ -157,9 +159,8 @@ def parse(raw: bytes) -> dict | None:
     if older is not None:
         return {"learner": None, "chapters": {c: {i: _upgraded(r["attempts"], r["hints"]) for i, r in exercises.items()}
                                               for c, exercises in older.items()}}
-    chapters = _chapters_in(data, VERSION, _record)
-    if chapters is None:  # version 3 differs only in that no attempt says it was computed
-        chapters = _chapters_in(data, 3, _record)
+    chapters = next((found for version in (VERSION, 4, 3) if (found := _chapters_in(data, version, _record))
+                     is not None), None)  # 3 and 4 differ only in what no attempt of theirs says
     if chapters is None or not _learner(data.get("learner")):
         return None
     return {"learner": Learner(data["learner"]["id"], data["learner"]["name"]), "chapters": chapters}
@@ -193,17 +194,18 @@ def _of(data: dict, chapter: str, exercise_id: str) -> dict:
 
 
 def add_attempt(data: dict, chapter: str, exercise_id: str, correct: bool, variant: int = 0,
-                computed: bool = False) -> None:
+                computed: bool = False, own: bool = False) -> None:
     """Add one attempt to ``data`` (a store being changed in ``Store.transact``); it is hinted when a hint on its
     variant came before it."""
     record = _of(data, chapter, exercise_id)
     hinted = record["hints"].get(str(variant), 0) > 0
     attempt = {"variant": int(variant), "correct": bool(correct), "hinted": hinted}
-    record["attempts"].append({**attempt, "computed": True} if computed else attempt)
+    record["attempts"].append({**attempt, **({"computed": True} if computed else {}), **({"own": True} if own else {})})
 
 
 def attempts_of(record: dict) -> list[Attempt]:
-    return [Attempt(a["variant"], a["correct"], a["hinted"], a.get("computed", False)) for a in record["attempts"]]
+    return [Attempt(a["variant"], a["correct"], a["hinted"], a.get("computed", False), a.get("own", False))
+            for a in record["attempts"]]
 
 
 class Store:
@@ -234,9 +236,11 @@ class Store:
         """Each exercise of ``chapter``: its attempts and the hints on each variant, from every kernel."""
         return self._read()["chapters"].get(chapter, {})
 
-    def attempts(self, chapter: str) -> dict[str, list[bool]]:
-        """Results of every attempt at each exercise of ``chapter`` (any variant), from every kernel."""
-        return {i: [a["correct"] for a in record["attempts"]] for i, record in self.records(chapter).items()}
+    def attempts(self, chapter: str, own: bool = False) -> dict[str, list[bool]]:
+        """Results of every attempt at each exercise of ``chapter`` (any variant), from every kernel: those on the
+        exercise's values, or (``own``) those on the learner's own."""
+        return {i: [a["correct"] for a in record["attempts"] if a.get("own", False) == own]
+                for i, record in self.records(chapter).items()}
 
     def hints(self, chapter: str, exercise_id: str, variant: int = 0) -> int:
         """How many hints the exercise has given on ``variant``."""

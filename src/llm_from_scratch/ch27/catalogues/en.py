@@ -261,6 +261,11 @@ STRINGS: dict[str, str] = {
     "mis.output-summed": "The output is a vector, the value row itself, not the sum of its coordinates.",
     "mis.softmax-mixed-in": "That is A ⊙ ŌVᵀ: the weights come in only at the next step, through the softmax. Ā = ŌVᵀ "
         "itself is asked for.",
+    "given.inputs_changed": "{names}: not the chapter's (the inputs cell changed).",
+    "given.stage_changed": "Your {name} is not what the head computes from those inputs. {slip}",
+    "given.stage_unnamed": "Your {name} is not what the head computes from those inputs: a line above computes it "
+                           "otherwise.",
+    "given.inputs_and_stage": "{inputs} {stage}",
     "mis.other-example": "That is the answer for the chapter's other example. Compute from this exercise's Q, K and V.",
     "mis.scale-by-dk": "The scores are divided by d_k, but the head divides by √d_k: the root keeps the dot product's "
         "variance near one, while dividing by d_k would shrink it to 1/d_k (27.4 tells why).",

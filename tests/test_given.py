@@ -1,0 +1,197 @@
+"""An answer is judged on the values it was computed from: an answer cell passes them to ``check`` by keyword.
+
+Values that are the chapter's are judged as ever. Values a changed cell made (another Q, S divided by d_k, the
+softmax along the queries) are judged as the learner's own: right if right for them, the chapter's answer named
+as such, the changed stage named from the values' graph, and the attempt kept apart (store version 5: it takes
+no first-attempt slot, counts for no skill, has its own column in the teacher's CSV).
+"""
+
+import io
+import json
+import math
+import os
+import pathlib
+import re
+
+import numpy as np
+import pytest
+from nbclient import NotebookClient
+from support.notebooks import code_cells, load
+
+from llm_from_scratch import Tensor
+from llm_from_scratch.book.export import EXPORT_COLUMNS, export
+from llm_from_scratch.book.progress import ENV, store
+from llm_from_scratch.book.text import set_language
+from llm_from_scratch.ch27.exercises import EXERCISE_BOOK, check, mastery
+from llm_from_scratch.ch27.strings import STRINGS
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+Q, K, V = ([[[0, 3], [2, -1]]], [[[3, 0], [-1, 2]]], [[[3, -3], [1, 3]]])
+OTHER_Q = [[[1, 3], [2, -1]]]
+
+
+def lab(q=Q, divisor=math.sqrt, axis=2):
+    """02's and 07's cells: the inputs, the scores, S, A and O (plain Tensors, as the notebooks make them)."""
+    query, key, value = Tensor(q), Tensor(K), Tensor(V)
+    scores = query @ key.transpose(1, 2)
+    scaled = scores / divisor(2)
+    weights = scaled.softmax(axis)
+    return {"Q": query, "K": key, "V": value, "scores": scores, "S": scaled, "A": weights, "O": weights @ value}
+
+
+def softmax_row(s):
+    return np.exp(s) / np.exp(s).sum()
+
+
+def kept(exercise_id: str) -> tuple[list[bool], list[bool]]:
+    """The exercise's attempts on its own values and on the learner's."""
+    return (store().attempts("ch27").get(exercise_id, []), store().attempts("ch27", own=True).get(exercise_id, []))
+
+
+def said(key: str, lang: str = "ru", **fields) -> str:
+    return STRINGS.text_in(lang, key, **fields)
+
+
+def test_the_chapters_own_values_are_judged_as_ever():
+    cells = lab()
+    feedback = check("weights", softmax_row(cells["S"].data[0, 0]), S=cells["S"])
+    assert feedback.correct and kept("weights") == ([True], [])
+
+
+def test_a_right_answer_for_another_q_is_right_names_no_slip_and_is_kept_apart():
+    cells = lab(OTHER_Q)
+    feedback = check("scores", cells["Q"].data[0] @ cells["K"].data[0].T, Q=cells["Q"], K=cells["K"])
+    assert feedback.correct and feedback.misconception is None
+    assert said("given.inputs_changed", names="Q") in feedback.message
+    assert kept("scores") == ([], [True])
+    skill = mastery()["skill.dot-products"]
+    assert skill.attempts == 0 and skill.own == 1 and skill.first_right == 0
+
+
+def test_s_divided_by_dk_is_named_and_counts_for_no_skill():
+    cells = lab(divisor=lambda d: d)
+    feedback = check("weights", softmax_row(cells["S"].data[0, 0]), S=cells["S"])
+    assert feedback.correct and said("mis.scale-by-dk") in feedback.message, feedback.message
+    assert said("given.stage_changed", name="S", slip="")[:20] in feedback.message
+    assert kept("weights") == ([], [True]) and mastery()["skill.row-softmax"].attempts == 0
+
+
+def test_the_chapters_answer_after_q_changed_is_named_as_such():
+    chapters = softmax_row(lab()["S"].data[0, 0])
+    feedback = check("weights", chapters, S=lab(OTHER_Q)["S"])
+    assert not feedback.correct and feedback.misconception == "exercises-answer-on-own-values"
+    assert kept("weights") == ([], [False])
+
+
+def test_a_softmax_along_the_queries_is_named_from_the_graph():
+    cells = lab(axis=1)
+    feedback = check("value-gradient", cells["A"].data[0].T @ np.eye(2), A=cells["A"], O_bar=Tensor(np.eye(2)[None]))
+    assert feedback.correct and said("mis.columns-normalized") in feedback.message, feedback.message
+
+
+def test_values_made_otherwise_are_judged_on_their_numbers():
+    typed = Tensor([[[0.0, 3.0], [3.0, -2.0]]])  # an S written out: no graph to read
+    feedback = check("weights", softmax_row(typed.data[0, 0]), S=typed)
+    assert feedback.correct and said("given.stage_unnamed", name="S") in feedback.message
+
+
+@pytest.mark.parametrize("values, key", [({"T": 1}, "given.names"), ({}, None), ({"S": "abc"}, "given.not_numbers")])
+def test_values_the_exercise_does_not_read_are_told_in_the_learners_language(values, key):
+    feedback = check("weights", [0.5, 0.5], **values)
+    if key is None:
+        assert feedback.readable
+        return
+    assert not feedback.readable and feedback.message.startswith(said(key, id="weights", names="S", given="T",
+                                                                      name="S")[:12])
+    assert kept("weights") == ([], [])
+
+
+def test_values_on_a_variant_are_refused():
+    feedback = check("scores-by-hand", [[1]], variant=1, Q=Tensor(Q))
+    assert not feedback.readable and kept("scores-by-hand") == ([], [])
+
+
+def test_the_teachers_csv_has_a_column_for_attempts_on_own_values(tmp_path):
+    check("scores", [[0, 6], [6, -4]])
+    check("scores", [[3, 6], [7, -4]], Q=Tensor(OTHER_Q), K=Tensor(K))
+    out = io.StringIO()
+    export([pathlib.Path(os.environ[ENV])], out, io.StringIO())
+    rows = list(csv_rows(out.getvalue()))
+    assert "attempts_on_own_values" in EXPORT_COLUMNS
+    dots = next(r for r in rows if r["skill"] == "dot-products")
+    assert dots["attempts"] == "1" and dots["attempts_on_own_values"] == "1" and dots["first_attempt_right"] == "1"
+
+
+def csv_rows(text: str):
+    import csv
+
+    return csv.DictReader(io.StringIO(text))
+
+
+def test_the_progress_table_shows_attempts_on_own_values_apart():
+    set_language("en")
+    check("scores", [[3, 6], [7, -4]], Q=Tensor(OTHER_Q), K=Tensor(K))
+    row = next(r for r in EXERCISE_BOOK.progress().table if r and r[0] == EXERCISE_BOOK.title("scores"))
+    assert row[1] == said("progress.open", "en") and said("progress.own", "en", own=1) in row[2]
+
+
+def test_a_version_4_store_is_read_and_written_as_version_5():
+    path = pathlib.Path(os.environ[ENV])
+    path.write_text(json.dumps({"format": "llm-from-scratch-progress", "version": 4, "learner": {"id": "a", "name": ""},
+                                "chapters": {"ch27": {"scores": {"attempts": [
+                                    {"variant": 0, "correct": True, "hinted": False, "computed": True}],
+                                    "hints": {}}}}}), encoding="utf-8")
+    check("scores", [[3, 6], [7, -4]], Q=Tensor(OTHER_Q), K=Tensor(K))
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data["version"] == 5 and [a.get("own", False) for a in data["chapters"]["ch27"]["scores"]["attempts"]] == [
+        False, True]
+
+
+# --- in the notebooks, each in a fresh kernel ------------------------------------------------------------------
+
+# the answer cell's line that computes the right answer from the cells' own values
+COMPUTED = {"01_predict": "answer = Q.data[0] @ K.data[0].T",
+            "02_scores_softmax_mixture": "answer = np.exp(s) / np.exp(s).sum()",
+            "07_gradients": "answer = A.data[0].T @ O_bar.data[0]"}
+ASKED = {"01_predict": "scores", "02_scores_softmax_mixture": "weights", "07_gradients": "value-gradient"}
+EDITIONS = [(lang, stem) for lang in ("ru", "en") for stem in COMPUTED]
+
+
+def notebook_path(lang: str, stem: str) -> pathlib.Path:
+    return ROOT / "chapter27" / ("en" if lang == "en" else "") / f"{stem}.ipynb"
+
+
+def run_edited(lang: str, stem: str, edits: dict[str, tuple[str, str]]) -> list:
+    """The notebook with each cell that contains a key's first string changed as its pair says, run in a fresh
+    kernel; its answer cell's outputs as text."""
+    path = notebook_path(lang, stem)
+    notebook = load(path)
+    answer_cell = None
+    for cell in code_cells(notebook):
+        for old, new in edits.values():
+            if old in cell.source:
+                cell.source = cell.source.replace(old, new, 1)
+        if f'check("{ASKED[stem]}", answer' in cell.source:
+            answer_cell = cell
+    NotebookClient(notebook, timeout=300, kernel_name="python3",
+                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    return "".join(output.get("data", {}).get("text/plain", "") for output in answer_cell.outputs)
+
+
+@pytest.mark.notebook
+@pytest.mark.parametrize("lang, stem", EDITIONS, ids=[f"{lang}-{stem[:2]}" for lang, stem in EDITIONS])
+def test_q_changed_and_the_right_answer_for_it_computed_in_the_answer_cell_is_right(lang, stem):
+    shown = run_edited(lang, stem, {"Q": ("Q = Tensor([[[0, 3], [2, -1]]]", "Q = Tensor([[[1, 3], [2, -1]]]"),
+                                    "answer": ("answer = ...", COMPUTED[stem])})
+    assert said("feedback.correct", lang) in shown and said("given.inputs_changed", lang, names="Q") in shown, shown
+    assert kept(ASKED[stem]) == ([], [True]), "kept apart, nothing against the chapter's exercise"
+
+
+@pytest.mark.notebook
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_02s_try_it_names_the_changed_stage_and_stores_nothing_against_mastery(lang):
+    stem = "02_scores_softmax_mixture"
+    shown = run_edited(lang, stem, {"S": ("S = scores / math.sqrt(d_k)", "S = scores / d_k"),
+                                    "answer": ("answer = ...", COMPUTED[stem])})
+    assert re.sub(r"\s+", " ", said("mis.scale-by-dk", lang)) in re.sub(r"\s+", " ", shown), shown
+    assert kept("weights") == ([], [True]) and mastery()["skill.row-softmax"].attempts == 0
