@@ -3,8 +3,9 @@
 02 is opened and run in a copy of the chapter; the line ``S = scores / math.sqrt(d_k)`` is replaced by
 ``S = scores / d_k`` as a learner types it, and the cells from there down are run again: the scaled scores' figure
 and the output's figure below show the new numbers (the tests' own oracle's), and the folded answer of step 3
-says the numbers are not the chapter's instead of showing them. Putting the line back and running again brings
-every number back. Screenshots go to artifacts/. Needs Debian's Chromium at /usr/bin/chromium.
+holds the new weights with a line under it that names the change (the scale by d_k). Then the answer cell computes
+the weights from the new S and runs: it is judged right for them, the change named. Putting both lines back and
+running again brings every number back. Screenshots go to artifacts/. Needs Debian's Chromium at /usr/bin/chromium.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import math
 import pathlib
 import shutil
 
-import numpy as np
 import pytest
 from support.browser import cell_index, close_notebook, jupyterlab, lab_page, open_and_run, require_browser
 from support.oracle import head
@@ -29,6 +29,7 @@ ARTIFACTS = ROOT / "artifacts"
 CHAPTER = ROOT / "chapter27"
 LINE = "S = scores / math.sqrt(d_k)"
 TRIED = "S = scores / d_k"
+ASKED, COMPUTED = "answer = ...", "answer = np.exp(s) / np.exp(s).sum()"  # the weights answer cell's line
 
 pytestmark = pytest.mark.browser  # every test drives JupyterLab in Chromium: no test of this module can be quick
 
@@ -99,10 +100,18 @@ def test_a_changed_line_flows_to_the_figures_below_and_back(lab, lang):
     assert "4.242641" not in after["scaled"] and "-2" in after["scaled"], after["scaled"]
     for number in tried_output[0].ravel():
         assert f"{number:.6f}" in after["output"], (number, after["output"])
-    note = text_in(lang, "fold.other_inputs", title=text_in(lang, "ex.weights.title"))
-    assert " ".join(note.split()) in " ".join(after["folded"].split())
-    assert not np.any([f"{w:.6f}" in after["folded"] for w in head(q, k, v)[0].ravel()]), "the fold shows no numbers"
+    named = " ".join(text_in(lang, "mis.scale-by-dk").split())
+    tried_weights, _ = head(q / math.sqrt(2), k, v)
+    assert named in " ".join(after["folded"].split()), after["folded"]
+    assert all(f"{w:.6f}" in after["folded"] for w in tried_weights[0].ravel()), "the fold draws the cells' weights"
 
+    answer = cell_index(page, 'check("weights", answer, S=S)')
+    type_line(page, answer, ASKED, COMPUTED)  # the answer computed from the new S, as a learner would
+    feedback = " ".join(shown(page, answer).split())
+    page.locator(".jp-Notebook .jp-Cell").nth(answer).screenshot(path=str(ARTIFACTS / f"{lang}-02-try-it-answer.png"))
+    assert text_in(lang, "feedback.correct") in feedback and named in feedback, feedback
+
+    type_line(page, answer, COMPUTED, ASKED)
     type_line(page, scaled, TRIED, LINE)
     assert shown(page, scaled) == before["scaled"] and shown(page, output) == before["output"]
     assert shown(page, folded) == before["folded"], "the folded answer is back"

@@ -70,32 +70,37 @@ def _stage_phrase(name: str, value: np.ndarray, run: HeadRun, other: HeadRun) ->
 
 
 def differs(values: Mapping[str, object], ev: LearnerEvidence) -> Phrase:
-    """How the given values differ from the chapter's: an input given by itself (Q, Ō), or a stage's (read from
-    its graph: the inputs it was computed from, then the stage itself on them)."""
-    chapter = of_run(ev.worked)
+    """How values given for an exercise on the worked example differ from its own (``differs_from``)."""
+    return differs_from(values, ev.worked, ev.hand)
+
+
+def differs_from(values: Mapping[str, object], run: HeadRun, other: HeadRun) -> Phrase:
+    """How the given values differ from ``run``'s (``other`` is the other example, whose slips the search knows):
+    an input given by itself (Q, Ō), or a stage's (read from its graph: the inputs it was computed from, then the
+    stage itself on them)."""
+    chapter = of_run(run)
     changed = [name for name, value in values.items() if not _same(as_array(value), chapter[name])]
     inputs = [name for name in changed if name not in STAGES]
-    stage = next((_stage_difference(name, values[name], ev) for name in changed if name in STAGES), None)
+    stage = next((_stage_difference(name, values[name], run, other) for name in changed if name in STAGES), None)
     if inputs and stage:
         return Phrase("given.inputs_and_stage", {"inputs": Phrase("given.inputs_changed", {
             "names": ", ".join(inputs)}), "stage": stage})
     return stage or Phrase("given.inputs_changed", {"names": ", ".join(inputs)})
 
 
-def _stage_difference(name: str, value: object, ev: LearnerEvidence) -> Phrase:
-    """How the stage ``name`` of the learner's cells came to differ from the chapter's: the inputs its graph reads
+def _stage_difference(name: str, value: object, run: HeadRun, other: HeadRun) -> Phrase:
+    """How the stage ``name`` of the learner's cells came to differ from ``run``'s: the inputs its graph reads
     back to, then the stage itself on those inputs."""
-    chapter, reads, found = of_run(ev.worked), STAGES[name][1], leaves(value)
+    chapter, reads, found = of_run(run), STAGES[name][1], leaves(value)
     if len(found) != len(reads):  # typed in, or made otherwise: only its numbers can be compared
         return Phrase("given.stage_unnamed", {"name": name})
-    inputs = {**dict(zip(INPUTS, (ev.worked.query, ev.worked.key, ev.worked.value))),
-              **{n: leaf.data for n, leaf in zip(reads, found)}}
+    inputs = {**dict(zip(INPUTS, (run.query, run.key, run.value))), **{n: leaf.data for n, leaf in zip(reads, found)}}
     changed = [n for n in reads if not _same(inputs[n], chapter[n])]
     try:
-        run = run_head(*(inputs[n] for n in INPUTS)) if changed else ev.worked
+        theirs = run_head(*(inputs[n] for n in INPUTS)) if changed else run
     except ValueError:  # inputs the head refuses (their shapes): the inputs are what differs
-        run = None
-    stage = _stage_phrase(name, as_array(value), run, ev.hand) if run is not None else None
+        theirs = None
+    stage = _stage_phrase(name, as_array(value), theirs, other) if theirs is not None else None
     if changed and stage:
         return Phrase("given.inputs_and_stage", {"inputs": Phrase("given.inputs_changed", {
             "names": ", ".join(changed)}), "stage": stage})
@@ -106,3 +111,17 @@ def given(*names: str, answer) -> Given:
     """The values ``names`` an answer cell passes by keyword, and the right answer for any of them, ``answer(values)``;
     on the chapter's inputs they are the worked example's."""
     return Given(names, lambda ev: {name: of_run(ev.worked)[name] for name in names}, answer, differs)
+
+
+ROLE_STAGES = {"scores": "scores", "scaled": "S", "weights": "A", "output": "O"}  # a heatmap's role -> its stage
+
+
+def fold_difference(value: object, role: str, run: object, other: HeadRun) -> Phrase:
+    """How a fold's tensor, shown in ``role``, differs from the answer on ``run`` (the exercise's example): as
+    ``differs_from`` names a stage; for a gradient or another instance, which keep no readable graph, that a cell
+    above changed."""
+    name = ROLE_STAGES.get(role)
+    if name is None or not isinstance(run, HeadRun):
+        return Phrase("given.cells_changed")
+    return differs_from({name: value}, run, other)
+

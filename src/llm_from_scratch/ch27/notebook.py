@@ -18,13 +18,13 @@ from ..engine import SelfAttentionError, Tensor, scaled_dot_product_self_attenti
 from . import sections
 from .appendix import BlockSizeExplorer, cost_table, doubling_table, measure_heads, measurement_figure
 from .code_exercises import buggy_head
-from .evidence import attention_history
+from .evidence import attention_history, evidence
 from .examples import invalid_inputs
 from .exercises import EXERCISE_BOOK, hint, holds_answer, mastery, progress, reveal, variant
 from .figures import as_shown
+from .given import fold_difference
 from .plane import VectorPlane
 from .sections import render_trace
-from .strings import text
 from .widgets import HeadEditor, ScaleExplorer, WidthExplorer, challenge, check, check_code, exercise, review
 
 
@@ -36,19 +36,31 @@ def show(*parts) -> None:
 
 def show_folded(*parts, answers: str = "") -> None:
     """``show``, folded in a closed box until the learner opens it: an answer after its question; a figure to a box
-    (one output holds one SVG), sections in the last. A fold that ``answers`` an exercise shows its numbers only
-    while its tensors hold the judge's answer (the chapter's inputs: ``exercises.holds_answer``); otherwise it says
-    why there is nothing to compare, and how to get back."""
-    values = [part for part in parts if not isinstance(part, (str, Section, Figure))]
-    if answers and not holds_answer(answers, values):
-        display.show_note(text("fold.other_inputs", title=EXERCISE_BOOK.title(answers)))
-        return
+    (one output holds one SVG), sections in the last. It draws what the cells computed; where a fold that
+    ``answers`` an exercise does not hold the chapter's answer (``exercises.holds_answer``: a cell above changed),
+    a line under it says so and names the difference, read back from its first tensor's graph."""
     shown = as_shown(parts)
     figures = [part for part in shown if isinstance(part, Figure)]
     boxes = [[figure] for figure in figures] or [[]]
     boxes[-1] += [part for part in shown if not isinstance(part, Figure)]
     for box in boxes:
         display.show_folded(*box)
+    values = [part for part in parts if not isinstance(part, (str, Section, Figure))]
+    if answers and not holds_answer(answers, values):
+        display.show_note(fold_note(parts, answers))
+
+
+def fold_note(parts: tuple, answers: str) -> str:
+    """What a fold of other numbers than the chapter's answer to ``answers`` says under it: that they are the
+    cells', and how its first tensor differs (``given.fold_difference``)."""
+    first = next(i for i, part in enumerate(parts) if not isinstance(part, (str, Section, Figure)))
+    role = parts[first + 1] if first + 1 < len(parts) and isinstance(parts[first + 1], str) else ""
+    exercise = EXERCISE_BOOK[answers]
+    ev = evidence()
+    run = getattr(ev, exercise.instance, None)
+    difference = fold_difference(parts[first], role, run, ev.worked if run is ev.hand else ev.hand)
+    return EXERCISE_BOOK.said(exercise, "fold.own_values", {"title": EXERCISE_BOOK.title(answers),
+                                                            "difference": difference})
 
 
 def show_source(function) -> None:

@@ -129,8 +129,8 @@ STRINGS: dict[str, str] = {
         "engine's result.",
     "code.differs": "The numbers {case} differ from the engine's: {outputs} (largest difference {difference}). "
         "Check the code against the formulas step by step.",
-    "given.right": "Right for your values. {difference} This attempt is kept apart from the exercise's own: it "
-                   "counts for no skill.",
+    "given.right": "That is the answer for your values. {difference} This attempt is kept apart from the "
+                   "exercise's own: it counts for no skill.",
     "given.exercises_answer": "That is the answer on the exercise's own inputs, but your values changed: "
                               "{difference} Compute the answer from yours; this attempt is kept apart and counts "
                               "for no skill.",

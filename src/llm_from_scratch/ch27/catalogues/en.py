@@ -96,10 +96,8 @@ STRINGS: dict[str, str] = {
     "figure.column_sums": "column sums of A: Σ_i A_ij",
     "figure.axis.sum": "sum",
     "figure.axis.query_columns": "query positions (columns)",
-    "fold.other_inputs": "This fold holds the answer to “{title}” for the chapter's inputs, but the cells above gave "
-                         "other numbers: the inputs or one of the steps were changed. So no numbers are shown here. "
-                         "To check your answer, put the lines back as the chapter has them and run the cells again "
-                         "from the inputs cell.",
+    "fold.own_values": "These are the numbers your cells computed, not the chapter's answer to “{title}”. {difference}",
+    "given.cells_changed": "A cell above changed the inputs or a step.",
     "figure.grad_output": "Ō = ∂L/∂O: the incoming gradient",
     "figure.grad_value": "V̄ = ∂L/∂V: the values' gradient",
     "figure.grad_weights": "Ā = ∂L/∂A: the weights' gradient",
@@ -262,9 +260,9 @@ STRINGS: dict[str, str] = {
     "mis.softmax-mixed-in": "That is A ⊙ ŌVᵀ: the weights come in only at the next step, through the softmax. Ā = ŌVᵀ "
         "itself is asked for.",
     "given.inputs_changed": "{names}: not the chapter's (the inputs cell changed).",
-    "given.stage_changed": "Your {name} is not what the head computes from those inputs. {slip}",
-    "given.stage_unnamed": "Your {name} is not what the head computes from those inputs: a line above computes it "
-                           "otherwise.",
+    "given.stage_changed": "The stage {name} of your cells is not what the head computes from those inputs. {slip}",
+    "given.stage_unnamed": "The stage {name} of your cells is not what the head computes from those inputs: a line "
+                           "above computes it otherwise.",
     "given.inputs_and_stage": "{inputs} {stage}",
     "mis.other-example": "That is the answer for the chapter's other example. Compute from this exercise's Q, K and V.",
     "mis.scale-by-dk": "The scores are divided by d_k, but the head divides by √d_k: the root keeps the dot product's "
