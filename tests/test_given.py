@@ -22,6 +22,7 @@ from llm_from_scratch import Tensor
 from llm_from_scratch.book.export import EXPORT_COLUMNS, export
 from llm_from_scratch.book.progress import ENV, store
 from llm_from_scratch.book.text import set_language
+from llm_from_scratch.ch27.examples import hand_inputs
 from llm_from_scratch.ch27.exercises import EXERCISE_BOOK, check, mastery
 from llm_from_scratch.ch27.strings import STRINGS
 
@@ -87,6 +88,30 @@ def test_a_softmax_along_the_queries_is_named_from_the_graph():
     cells = lab(axis=1)
     feedback = check("value-gradient", cells["A"].data[0].T @ np.eye(2), A=cells["A"], O_bar=Tensor(np.eye(2)[None]))
     assert feedback.correct and said("mis.columns-normalized") in feedback.message, feedback.message
+
+
+def test_the_second_examples_exercises_read_its_values_in_03():
+    """03's hand exercises are on the second example (their ``instance``): its own values are judged as ever, and a
+    changed key is the learner's own, judged within a hand computation's ±0.01."""
+    q, k, v = (Tensor(x) for x in hand_inputs())
+    scaled = q @ k.transpose(1, 2) / 2
+    assert check("weights-by-hand", softmax_rows(scaled.data[0]).round(2), S=scaled).correct
+    assert kept("weights-by-hand") == ([True], [])
+    other_k = Tensor(k.data * [[[1], [-1], [1]]])
+    scaled = q @ other_k.transpose(1, 2) / 2
+    feedback = check("weights-by-hand", softmax_rows(scaled.data[0]).round(2), S=scaled)
+    assert feedback.correct and said("given.inputs_changed", names="K") in feedback.message, feedback.message
+    assert kept("weights-by-hand") == ([True], [True])
+
+
+def test_another_v_is_named_for_the_weights_gradient():
+    other_v = Tensor([[[3, -3], [2, 3]]])
+    feedback = check("weight-gradient", np.eye(2) @ other_v.data[0].T, V=other_v, O_bar=Tensor(np.eye(2)[None]))
+    assert feedback.correct and said("given.inputs_changed", names="V") in feedback.message
+
+
+def softmax_rows(s):
+    return np.exp(s) / np.exp(s).sum(axis=-1, keepdims=True)
 
 
 def test_values_made_otherwise_are_judged_on_their_numbers():

@@ -101,14 +101,16 @@ class Unread:
 @dataclass(frozen=True)
 class Given:
     """The values an answer cell passes to ``check`` by keyword, by the names the cell uses (``S=S``): what the
-    answer is computed from. ``chapter(evidence)`` gives them on the exercise's own inputs, ``answer(values)`` the
-    right answer for any values (arrays), and ``differs(values, evidence)`` names, as a ``Phrase``, how values that
-    are not the exercise's came about (which stage of the learner's cells differs), reading their graph."""
+    answer is computed from. ``chapter(instance)`` gives them on the exercise's own instance (the evidence's
+    attribute its ``instance`` names), ``answer(values)`` the right answer for any values (arrays), right within
+    ``tolerance``, and ``differs(values, evidence, instance)`` names, as a ``Phrase``, how values that are not the
+    exercise's came about (which stage of the learner's cells differs), reading their graph."""
 
     names: tuple[str, ...]
     chapter: Callable[[Any], Mapping[str, np.ndarray]]
     answer: Callable[[Mapping[str, np.ndarray]], np.ndarray]
-    differs: Callable[[Mapping[str, object], Any], Phrase]
+    differs: Callable[[Mapping[str, object], Any, Any], Phrase]
+    tolerance: float = ROUNDED
 
 
 def as_array(value: object) -> np.ndarray:
@@ -462,8 +464,8 @@ class ExerciseBook:
             return Unread(f"{self._read_as(read)} {why}" if isinstance(read, np.ndarray) else why, error.pending)
 
     def own_values(self, exercise_id: str, values: Mapping[str, object]) -> str:
-        """The values an answer cell passes, written out, where they are not the exercise's own (a cell above
-        changed); "" where they are (or none are given)."""
+        """The values an answer cell passes, written out, where they are not those of the exercise's instance (a
+        cell above changed); "" where they are (or none are given)."""
         exercise = self[exercise_id]
         if not values or self._misgiven(exercise_id, 0, values) or self._are_the_exercises(
                 exercise, values, self.evidence()):
@@ -474,7 +476,7 @@ class ExerciseBook:
     @staticmethod
     def _are_the_exercises(exercise: Exercise, values: Mapping[str, object], ev: Any) -> bool:
         """Whether the given values are those of the exercise's own inputs (to float64's noise)."""
-        ours = exercise.given.chapter(ev)
+        ours = exercise.given.chapter(getattr(ev, exercise.instance))
         return all(as_array(values[name]).shape == ours[name].shape and np.allclose(
             as_array(values[name]), ours[name], rtol=0.0, atol=FLOAT_NOISE) for name in exercise.given.names)
 
@@ -488,11 +490,12 @@ class ExerciseBook:
             raise AnswerFormatError(self.strings.text("given.unfit", names=", ".join(values))) from None
         if read.shape != expected.shape:
             raise AnswerFormatError(self.strings.text("given.form", shape=shape(expected.shape)))
-        fields = {"difference": exercise.given.differs(values, ev)}
-        if np.abs(read - expected).max(initial=0.0) <= ROUNDED:
+        fields = {"difference": exercise.given.differs(values, ev, getattr(ev, exercise.instance))}
+        tolerance = max(exercise.given.tolerance, ROUNDED)
+        if np.abs(read - expected).max(initial=0.0) <= tolerance:
             return Judgement(True, "given.right", None, fields, own=True)
         ours = np.asarray(exercise.expected(ev), dtype=np.float64)
-        if ours.shape == read.shape and np.abs(read - ours).max(initial=0.0) <= ROUNDED:
+        if ours.shape == read.shape and np.abs(read - ours).max(initial=0.0) <= tolerance:
             return Judgement(False, "given.exercises_answer", "exercises-answer-on-own-values", fields, own=True)
         return Judgement(False, "given.wrong", None, {**fields, "wrong": Own("wrong")}, own=True)
 
@@ -533,7 +536,7 @@ class ExerciseBook:
             return self.strings.text(key, id=exercise_id, names=", ".join(names), given=given)
         if variant:
             return self.strings.text("given.variant", id=exercise_id, variant=variant)
-        ours = self[exercise_id].given.chapter(self.evidence())
+        ours = self[exercise_id].given.chapter(getattr(self.evidence(), self[exercise_id].instance))
         for name, value in values.items():
             try:
                 if not np.isfinite(as_array(value)).all():

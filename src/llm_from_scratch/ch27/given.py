@@ -15,7 +15,7 @@ import numpy as np
 
 from ..book.exercises import Given, Phrase, as_array
 from ..book.mistakes import diagnose
-from ..book.tolerances import FLOAT_NOISE
+from ..book.tolerances import FLOAT_NOISE, ROUNDED
 from ..engine import Tensor
 from .evidence import HeadRun, LearnerEvidence, run_head
 from .mistakes import HEAD_MISTAKES, Asked
@@ -69,9 +69,10 @@ def _stage_phrase(name: str, value: np.ndarray, run: HeadRun, other: HeadRun) ->
     return Phrase("given.stage_unnamed", {"name": name})
 
 
-def differs(values: Mapping[str, object], ev: LearnerEvidence) -> Phrase:
-    """How values given for an exercise on the worked example differ from its own (``differs_from``)."""
-    return differs_from(values, ev.worked, ev.hand)
+def differs(values: Mapping[str, object], ev: LearnerEvidence, run: HeadRun) -> Phrase:
+    """How values given for an exercise on ``run`` (the worked example or the second one) differ from its own
+    (``differs_from``; the other example is the one whose slips the search also knows)."""
+    return differs_from(values, run, ev.hand if run is ev.worked else ev.worked)
 
 
 def differs_from(values: Mapping[str, object], run: HeadRun, other: HeadRun) -> Phrase:
@@ -107,10 +108,10 @@ def _stage_difference(name: str, value: object, run: HeadRun, other: HeadRun) ->
     return stage or Phrase("given.inputs_changed", {"names": ", ".join(changed)})
 
 
-def given(*names: str, answer) -> Given:
-    """The values ``names`` an answer cell passes by keyword, and the right answer for any of them, ``answer(values)``;
-    on the chapter's inputs they are the worked example's."""
-    return Given(names, lambda ev: {name: of_run(ev.worked)[name] for name in names}, answer, differs)
+def given(*names: str, answer, tolerance: float = ROUNDED) -> Given:
+    """The values ``names`` an answer cell passes by keyword, and the right answer for any of them, ``answer(values)``
+    (right within ``tolerance``); on the exercise's own inputs they are its example's (its ``instance``)."""
+    return Given(names, lambda run: {name: of_run(run)[name] for name in names}, answer, differs, tolerance)
 
 
 ROLE_STAGES = {"scores": "scores", "scaled": "S", "weights": "A", "output": "O"}  # a heatmap's role -> its stage
