@@ -69,12 +69,32 @@ def test_a_right_answer_for_another_q_is_right_names_no_slip_and_is_kept_apart()
     assert skill.attempts == 0 and skill.own == 1 and skill.first_right == 0
 
 
-def test_s_divided_by_dk_is_named_and_counts_for_no_skill():
+def test_s_divided_by_dk_is_named_from_its_graph_and_counts_for_no_skill():
     cells = lab(divisor=lambda d: d)
     feedback = check("weights", softmax_row(cells["S"].data[0, 0]), S=cells["S"])
-    assert feedback.correct and said("mis.scale-by-dk") in feedback.message, feedback.message
-    assert said("given.stage_changed", name="S", slip="")[:20] in feedback.message
+    assert feedback.correct and said("graph.divisor", divisor="2", root="1.4142") in feedback.message, feedback.message
     assert kept("weights") == ([], [True]) and mastery()["skill.row-softmax"].attempts == 0
+
+
+@pytest.mark.parametrize("made, key, fields", [
+    (lambda scores: (scores * 2).softmax(2), "graph.factor", {"factor": "2", "scale": "0.7071"}),
+    (lambda scores: scores.softmax(2), "graph.no_scale", {"root": "1.4142"}),
+    (lambda scores: (scores / math.sqrt(2)).softmax(1), "graph.axis", {"axis": 1})])
+def test_what_the_weights_graph_records_is_said_and_no_slip_that_was_not_made(made, key, fields):
+    """A fold's note reads A's graph back to the scores: the factor, the missing scale, the softmax's axis."""
+    from llm_from_scratch.ch27.notebook import fold_note
+
+    query, key_, _ = Tensor(Q), Tensor(K), Tensor(V)
+    note = fold_note((made(query @ key_.transpose(1, 2)), "weights"), "weights")
+    assert said(key, **fields) in note and "mis." not in note, note
+
+
+def test_q_and_k_in_each_others_place_are_named_as_such_not_as_new_inputs():
+    q, k, _ = (Tensor(x) for x in hand_inputs())
+    scaled = k @ q.transpose(1, 2) / 2
+    feedback = check("weights-by-hand", softmax_rows(scaled.data[0]).round(2), S=scaled)
+    assert feedback.correct and said("graph.swapped") in feedback.message
+    assert said("given.inputs_changed", names="Q, K") not in feedback.message
 
 
 def test_the_chapters_answer_after_q_changed_is_named_as_such():
@@ -87,7 +107,7 @@ def test_the_chapters_answer_after_q_changed_is_named_as_such():
 def test_a_softmax_along_the_queries_is_named_from_the_graph():
     cells = lab(axis=1)
     feedback = check("value-gradient", cells["A"].data[0].T @ np.eye(2), A=cells["A"], O_bar=Tensor(np.eye(2)[None]))
-    assert feedback.correct and said("mis.columns-normalized") in feedback.message, feedback.message
+    assert feedback.correct and said("graph.axis", axis=1) in feedback.message, feedback.message
 
 
 def test_the_second_examples_exercises_read_its_values_in_03():
@@ -218,5 +238,5 @@ def test_02s_try_it_names_the_changed_stage_and_stores_nothing_against_mastery(l
     stem = "02_scores_softmax_mixture"
     shown = run_edited(lang, stem, {"S": ("S = scores / math.sqrt(d_k)", "S = scores / d_k"),
                                     "answer": ("answer = ...", COMPUTED[stem])})
-    assert re.sub(r"\s+", " ", said("mis.scale-by-dk", lang)) in re.sub(r"\s+", " ", shown), shown
+    assert said("graph.divisor", lang, divisor="2", root="1.4142") in re.sub(r"\s+", " ", shown), shown
     assert kept("weights") == ([], [True]) and mastery()["skill.row-softmax"].attempts == 0

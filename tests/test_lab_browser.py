@@ -3,8 +3,8 @@
 02 is opened and run in a copy of the chapter; the line ``S = scores / math.sqrt(d_k)`` is replaced by
 ``S = scores / d_k`` as a learner types it, and the cells from there down are run again: the scaled scores' figure
 and the output's figure below show the new numbers (the tests' own oracle's), and the folded answer of step 3
-holds the new weights with a line under it that names the change (the scale by d_k). Then the answer cell computes
-the weights from the new S and runs: it is judged right for them, the change named. Putting both lines back and
+holds the new weights with a line under it that names the change (S divided by 2, not by √2). Then the answer cell
+computes the weights from the new S and runs: it is judged right for them, the change named. Putting both lines back and
 running again brings every number back. Screenshots go to artifacts/. Needs Debian's Chromium at /usr/bin/chromium.
 """
 
@@ -100,7 +100,7 @@ def test_a_changed_line_flows_to_the_figures_below_and_back(lab, lang):
     assert "4.242641" not in after["scaled"] and "-2" in after["scaled"], after["scaled"]
     for number in tried_output[0].ravel():
         assert f"{number:.6f}" in after["output"], (number, after["output"])
-    named = " ".join(text_in(lang, "mis.scale-by-dk").split())
+    named = text_in(lang, "graph.divisor", divisor="2", root="1.4142")
     tried_weights, _ = head(q / math.sqrt(2), k, v)
     assert named in " ".join(after["folded"].split()), after["folded"]
     assert all(f"{w:.6f}" in after["folded"] for w in tried_weights[0].ravel()), "the fold draws the cells' weights"

@@ -497,7 +497,7 @@ class ExerciseBook:
         ours = np.asarray(exercise.expected(ev), dtype=np.float64)
         if ours.shape == read.shape and np.abs(read - ours).max(initial=0.0) <= tolerance:
             return Judgement(False, "given.exercises_answer", "exercises-answer-on-own-values", fields, own=True)
-        return Judgement(False, "given.wrong", None, {**fields, "wrong": Own("wrong")}, own=True)
+        return Judgement(False, "given.wrong", None, {**fields, "names": ", ".join(values)}, own=True)
 
     def check(self, exercise_id: str, answer: object, variant: int = 0, **values: object) -> Feedback:
         """Judge ``answer`` on ``variant``; a missing or unreadable answer gets a message, never an exception.

@@ -1,29 +1,31 @@
 """What an answer cell of chapter 27 passes to ``check`` by keyword, and how values that are not the chapter's came
 about.
 
-A value's graph is read back (``Tensor.inputs``) to the tensors made from data, the inputs cell's Q, K and V.
-Where those are not the chapter's, the inputs changed; where the value is not what the head computes from the
-inputs it was made from, a line above computes it otherwise, and the slip search names how (S divided by d_k,
-the softmax along the queries…). An input given by itself (Q, K, Ō) can only have changed.
+A value's graph is read back (``Tensor.inputs``, ``Tensor.params``) from the stage given to the tensors made from
+data, the inputs cell's Q, K and V. What it recorded is said where the head does otherwise: an input that is not
+the chapter's, Q and K in each other's place, a divisor or factor other than √d_k's, the softmax along another
+axis. A value whose graph says nothing of the kind (typed in, or made another way) is only said to be computed
+otherwise. An input given by itself (Q, K, Ō) can only have changed.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 
 import numpy as np
 
 from ..book.exercises import Given, Phrase, as_array
-from ..book.mistakes import diagnose
+from ..book.formatting import trimmed
 from ..book.tolerances import FLOAT_NOISE, ROUNDED
 from ..engine import Tensor
 from .evidence import HeadRun, LearnerEvidence, run_head
-from .mistakes import HEAD_MISTAKES, Asked
 
 INPUTS = ("Q", "K", "V")
-# a stage's name in the cells -> the stage as the slip search knows it, and the inputs its formula reads in order
-STAGES = {"scores": ("raw", ("Q", "K")), "S": ("scaled", ("Q", "K")), "A": ("weights", ("Q", "K")),
-          "O": ("output", ("Q", "K", "V"))}
+# a stage's name in the cells -> the inputs its formula reads, in order
+STAGES = {"scores": ("Q", "K"), "S": ("Q", "K"), "A": ("Q", "K"), "O": ("Q", "K", "V")}
+ROLE_STAGES = {"scores": "scores", "scaled": "S", "weights": "A", "output": "O"}  # a heatmap's role -> its stage
+KEY_AXES = (2, -1)  # the head's softmax runs along the keys
 
 
 def of_run(run: HeadRun) -> dict[str, np.ndarray]:
@@ -55,57 +57,92 @@ def _same(a: np.ndarray, b: np.ndarray) -> bool:
     return a.shape == b.shape and bool(np.allclose(a, b, rtol=0.0, atol=FLOAT_NOISE))
 
 
-def _stage_phrase(name: str, value: np.ndarray, run: HeadRun, other: HeadRun) -> Phrase | None:
-    """How ``value``, the stage ``name``, differs from what ``run``'s head gives there: the slip search's name
-    for it, or a plain "computed otherwise"; None if it does not differ."""
-    stage = STAGES[name][0]
-    ours = of_run(run)[name]
-    if _same(value, ours):
+def _factor(tensor: Tensor) -> tuple[float, Tensor] | None:
+    """A step that multiplies by a plain number (``x * c``, ``c * x``): the number and what it multiplies."""
+    if tensor.op != "mul":
         return None
-    if value.shape == ours.shape:
-        found = diagnose(value[0], ours[0], HEAD_MISTAKES, Asked(run, other, stage), 0.0, str)
-        if found is not None and not found.correct:
-            return Phrase("given.stage_changed", {"name": name, "slip": Phrase(found.key, found.fields)})
-    return Phrase("given.stage_unnamed", {"name": name})
+    for number, other in (tensor.inputs, tensor.inputs[::-1]):
+        if number.op == "input" and number.data.size == 1 and other.ndim == 3:
+            return float(number.data), other
+    return None
+
+
+def recorded(name: str, value: object, run: HeadRun) -> list[Phrase]:
+    """What ``value``'s graph (the stage ``name``: scores, S or A) records that ``run``'s head does otherwise, read
+    from the value back to the scores: the softmax's axis, the divisor or factor, Q and K in each other's place."""
+    said: list[Phrase] = []
+    tensor = value
+    if name == "A":
+        if not isinstance(tensor, Tensor) or tensor.op != "softmax":
+            return said
+        if tensor.params["axis"] not in KEY_AXES:
+            said.append(Phrase("graph.axis", {"axis": tensor.params["axis"]}))
+        tensor, name = tensor.inputs[0], "S"
+    if name == "S":
+        root = math.sqrt(run.query.shape[-1])
+        factor = _factor(tensor) if isinstance(tensor, Tensor) else None
+        if isinstance(tensor, Tensor) and tensor.op == "div":
+            if abs(tensor.params["divisor"] - root) > FLOAT_NOISE:
+                said.append(Phrase("graph.divisor", {"divisor": trimmed(tensor.params["divisor"], 4),
+                                                     "root": trimmed(root, 4)}))
+            tensor = tensor.inputs[0]
+        elif factor is not None:
+            if abs(factor[0] - 1 / root) > FLOAT_NOISE:
+                said.append(Phrase("graph.factor", {"factor": trimmed(factor[0], 4), "scale": trimmed(1 / root, 4)}))
+            tensor = factor[1]
+        elif isinstance(tensor, Tensor) and tensor.op == "matmul":
+            said.append(Phrase("graph.no_scale", {"root": trimmed(root, 4)}))
+        else:
+            return said
+        name = "scores"
+    if name == "scores" and isinstance(tensor, Tensor) and tensor.op == "matmul" and tensor.inputs[1].op == "transpose":
+        first, second = tensor.inputs[0].data, tensor.inputs[1].inputs[0].data
+        if _same(first, run.key) and _same(second, run.query) and not _same(run.query, run.key):
+            said.append(Phrase("graph.swapped"))
+    return said
+
+
+def _joined(phrases: list[Phrase]) -> Phrase:
+    """Phrases said one after another, as one."""
+    joined = phrases[0]
+    for phrase in phrases[1:]:
+        joined = Phrase("given.two", {"first": joined, "second": phrase})
+    return joined
+
+
+def _stage_difference(name: str, value: object, run: HeadRun) -> Phrase:
+    """How the stage ``name`` of the learner's cells came to differ from ``run``'s: the inputs its graph reads back
+    to (Q and K in each other's place are no new inputs), then what its steps record."""
+    reads, found = STAGES[name], leaves(value)
+    chapter = of_run(run)
+    if len(found) != len(reads):  # typed in, or made otherwise: only its numbers can be compared
+        return _joined(recorded(name, value, run) or [Phrase("given.stage_unnamed", {"name": name})])
+    inputs = {**dict(zip(INPUTS, (run.query, run.key, run.value))), **{n: leaf.data for n, leaf in zip(reads, found)}}
+    changed = [n for n in reads if not _same(inputs[n], chapter[n])]
+    if changed and _same(inputs["Q"], chapter["K"]) and _same(inputs["K"], chapter["Q"]):
+        changed = []  # the chapter's Q and K, each in the other's place: the graph says so below
+    said = [Phrase("given.inputs_changed", {"names": ", ".join(changed)})] if changed else []
+    steps = recorded(name, value, run)
+    if not steps:
+        try:
+            theirs = run_head(*(inputs[n] for n in INPUTS)) if changed else run
+        except ValueError:  # inputs the head refuses (their shapes): the inputs are what differs
+            theirs = None
+        if theirs is not None and not _same(as_array(value), of_run(theirs)[name]):
+            steps = [Phrase("given.stage_unnamed", {"name": name})]
+    return _joined(said + steps or [Phrase("given.stage_unnamed", {"name": name})])
 
 
 def differs(values: Mapping[str, object], ev: LearnerEvidence, run: HeadRun) -> Phrase:
-    """How values given for an exercise on ``run`` (the worked example or the second one) differ from its own
-    (``differs_from``; the other example is the one whose slips the search also knows)."""
-    return differs_from(values, run, ev.hand if run is ev.worked else ev.worked)
-
-
-def differs_from(values: Mapping[str, object], run: HeadRun, other: HeadRun) -> Phrase:
-    """How the given values differ from ``run``'s (``other`` is the other example, whose slips the search knows):
-    an input given by itself (Q, Ō), or a stage's (read from its graph: the inputs it was computed from, then the
-    stage itself on them)."""
+    """How values given for an exercise on ``run`` (the worked example or the second one) differ from its own: an
+    input given by itself (Q, Ō), and the first stage given that differs, read from its graph."""
     chapter = of_run(run)
     changed = [name for name, value in values.items() if not _same(as_array(value), chapter[name])]
     inputs = [name for name in changed if name not in STAGES]
-    stage = next((_stage_difference(name, values[name], run, other) for name in changed if name in STAGES), None)
-    if inputs and stage:
-        return Phrase("given.inputs_and_stage", {"inputs": Phrase("given.inputs_changed", {
-            "names": ", ".join(inputs)}), "stage": stage})
-    return stage or Phrase("given.inputs_changed", {"names": ", ".join(inputs)})
-
-
-def _stage_difference(name: str, value: object, run: HeadRun, other: HeadRun) -> Phrase:
-    """How the stage ``name`` of the learner's cells came to differ from ``run``'s: the inputs its graph reads
-    back to, then the stage itself on those inputs."""
-    chapter, reads, found = of_run(run), STAGES[name][1], leaves(value)
-    if len(found) != len(reads):  # typed in, or made otherwise: only its numbers can be compared
-        return Phrase("given.stage_unnamed", {"name": name})
-    inputs = {**dict(zip(INPUTS, (run.query, run.key, run.value))), **{n: leaf.data for n, leaf in zip(reads, found)}}
-    changed = [n for n in reads if not _same(inputs[n], chapter[n])]
-    try:
-        theirs = run_head(*(inputs[n] for n in INPUTS)) if changed else run
-    except ValueError:  # inputs the head refuses (their shapes): the inputs are what differs
-        theirs = None
-    stage = _stage_phrase(name, as_array(value), theirs, other) if theirs is not None else None
-    if changed and stage:
-        return Phrase("given.inputs_and_stage", {"inputs": Phrase("given.inputs_changed", {
-            "names": ", ".join(changed)}), "stage": stage})
-    return stage or Phrase("given.inputs_changed", {"names": ", ".join(changed)})
+    stage = next((_stage_difference(name, values[name], run) for name in changed if name in STAGES), None)
+    said = ([Phrase("given.inputs_changed", {"names": ", ".join(inputs)})] if inputs else []) + (
+        [stage] if stage else [])
+    return _joined(said or [Phrase("given.stage_unnamed", {"name": ", ".join(values)})])
 
 
 def given(*names: str, answer, tolerance: float = ROUNDED) -> Given:
@@ -114,15 +151,11 @@ def given(*names: str, answer, tolerance: float = ROUNDED) -> Given:
     return Given(names, lambda run: {name: of_run(run)[name] for name in names}, answer, differs, tolerance)
 
 
-ROLE_STAGES = {"scores": "scores", "scaled": "S", "weights": "A", "output": "O"}  # a heatmap's role -> its stage
-
-
-def fold_difference(value: object, role: str, run: object, other: HeadRun) -> Phrase:
-    """How a fold's tensor, shown in ``role``, differs from the answer on ``run`` (the exercise's example): as
-    ``differs_from`` names a stage; for a gradient or another instance, which keep no readable graph, that a cell
-    above changed."""
+def fold_difference(value: object, role: str, run: object) -> Phrase:
+    """How a fold's tensor, shown in ``role``, differs from the answer on ``run`` (the exercise's example), read from
+    its graph as ``differs`` reads a stage; for a gradient or another instance, which keep no graph to read, that a
+    cell above changed."""
     name = ROLE_STAGES.get(role)
     if name is None or not isinstance(run, HeadRun):
         return Phrase("given.cells_changed")
-    return differs_from({name: value}, run, other)
-
+    return _stage_difference(name, value, run)

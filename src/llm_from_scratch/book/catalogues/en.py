@@ -27,7 +27,7 @@ STRINGS: dict[str, str] = {
     "widget.exercise.check": "Check",
     "widget.exercise.hint": "Hint",
     "widget.exercise.new_example": "New example",
-    "widget.exercise.own_values": "Your cells changed: this form judges the answer on your values, {values}.",
+    "widget.exercise.own_values": "A cell above changed, so this answer is judged on your values: {values}.",
     "widget.exercise.variant": "New example {n}.",
     "widget.exercise.reveal": "Show answer",
     "widget.exercise.repr": "Answer field of the exercise “{title}”: “Check”, “Hint”, “Show answer” (needs a "
@@ -129,22 +129,23 @@ STRINGS: dict[str, str] = {
         "engine's result.",
     "code.differs": "The numbers {case} differ from the engine's: {outputs} (largest difference {difference}). "
         "Check the code against the formulas step by step.",
-    "given.right": "That is the answer for your values. {difference} This attempt is kept apart from the "
-                   "exercise's own: it counts for no skill.",
-    "given.exercises_answer": "That is the answer on the exercise's own inputs, but your values changed: "
-                              "{difference} Compute the answer from yours; this attempt is kept apart and counts "
-                              "for no skill.",
-    "given.wrong": "{wrong} Judged on your own values: {difference} This attempt is kept apart and counts for no "
-                   "skill.",
-    "given.form": "For your values the answer is a {shape} array.",
+    "given.right": "That is the answer for your values. {difference} This attempt is kept apart from the exercise's "
+                   "own and does not count towards any skill.",
+    "given.exercises_answer": "That is the answer on the exercise's own inputs, but your values changed. "
+                              "{difference} Compute the answer from yours; this attempt is kept apart and does not "
+                              "count towards any skill.",
+    "given.wrong": "Not the answer for your values. {difference} Compute it from your cells' {names} as the "
+                   "question asks; this attempt is kept apart and does not count towards any skill.",
+    "given.form": "For your values the answer is an array of shape {shape}.",
     "given.names": "check(\"{id}\", answer, …) reads {names} by name; it was given {given}.",
     "given.none": "check(\"{id}\", answer) reads no values besides the answer; it was given {given}.",
-    "given.variant": "A variant has inputs of its own: check(\"{id}\", answer, variant={variant}) reads no values "
-                     "of your cells.",
+    "given.variant": "A variant has inputs of its own: check(\"{id}\", answer, variant={variant}) takes no values "
+                     "from your cells.",
     "given.unfit": "{names}: their shapes do not make this exercise's answer.",
-    "given.rank": "{name} must be the tensor your cells computed, of rank {rank}.",
-    "given.not_numbers": "{name} must be numbers: a Tensor or an array.",
-    "progress.own": "(on your own values: {own})",
+    "given.rank": "Pass the whole {name}, the rank-{rank} tensor your cells computed, not a row of it such as "
+                  "{name}.data[0, 0].",
+    "given.not_numbers": "{name} must hold finite numbers: pass the tensor your cells computed.",
+    "progress.own": "(attempts on your own values: {own})",
     "feedback.computed": "This answer is a tensor the engine computed, not numbers worked out by hand: it is "
                          "judged, but it does not count towards mastering a skill.",
     "figure.alt": "Every number in the figure is also in the text table below it.",

@@ -259,11 +259,14 @@ STRINGS: dict[str, str] = {
     "mis.output-summed": "The output is a vector, the value row itself, not the sum of its coordinates.",
     "mis.softmax-mixed-in": "That is A ⊙ ŌVᵀ: the weights come in only at the next step, through the softmax. Ā = ŌVᵀ "
         "itself is asked for.",
-    "given.inputs_changed": "{names}: not the chapter's (the inputs cell changed).",
-    "given.stage_changed": "The stage {name} of your cells is not what the head computes from those inputs. {slip}",
-    "given.stage_unnamed": "The stage {name} of your cells is not what the head computes from those inputs: a line "
-                           "above computes it otherwise.",
-    "given.inputs_and_stage": "{inputs} {stage}",
+    "given.inputs_changed": "Inputs changed: {names}.",
+    "given.stage_unnamed": "Your cells compute {name} differently from the head.",
+    "given.two": "{first} {second}",
+    "graph.axis": "The softmax runs along axis {axis}; the head normalizes each row along the keys, axis 2.",
+    "graph.divisor": "S is the scores divided by {divisor}; the head divides them by √d_k = {root}.",
+    "graph.factor": "S is the scores multiplied by {factor}; the head multiplies them by 1/√d_k = {scale}.",
+    "graph.no_scale": "S is the scores themselves; the head divides them by √d_k = {root}.",
+    "graph.swapped": "The scores are KQᵀ: Q and K are in each other's place; the head computes QKᵀ.",
     "mis.other-example": "That is the answer for the chapter's other example. Compute from this exercise's Q, K and V.",
     "mis.scale-by-dk": "The scores are divided by d_k, but the head divides by √d_k: the root keeps the dot product's "
         "variance near one, while dividing by d_k would shrink it to 1/d_k (27.4 tells why).",
