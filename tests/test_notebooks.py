@@ -169,18 +169,54 @@ def test_a_new_chapter_folder_is_collected_with_no_configuration_edited(tmp_path
 
 
 @pytest.mark.parametrize("lang", ["ru", "en"])
-def test_every_collapsed_output_is_announced_in_the_cell_before_it(lang):
+def test_a_notebook_says_before_its_first_collapsed_output_that_answers_are_collapsed(lang):
+    """Said once per notebook, not above every fold: what a fold holds is a comment in its own cell."""
     collapsed = 0
     for path in CH27.notebooks(lang):
         cells = load(path).cells
-        for before, cell in zip(cells, cells[1:]):
-            if cell.cell_type == "code" and hidden(cell):
-                collapsed += 1
-                # JupyterLab re-opens collapsed outputs when the cell runs; a <details> stays closed
-                assert "show_folded(" in cell.source, f"{path.name}: {cell.source[:50]!r} is not folded"
-                assert before.cell_type == "markdown" and COLLAPSED_NOTE[lang] in before.source, (
-                    f"{path.name}: say before {cell.source[:50]!r} that its output is collapsed")
+        folds = [i for i, cell in enumerate(cells) if cell.cell_type == "code" and hidden(cell)]
+        for i in folds:
+            # JupyterLab re-opens collapsed outputs when the cell runs; a <details> stays closed
+            assert "show_folded(" in cells[i].source, f"{path.name}: {cells[i].source[:50]!r} is not folded"
+            assert cells[i - 1].cell_type == "code", f"{path.name}: no cell between an answer and its fold"
+        said = [i for i, cell in enumerate(cells)
+                if cell.cell_type == "markdown" and COLLAPSED_NOTE[lang] in cell.source]
+        if folds:
+            assert said and said[0] < folds[0], f"{path.name}: say before the first fold that answers are collapsed"
+        collapsed += len(folds)
     assert collapsed >= 8, "the outputs that answer a question are collapsed"
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_an_exercise_takes_at_most_three_cells_and_no_markdown_repeats_the_form(lang):
+    """The form (which says the cell below takes an answer too), the answer cell and, where there is one, the fold."""
+    asked = 0
+    for path in CH27.notebooks(lang):
+        cells = load(path).cells
+        for i, cell in enumerate(cells):
+            if cell.cell_type == "code" and cell.source.startswith("exercise("):
+                asked += 1
+                exercise_id = cell.source.split('"')[1]
+                answer = cells[i + 1]
+                assert answer.cell_type == "code" and f'check("{exercise_id}", answer' in answer.source, (
+                    f"{path.name}: the answer cell of {exercise_id} comes right below its form")
+            if cell.cell_type == "markdown":
+                assert "`...`" not in cell.source, f"{path.name}: the form says how to answer in code"
+    assert asked >= 25, "the exercise cells are found"
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_every_notebook_from_01_to_08_has_a_try_it_that_quotes_a_line_of_its_cells(lang):
+    """README promises one: a prediction, then a named line to change, quoted as a cell writes it."""
+    opening = {"ru": "**Попробуйте.**", "en": "**Try it.**"}[lang]
+    for path in CH27.notebooks(lang)[:8]:
+        cells = load(path).cells
+        tries = [cell.source for cell in cells if cell.cell_type == "markdown" and cell.source.startswith(opening)]
+        assert tries, f"{path.name} has no try-it"
+        code = "\n".join(cell.source for cell in cells if cell.cell_type == "code")
+        for said in tries:
+            quoted = [q for q in re.findall(r"`([^`]+)`", said) if "=" in q or "(" in q]
+            assert any(q in code for q in quoted), f"{path.name}: the try-it quotes no line of its cells: {said[:80]!r}"
 
 
 @pytest.mark.notebook

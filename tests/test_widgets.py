@@ -163,6 +163,12 @@ def test_huge_but_finite_numbers_print_in_exponent_form():
     assert "1.000000e+150" in editor.view.value and "0" * 30 not in editor.view.value
 
 
+def test_a_form_with_an_answer_cell_below_says_so_and_a_challenges_form_does_not():
+    below = ExerciseForm(EXERCISE_BOOK, "output-shape", answer_cell_below=True).static_html()
+    assert "Или ответьте кодом: впишите ответ в ячейку ниже" in below
+    assert "ответьте кодом" not in ExerciseForm(EXERCISE_BOOK, "plane-equal-prediction").static_html()
+
+
 def test_the_form_gives_hints_after_an_attempt():
     form = ExerciseForm(EXERCISE_BOOK, "output-shape")
     assert form.hint_button.disabled

@@ -277,12 +277,13 @@ class ExerciseForm:
     """
 
     def __init__(self, book: ExerciseBook, exercise_id: str, variant: int = 0, source: object = None,
-                 values: dict[str, object] | None = None) -> None:
+                 values: dict[str, object] | None = None, answer_cell_below: bool = False) -> None:
         self.book = book
         self.exercise = book[exercise_id]
         self.variant = variant
         self.source = source  # an exercise of kind "state": what its answer is read from when checked
         self.values = values or {}  # what its answer cell passes to check: the example's own answer is judged on them
+        self.answer_cell_below = answer_cell_below  # the prompt says once that the cell below takes an answer too
         options = book.options(exercise_id)
         self.choices = None
         check = text("widget.exercise.check")
@@ -391,9 +392,10 @@ class ExerciseForm:
         which = f" {text('widget.exercise.variant', n=self.variant)}" if self.variant else ""
         own = self.book.own_values(exercise_id, self.values) if not self.variant else ""
         own = f"<p><strong>{escape(text('widget.exercise.own_values', values=own))}</strong></p>" if own else ""
+        in_code = f"<p>{escape(text('widget.exercise.in_code'))}</p>" if self.answer_cell_below else ""
         return (f'<div lang="{language()}" style="border:2px solid #000;padding:6px 10px">'
                 f"<p><strong>{escape(text('widget.exercise.title', title=self.book.title(exercise_id)) + which)}"
-                f"</strong> {escape(self.book.prompt(exercise_id, self.variant))}</p>{own}{form}</div>")
+                f"</strong> {escape(self.book.prompt(exercise_id, self.variant))}</p>{own}{form}{in_code}</div>")
 
     def show_options(self) -> None:
         """A choice's options as a stored list, for readers without a kernel: the live list replaces it."""

@@ -344,8 +344,8 @@ def check_code(exercise_id: str, function: object, variant: int = 0) -> Feedback
 
 def exercise(exercise_id: str, variant: int = 0, **values: object) -> None:
     """Show the exercise's prompt (static) and its answer form (live), on ``variant``; the form judges on
-    ``values``, as its answer cell does."""
-    ExerciseForm(EXERCISE_BOOK, exercise_id, variant, values=values).show()
+    ``values``, as its answer cell below it does (the prompt says that cell takes an answer too)."""
+    ExerciseForm(EXERCISE_BOOK, exercise_id, variant, values=values, answer_cell_below=True).show()
 
 
 def challenge(name: str, plane) -> None:

@@ -26,6 +26,8 @@ STRINGS: dict[str, str] = {
     "widget.exercise.form": "Answer format",
     "widget.exercise.check": "Check",
     "widget.exercise.hint": "Hint",
+    "widget.exercise.in_code": "Or answer in code: in the cell below, write your answer in place of the three dots "
+                               "and run it. The answer is saved with the notebook.",
     "widget.exercise.new_example": "New example",
     "widget.exercise.own_values": "A cell above changed, so this answer is judged on your values: {values}.",
     "widget.exercise.variant": "New example {n}.",

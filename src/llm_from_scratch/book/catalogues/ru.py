@@ -26,6 +26,8 @@ STRINGS: dict[str, str] = {
     "widget.exercise.form": "Как записать ответ",
     "widget.exercise.check": "Проверить",
     "widget.exercise.hint": "Подсказка",
+    "widget.exercise.in_code": "Или ответьте кодом: впишите ответ в ячейку ниже вместо многоточия и выполните её. "
+                               "Ответ сохранится вместе с тетрадью.",
     "widget.exercise.new_example": "Новый пример",
     "widget.exercise.own_values": "Ячейки выше изменились, поэтому ответ здесь проверяется на ваших значениях: "
                                   "{values}.",
