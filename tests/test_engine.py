@@ -153,9 +153,11 @@ def test_log_softmax_along_a_middle_axis_and_its_gradient():
 def test_each_operator_and_method_is_a_primitive_or_a_step_composed_of_them():
     aliases = {"__matmul__": F.matmul, "matmul": F.matmul, "__rmatmul__": F.rmatmul, "__add__": F.add,
                "__radd__": F.add, "add": F.add, "__mul__": F.mul, "__rmul__": F.mul, "mul": F.mul, "__neg__": F.neg,
-               "__sub__": F.sub, "__rsub__": F.rsub, "__truediv__": F.div, "transpose": F.transpose, "exp": F.exp,
+               "__sub__": F.sub, "__rsub__": F.rsub, "__truediv__": F.div, "__rtruediv__": F.rdiv,
+               "__pow__": F.power, "__getitem__": F.index, "transpose": F.transpose, "exp": F.exp,
                "log_softmax": F.log_softmax, "softmax": F.softmax, "sum": F.reduce_sum}
     assert {name: getattr(Tensor, name) for name in aliases} == aliases
+    assert Tensor.mT.fget is F.last_two_swapped
 
 
 def test_the_worked_example_written_as_its_formula_gives_the_sources_numbers():
@@ -203,11 +205,45 @@ def test_operators_with_numbers_and_arrays_on_either_side():
     np.testing.assert_array_equal(x.grad, [[-2, -2]])
 
 
-@pytest.mark.parametrize("divisor, error", [(Tensor([2.0]), TypeError), (np.ones(2), TypeError), ("2", TypeError),
-                                            (0, ZeroDivisionError)])
-def test_a_tensor_is_divided_by_a_plain_nonzero_number_only(divisor, error):
-    with pytest.raises(error, match="plain number|divided by 0"):
+@pytest.mark.parametrize("divisor, error", [("2", TypeError), (0, ZeroDivisionError), (np.ones(3), ValueError)])
+def test_a_tensor_is_not_divided_by_text_by_0_or_by_an_array_it_does_not_broadcast_with(divisor, error):
+    with pytest.raises(error, match="numbers, got text|divided by 0|div operands do not broadcast"):
         Tensor([1.0, 2.0]) / divisor
+
+
+@settings(max_examples=25, deadline=None)
+@given(arrays(np.float64, (2, 3, 4), elements=small), arrays(np.float64, (2, 3, 1), elements=st.floats(0.5, 3)))
+def test_the_operators_a_learner_reaches_for_match_numpy_and_central_differences(x, positive):
+    """Indexing and slices, .mT, ** by a number, / by a tensor with broadcasting, a number divided by a tensor."""
+    t, p = Tensor(x), Tensor(positive)
+    for got, numpy_gives in ((t[0, 1], x[0, 1]), (t[:, 1:, ::2], x[:, 1:, ::2]), (t[[0, 0, 1]], x[[0, 0, 1]]),
+                             (t.mT, np.swapaxes(x, -1, -2)), (t ** 2, x ** 2), (p ** -0.5, positive ** -0.5),
+                             (t / p, x / positive), (2 / p, 2 / positive), (x / p, x / positive)):
+        assert isinstance(got, Tensor)
+        np.testing.assert_allclose(got.data, numpy_gives, rtol=1e-12)
+    _check(lambda a: a[0, 1], x)
+    _check(lambda a: a[[0, 0, 1], 1:], x)  # an entry taken twice gets both gradients
+    _check(lambda a: a.mT, x)
+    _check(lambda a: a ** 3, x)
+    _check(lambda a: a ** -1.5, positive)
+    _check(lambda a, b: a / b, x, positive)
+    _check(lambda b: 2 / b, positive)
+
+
+def test_a_softmax_written_by_hand_is_the_engines_and_is_recorded_as_a_division():
+    S = Tensor([[[0.0, 6.0], [6.0, -4.0]]], requires_grad=True)
+    e = S.exp()
+    by_hand = e / e.sum(2, keepdims=True)
+    np.testing.assert_allclose(by_hand.data, S.softmax(2).data, rtol=1e-12)
+    assert by_hand.op == "div" and by_hand.params == {} and by_hand.inputs[0] is e
+    assert (S / 2).params == {"divisor": 2.0}
+
+
+@pytest.mark.parametrize("build, error", [(lambda t: t ** Tensor([2.0]), TypeError), (lambda t: t[3], IndexError),
+                                          (lambda t: Tensor([1.0]).mT, ValueError)])
+def test_the_new_operators_refuse_what_they_cannot_read_in_one_line(build, error):
+    with pytest.raises(error, match="plain number|does not fit a tensor of shape|rank two or more"):
+        build(Tensor([[1.0, 2.0]]))
 
 
 def test_softmax_is_exp_of_log_softmax_and_its_rows_sum_to_one():

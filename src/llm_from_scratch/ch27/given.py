@@ -81,7 +81,7 @@ def recorded(name: str, value: object, run: HeadRun) -> list[Phrase]:
     if name == "S":
         root = math.sqrt(run.query.shape[-1])
         factor = _factor(tensor) if isinstance(tensor, Tensor) else None
-        if isinstance(tensor, Tensor) and tensor.op == "div":
+        if isinstance(tensor, Tensor) and tensor.op == "div" and "divisor" in tensor.params:
             if abs(tensor.params["divisor"] - root) > FLOAT_NOISE:
                 said.append(Phrase("graph.divisor", {"divisor": trimmed(tensor.params["divisor"], 4),
                                                      "root": trimmed(root, 4)}))

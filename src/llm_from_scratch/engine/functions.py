@@ -5,7 +5,7 @@ gradient per input, of that input's shape (``None`` for an input that needs
 none). Rules compute new arrays and never write into the ones they are given.
 
 After the primitives come the few steps composed of them (negation, difference,
-division by a number, softmax), and the block that makes all of them the Tensor's
+division, softmax, the last two axes swapped), and the block that makes all of them the Tensor's
 operators and methods, so a cell writes the formula: ``(Q @ K.transpose(1, 2)) / math.sqrt(d_k)``.
 """
 
@@ -19,6 +19,11 @@ from .tensor import Tensor
 def as_tensor(x: Tensor | object) -> Tensor:
     """``x`` itself if it is a Tensor, else a constant Tensor of it (a plain number included)."""
     return x if isinstance(x, Tensor) else Tensor(x)
+
+
+def _plain_number(b: object) -> bool:
+    """A real number given by itself (not text, a bool or an array)."""
+    return np.isscalar(b) and not isinstance(b, (str, bytes, bool, complex))
 
 
 def unbroadcast(grad: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
@@ -140,6 +145,36 @@ def reduce_sum(x: Tensor, axis: int | tuple[int, ...] | None = None, keepdims: b
                           axis=axis, keepdims=keepdims)
 
 
+def power(x: Tensor, exponent: float) -> Tensor:
+    """Elementwise x**exponent for a plain number ``exponent``."""
+    if not _plain_number(exponent):
+        raise TypeError(f"a tensor is raised to a plain number only, got {type(exponent).__name__}")
+    x = as_tensor(x)
+    exponent = float(exponent)
+
+    def backward(grad):
+        return (grad * exponent * x.data ** (exponent - 1),)  # d x^p / dx = p x^(p-1)
+
+    return Tensor.from_op(x.data ** exponent, (x,), backward, "pow", exponent=exponent)
+
+
+def index(x: Tensor, where: object) -> Tensor:
+    """``x[where]``, as numpy reads it (a number, a slice, a list of positions, …); a Tensor, whose gradient goes
+    back to the entries it took (to each as often as it took it)."""
+    x = as_tensor(x)
+    try:
+        data = x.data[where]
+    except IndexError as error:
+        raise IndexError(f"index {where!r} does not fit a tensor of shape {list(x.shape)} ({error})") from None
+
+    def backward(grad):
+        back = np.zeros(x.shape)
+        np.add.at(back, where, grad)
+        return (back,)
+
+    return Tensor.from_op(np.array(data, dtype=np.float64), (x,), backward, "index", where=where)
+
+
 # Steps composed of the primitives: each has no backward rule of its own.
 def recorded_as(out: Tensor, op: str, inputs: tuple[Tensor, ...], **params: object) -> Tensor:
     """The last primitive of a composed step, recorded as the one step a formula writes (its op, its inputs, its
@@ -163,15 +198,32 @@ def rsub(a: Tensor, b: float) -> Tensor:
     return add(neg(a), b)
 
 
-def div(a: Tensor, b: float) -> Tensor:
-    """a / b for a plain number ``b``: ``mul`` by its reciprocal."""
-    if isinstance(b, Tensor) or not np.isscalar(b) or isinstance(b, (str, bytes)):
-        raise TypeError(f"a tensor is divided by a plain number only, got {type(b).__name__}; "
-                        "to divide by a tensor's entries, multiply by their reciprocals")
-    if b == 0:
-        raise ZeroDivisionError("a tensor divided by 0")
+def div(a: Tensor, b: Tensor | float) -> Tensor:
+    """a / b: by a plain number, ``mul`` by its reciprocal (recorded with its ``divisor``); by a tensor or an array,
+    with broadcasting, ``mul`` by ``power(b, -1)``."""
+    if isinstance(b, (str, bytes)):
+        raise TypeError(f"a tensor is divided by numbers, got text {b!r}")
     a = as_tensor(a)
-    return recorded_as(mul(a, 1.0 / b), "div", (a,), divisor=float(b))
+    if _plain_number(b):
+        if b == 0:
+            raise ZeroDivisionError("a tensor divided by 0")
+        return recorded_as(mul(a, 1.0 / b), "div", (a,), divisor=float(b))
+    b = as_tensor(b)
+    _broadcast("div", "/", a, b)
+    return recorded_as(mul(a, power(b, -1.0)), "div", (a, b))
+
+
+def rdiv(a: Tensor, b: float) -> Tensor:
+    """b / a, for a plain number or an array on the left of ``/``."""
+    return div(as_tensor(b), a)
+
+
+def last_two_swapped(x: Tensor) -> Tensor:
+    """``x.mT``: the last two axes swapped (every matrix of a batch transposed), as PyTorch's ``mT``."""
+    x = as_tensor(x)
+    if x.ndim < 2:
+        raise ValueError(f"mT needs a tensor of rank two or more, got rank {x.ndim}")
+    return transpose(x, -2, -1)
 
 
 def softmax(x: Tensor, axis: int = -1) -> Tensor:
@@ -197,6 +249,10 @@ Tensor.__neg__ = neg
 Tensor.__sub__ = sub
 Tensor.__rsub__ = rsub
 Tensor.__truediv__ = div
+Tensor.__rtruediv__ = rdiv
+Tensor.__pow__ = power
+Tensor.__getitem__ = index
+Tensor.mT = property(last_two_swapped)
 Tensor.transpose = transpose
 Tensor.exp = exp
 Tensor.log_softmax = log_softmax

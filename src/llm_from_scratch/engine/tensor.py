@@ -57,7 +57,14 @@ def as_float_array(data: object, what: str = "tensor data") -> np.ndarray:
 
 
 class Tensor:
-    """An n-dimensional float64 array that can carry a gradient."""
+    """An n-dimensional float64 array that can carry a gradient.
+
+    Its operators, each defined in ``functions.py`` beside its backward rule: ``a @ b``, ``a + b``, ``a - b``,
+    ``-a``, ``a * b``, ``a / b`` (by a number, or a tensor or array with broadcasting), ``2 / a``, ``a ** 2`` (by a
+    number), ``a[0, 1]`` and ``a[:, 1:]`` (a Tensor), ``a.mT`` (the last two axes swapped), ``a.transpose(1, 2)``,
+    ``a.exp()``, ``a.log_softmax(2)``, ``a.softmax(2)``, ``a.sum(2, keepdims=True)``. numpy functions are not
+    applied to a Tensor (``np.exp(a)`` is refused: write ``a.exp()``, or ``np.exp(a.data)`` for plain numbers).
+    """
 
     def __init__(self, data: object, requires_grad: bool = False) -> None:
         self.data = as_float_array(data)
