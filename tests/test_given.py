@@ -206,27 +206,35 @@ def notebook_path(lang: str, stem: str) -> pathlib.Path:
     return ROOT / "chapter27" / ("en" if lang == "en" else "") / f"{stem}.ipynb"
 
 
-def run_edited(lang: str, stem: str, edits: dict[str, tuple[str, str]]) -> list:
+def run_edited(lang: str, stem: str, edits: dict[str, tuple[str, str]]):
     """The notebook with each cell that contains a key's first string changed as its pair says, run in a fresh
-    kernel; its answer cell's outputs as text."""
+    kernel."""
     path = notebook_path(lang, stem)
     notebook = load(path)
-    answer_cell = None
     for cell in code_cells(notebook):
         for old, new in edits.values():
             if old in cell.source:
                 cell.source = cell.source.replace(old, new, 1)
-        if f'check("{ASKED[stem]}", answer' in cell.source:
-            answer_cell = cell
     NotebookClient(notebook, timeout=300, kernel_name="python3",
                    resources={"metadata": {"path": str(path.parent)}}).execute()
-    return "".join(output.get("data", {}).get("text/plain", "") for output in answer_cell.outputs)
+    return notebook
+
+
+def outputs_of(notebook, needle: str, kind: str = "text/plain") -> str:
+    """The outputs of the code cell that contains ``needle``, of one kind, as text."""
+    cell = next(cell for cell in code_cells(notebook) if needle in cell.source)
+    return "".join(output.get("data", {}).get(kind, "") for output in cell.outputs)
+
+
+def answer_shown(lang: str, stem: str, edits: dict[str, tuple[str, str]]) -> str:
+    """What the answer cell of the notebook ``stem``, edited and run, shows."""
+    return outputs_of(run_edited(lang, stem, edits), f'check("{ASKED[stem]}", answer')
 
 
 @pytest.mark.notebook
 @pytest.mark.parametrize("lang, stem", EDITIONS, ids=[f"{lang}-{stem[:2]}" for lang, stem in EDITIONS])
 def test_q_changed_and_the_right_answer_for_it_computed_in_the_answer_cell_is_right(lang, stem):
-    shown = run_edited(lang, stem, {"Q": ("Q = Tensor([[[0, 3], [2, -1]]]", "Q = Tensor([[[1, 3], [2, -1]]]"),
+    shown = answer_shown(lang, stem, {"Q": ("Q = Tensor([[[0, 3], [2, -1]]]", "Q = Tensor([[[1, 3], [2, -1]]]"),
                                     "answer": ("answer = ...", COMPUTED[stem])})
     assert said("feedback.correct", lang) in shown and said("given.inputs_changed", lang, names="Q") in shown, shown
     assert kept(ASKED[stem]) == ([], [True]), "kept apart, nothing against the chapter's exercise"
@@ -236,7 +244,19 @@ def test_q_changed_and_the_right_answer_for_it_computed_in_the_answer_cell_is_ri
 @pytest.mark.parametrize("lang", ["ru", "en"])
 def test_02s_try_it_names_the_changed_stage_and_stores_nothing_against_mastery(lang):
     stem = "02_scores_softmax_mixture"
-    shown = run_edited(lang, stem, {"S": ("S = scores / math.sqrt(d_k)", "S = scores / d_k"),
+    shown = answer_shown(lang, stem, {"S": ("S = scores / math.sqrt(d_k)", "S = scores / d_k"),
                                     "answer": ("answer = ...", COMPUTED[stem])})
     assert said("graph.divisor", lang, divisor="2", root="1.4142") in re.sub(r"\s+", " ", shown), shown
     assert kept("weights") == ([], [True]) and mastery()["skill.row-softmax"].attempts == 0
+
+
+@pytest.mark.notebook
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_02s_weights_along_the_queries_are_titled_by_their_axis_and_say_their_rows_do_not_sum_to_1(lang):
+    notebook = run_edited(lang, "02_scores_softmax_mixture", {"A": ("A = S.softmax(2)", "A = S.softmax(1)")})
+    fold = 'show_folded(A, "weights", answers="weights")'
+    titled = {"ru": "<title>A = softmax(S) по столбцам, по запросам</title>",
+              "en": "<title>A = softmax(S) along columns, over the queries</title>"}[lang]
+    assert titled in outputs_of(notebook, fold, "image/svg+xml")
+    note = said("figure.rows_not_one", lang)
+    assert note in outputs_of(notebook, fold) and "Σ = 1.013317" in outputs_of(notebook, fold)

@@ -1,6 +1,7 @@
 """``show`` draws the learner's own values: any Tensor or array as a framed heatmap with its table, in a role;
 ``check`` takes a Tensor a cell computed."""
 
+import math
 import re
 
 import numpy as np
@@ -10,15 +11,16 @@ from support import tiered
 from llm_from_scratch import Tensor
 from llm_from_scratch.book.sections import Section
 from llm_from_scratch.ch27.exercises import check
-from llm_from_scratch.ch27.figures import ROLES, as_shown, matrix_figures
-from llm_from_scratch.ch27.notebook import show
+from llm_from_scratch.ch27.figures import ROLES, as_shown, matrix_figures, title_of
+from llm_from_scratch.ch27.notebook import scaled_dot_product_self_attention, show
 
 CELLS = re.compile(r">(-?\d+(?:\.\d+)?)</text>")
 SCORES = Tensor([[[0.0, 6.0], [6.0, -4.0]]])
+Q, K, V = Tensor([[[0, 3], [2, -1]]]), Tensor([[[3, 0], [-1, 2]]]), Tensor([[[3, -3], [1, 3]]])
 
 
 def test_a_tensor_in_a_role_is_titled_labelled_and_framed_as_that_role():
-    [figure] = matrix_figures(SCORES, "scores")
+    [figure] = matrix_figures(Q @ K.transpose(1, 2), "scores")
     assert figure.title == "QKᵀ: скалярные произведения"
     assert CELLS.findall(figure.svg) == ["0", "6", "6", "-4"]
     assert "q_1" in figure.table and "k_1" in figure.table and "пунктирная рамка" in figure.svg
@@ -53,8 +55,39 @@ def test_a_role_is_named_after_its_tensor_and_an_unknown_one_lists_the_roles(eng
         as_shown(("weights", SCORES))
     section = Section("t", ())
     assert as_shown((section,)) == [section]
-    assert [f.title for f in as_shown((SCORES, "scaled", SCORES))] == [
-        "S = QKᵀ/√d_k: scaled scores", "a matrix of shape [2, 2]"]
+    assert [f.title for f in as_shown((SCORES, "scaled", SCORES))] == ["scaled scores", "a matrix of shape [2, 2]"]
+
+
+def _titles(*parts):
+    """The titles ``show`` gives its parts (value, role, value, role, …), without drawing them."""
+    return [title_of(value, role) for value, role in zip(parts[::2], parts[1::2])]
+
+
+def test_a_title_states_the_formula_only_where_the_graph_is_that_formula(english):
+    scores = Q @ K.transpose(1, 2)
+    S = scores / math.sqrt(2)
+    assert _titles(scores, "scores", S, "scaled", S.softmax(2), "weights", S.softmax(2) @ V, "output") == [
+        "QKᵀ: dot products", "S = QKᵀ/√d_k: scaled scores", "A = softmax(S) along rows", "O = AV: mixtures of values"]
+    assert _titles(scores * (1 / math.sqrt(2)), "scaled", scores.mT.mT, "scores") == [
+        "S = QKᵀ/√d_k: scaled scores", "scores"], "a factor of 1/√d_k is the scale; a tensor made otherwise no QKᵀ"
+    assert _titles(scores / 2, "scaled", scores, "scaled", scores.softmax(2), "weights") == [
+        "S = QKᵀ/2: scaled scores", "S = QKᵀ, not scaled", "A = softmax(QKᵀ) along rows"]
+    e = S.exp()
+    assert _titles(e, "exponentials", e / e.sum(2, keepdims=True), "weights", S.softmax(2).data, "weights",
+                   S.softmax(2).sum(2), "row-sums", S.softmax(2).sum(2), "column-sums") == [
+        "e^S: the softmax's numerators", "weights", "weights", "row sums of A: Σ_j A_ij", "column sums"]
+    head = scaled_dot_product_self_attention(Q, K, V)  # the engine's softmax: exp of log_softmax
+    assert _titles(head.weights, "weights", head.output, "output") == [
+        "A = softmax(S) along rows", "O = AV: mixtures of values"]
+
+
+def test_weights_along_the_wrong_axis_are_titled_by_it_and_say_their_rows_do_not_sum_to_1(english):
+    [columns] = as_shown((((Q @ K.transpose(1, 2)) / 2).softmax(1), "weights"))
+    assert columns.title == "A = softmax(S) along columns, over the queries"
+    note = "Not every row sums to 1, so these are not the weights of a softmax along rows."
+    assert note in columns.svg and columns.table.endswith(note) and "Σ = 1.040733" in columns.table
+    [rows] = as_shown(((Q @ K.transpose(1, 2)).softmax(2), "weights"))
+    assert note not in rows.svg and note not in rows.table
 
 
 def test_show_displays_the_figure_with_its_table(monkeypatch):

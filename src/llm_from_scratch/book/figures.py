@@ -126,10 +126,10 @@ def _frame(ax: Axes, role: str) -> None:
 
 def heatmap(matrix, row_labels, column_labels, title: str, row_axis: str, column_axis: str,
             role: str | None = "score", row_sums: bool = False,
-            value_range: tuple[float, float] | None = None) -> Figure:
+            value_range: tuple[float, float] | None = None, note: str = "") -> Figure:
     """A labelled heatmap of a 2-D matrix, every value printed in its cell; the axes are titled
     ``row_axis`` and ``column_axis`` and the frame's style names the ``role`` (None: a matrix of no role,
-    unframed)."""
+    unframed). A ``note`` goes under the map, after the frame's caption, and under its text table."""
     matrix = np.asarray(matrix, dtype=np.float64)
     rows, columns = matrix.shape
     fig = MplFigure(figsize=(1.3 * columns + 2.4, 0.75 * rows + 1.4))
@@ -163,10 +163,10 @@ def heatmap(matrix, row_labels, column_labels, title: str, row_axis: str, column
             ax.text(columns - 0.4, i, f"Σ = {num(total)}", ha="left", va="center", fontsize=10)
         alt = "\n".join(line + ("" if i == 0 else f"   Σ = {num(sums[i - 1])}")
                         for i, line in enumerate(alt.splitlines()))
-    if role is not None:
-        fig.text(0.5, -0.06, text(FRAMES[role].caption), ha="center", va="top", fontsize=9, style="italic",
-                 transform=ax.transAxes)
-    return Figure(to_svg(fig), title, alt)
+    caption = "\n".join(line for line in (role and text(FRAMES[role].caption), note) if line)
+    if caption:
+        fig.text(0.5, -0.06, caption, ha="center", va="top", fontsize=9, style="italic", transform=ax.transAxes)
+    return Figure(to_svg(fig), title, alt + (f"\n{note}" if note else ""))
 
 
 @dataclass(frozen=True)

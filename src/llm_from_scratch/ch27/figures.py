@@ -1,15 +1,24 @@
-"""Heatmaps of a head's matrices, titled and framed by role: the learner's own values or a run's."""
+"""Heatmaps of a head's matrices, titled and framed by role: the learner's own values or a run's.
+
+A role's title states its formula (``A = softmax(S) along rows``) only where the tensor's recorded graph is that
+formula; otherwise it says what the graph does compute (the softmax along columns, the scores divided by 2), and a
+plain array, which records nothing, gets the role's name alone. Weights whose rows do not sum to 1 say so under
+the map.
+"""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..book.figures import Figure, heatmap
-from ..book.formatting import labels
+from ..book.formatting import labels, trimmed
 from ..book.sections import Section
+from ..book.tolerances import FLOAT_NOISE
 from ..engine import Tensor
+from .graph import divisor_of, is_scores, softmax_of
 from .strings import text
 
 
@@ -72,21 +81,70 @@ def matrices(value: object) -> list[np.ndarray]:
     return list(data)
 
 
+def title_of(value: object, role: str) -> str:
+    """The title of ``value`` drawn in ``role``: the role's formula where the graph is that formula, what it does
+    compute where it is a stage of the head computed otherwise, the role's name for anything else."""
+    key = ROLES[role].title
+    if role not in NAMED_ONLY:
+        return text(key)
+    if role == "scores" and is_scores(value):
+        return text(key)
+    if role == "scaled" and (scaled := divisor_of(value)) and is_scores(scaled[1]):
+        divisor, scores = scaled
+        if abs(divisor - math.sqrt(scores.inputs[0].shape[-1])) <= FLOAT_NOISE:
+            return text(key)
+        return text("figure.scaled_by", divisor=trimmed(divisor, 4))
+    if role == "scaled" and is_scores(value):
+        return text("figure.scaled_none")
+    if role == "weights" and (softmax := softmax_of(value)):
+        axis, argument = softmax
+        of = "QKᵀ" if is_scores(argument) else "S"
+        if axis == value.ndim - 1:
+            return text(key, of=of)
+        if axis == value.ndim - 2:
+            return text("figure.weights_columns", of=of)
+    if role == "output" and isinstance(value, Tensor) and value.op == "matmul" and softmax_of(value.inputs[0]):
+        return text(key)
+    if role == "exponentials" and isinstance(value, Tensor) and value.op == "exp":
+        return text(key)
+    if role in ("row-sums", "column-sums") and isinstance(value, Tensor) and value.op == "sum":
+        summed, axis = value.inputs[0], value.params["axis"]
+        if isinstance(axis, int) and axis % summed.ndim == summed.ndim - (1 if role == "row-sums" else 2):
+            return text(key)
+    return text(NAMED_ONLY[role])
+
+
+# a role whose title states how it is computed -> its name alone, for a value computed otherwise
+NAMED_ONLY = {"scores": "figure.raw_name", "scaled": "figure.scaled_name", "weights": "figure.weights_name",
+              "output": "figure.output_name", "exponentials": "figure.exponentials_name",
+              "row-sums": "figure.row_sums_name", "column-sums": "figure.column_sums_name"}
+
+
+def _weights_note(matrix: np.ndarray) -> str:
+    """Under weights whose rows do not each sum to 1 (or hold a negative entry): that they are not a row's
+    weights."""
+    if np.all(matrix >= 0) and np.allclose(matrix.sum(axis=1), 1.0, rtol=0.0, atol=1e-6):
+        return ""
+    return text("figure.rows_not_one")
+
+
 def matrix_figures(value: object, role: str | None = None) -> list[Figure]:
-    """Heatmaps of ``value`` (a Tensor or an array) in ``role``, one per batch element; the weights' colours run
-    from 0 to 1. Without a role: rows and columns by number, unframed."""
+    """Heatmaps of ``value`` (a Tensor or an array) in ``role``, one per batch element, titled by what its graph
+    computed (``title_of``); the weights' colours run from 0 to 1. Without a role: rows and columns by number,
+    unframed."""
     if role is not None and role not in ROLES:
         raise ValueError(text("show.unknown_role", role=role, known=", ".join(ROLES)))
     drawn = ROLES.get(role, Role("show.matrix", None, "", "", "", ""))
     found = matrices(value)
     figures = []
     for b, matrix in enumerate(found):
-        title = text(drawn.title, shape=list(matrix.shape))
+        title = title_of(value, role) if role else text(drawn.title, shape=list(matrix.shape))
         figures.append(heatmap(
             matrix, _names(drawn.rows, matrix.shape[0]), _names(drawn.columns, matrix.shape[1]),
             title if len(found) == 1 else f"{title} · b = {b}", drawn.row_axis and text(drawn.row_axis),
             drawn.column_axis and text(drawn.column_axis), role=drawn.frame, row_sums=drawn.row_sums,
-            value_range=(0.0, 1.0) if role == "weights" else None))
+            value_range=(0.0, 1.0) if role == "weights" else None,
+            note=_weights_note(matrix) if role == "weights" else ""))
     return figures
 
 

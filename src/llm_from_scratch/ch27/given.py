@@ -20,6 +20,7 @@ from ..book.formatting import trimmed
 from ..book.tolerances import FLOAT_NOISE, ROUNDED
 from ..engine import Tensor
 from .evidence import HeadRun, LearnerEvidence, run_head
+from .graph import factor_of
 
 INPUTS = ("Q", "K", "V")
 # a stage's name in the cells -> the inputs its formula reads, in order
@@ -57,16 +58,6 @@ def _same(a: np.ndarray, b: np.ndarray) -> bool:
     return a.shape == b.shape and bool(np.allclose(a, b, rtol=0.0, atol=FLOAT_NOISE))
 
 
-def _factor(tensor: Tensor) -> tuple[float, Tensor] | None:
-    """A step that multiplies by a plain number (``x * c``, ``c * x``): the number and what it multiplies."""
-    if tensor.op != "mul":
-        return None
-    for number, other in (tensor.inputs, tensor.inputs[::-1]):
-        if number.op == "input" and number.data.size == 1 and other.ndim == 3:
-            return float(number.data), other
-    return None
-
-
 def recorded(name: str, value: object, run: HeadRun) -> list[Phrase]:
     """What ``value``'s graph (the stage ``name``: scores, S or A) records that ``run``'s head does otherwise, read
     from the value back to the scores: the softmax's axis, the divisor or factor, Q and K in each other's place."""
@@ -80,7 +71,7 @@ def recorded(name: str, value: object, run: HeadRun) -> list[Phrase]:
         tensor, name = tensor.inputs[0], "S"
     if name == "S":
         root = math.sqrt(run.query.shape[-1])
-        factor = _factor(tensor) if isinstance(tensor, Tensor) else None
+        factor = factor_of(tensor)
         if isinstance(tensor, Tensor) and tensor.op == "div" and "divisor" in tensor.params:
             if abs(tensor.params["divisor"] - root) > FLOAT_NOISE:
                 said.append(Phrase("graph.divisor", {"divisor": trimmed(tensor.params["divisor"], 4),
