@@ -15,8 +15,7 @@ import re
 
 import numpy as np
 import pytest
-from nbclient import NotebookClient
-from support.notebooks import code_cells, load
+from support.notebooks import outputs_of, run_edited
 
 from llm_from_scratch import Tensor
 from llm_from_scratch.book.export import EXPORT_COLUMNS, export
@@ -206,29 +205,9 @@ def notebook_path(lang: str, stem: str) -> pathlib.Path:
     return ROOT / "chapter27" / ("en" if lang == "en" else "") / f"{stem}.ipynb"
 
 
-def run_edited(lang: str, stem: str, edits: dict[str, tuple[str, str]]):
-    """The notebook with each cell that contains a key's first string changed as its pair says, run in a fresh
-    kernel."""
-    path = notebook_path(lang, stem)
-    notebook = load(path)
-    for cell in code_cells(notebook):
-        for old, new in edits.values():
-            if old in cell.source:
-                cell.source = cell.source.replace(old, new, 1)
-    NotebookClient(notebook, timeout=300, kernel_name="python3",
-                   resources={"metadata": {"path": str(path.parent)}}).execute()
-    return notebook
-
-
-def outputs_of(notebook, needle: str, kind: str = "text/plain") -> str:
-    """The outputs of the code cell that contains ``needle``, of one kind, as text."""
-    cell = next(cell for cell in code_cells(notebook) if needle in cell.source)
-    return "".join(output.get("data", {}).get(kind, "") for output in cell.outputs)
-
-
 def answer_shown(lang: str, stem: str, edits: dict[str, tuple[str, str]]) -> str:
     """What the answer cell of the notebook ``stem``, edited and run, shows."""
-    return outputs_of(run_edited(lang, stem, edits), f'check("{ASKED[stem]}", answer')
+    return outputs_of(run_edited(notebook_path(lang, stem), edits), f'check("{ASKED[stem]}", answer')
 
 
 @pytest.mark.notebook
@@ -253,7 +232,8 @@ def test_02s_try_it_names_the_changed_stage_and_stores_nothing_against_mastery(l
 @pytest.mark.notebook
 @pytest.mark.parametrize("lang", ["ru", "en"])
 def test_02s_weights_along_the_queries_are_titled_by_their_axis_and_say_their_rows_do_not_sum_to_1(lang):
-    notebook = run_edited(lang, "02_scores_softmax_mixture", {"A": ("A = S.softmax(2)", "A = S.softmax(1)")})
+    path = notebook_path(lang, "02_scores_softmax_mixture")
+    notebook = run_edited(path, {"A": ("A = S.softmax(2)", "A = S.softmax(1)")})
     fold = 'show_folded(A, "weights", answers="weights")'
     titled = {"ru": "<title>A = softmax(S) по столбцам, по запросам</title>",
               "en": "<title>A = softmax(S) along columns, over the queries</title>"}[lang]

@@ -169,7 +169,7 @@ def test_other_inputs_flow_through_every_shown_table_and_every_fold_with_a_line_
     grad_q, grad_k, _ = head_gradients(q, k, v, upstream) if q.shape[1] == 2 else (None, None, None)
     oracle = {"query": q, "key": k, "value": v, "scores": scores, "scaled": scores / np.sqrt(q.shape[-1]),
               "weights": weights, "output": output, "grad-output": upstream, "grad-query": grad_q, "grad-key": grad_k}
-    titles = {STRINGS.text_in(lang, ROLES[role].title): role for role in oracle}
+    titles = {STRINGS.text_in(lang, ROLES[role].title, of="S"): role for role in oracle}  # the softmax of S
     notebook = rerun_with(path, tmp_path, 2)
     compared, notes = [], 0
     for cell in code_cells(notebook):
@@ -245,7 +245,7 @@ def test_the_trace_follows_a_cells_inputs():
 def test_running_the_gradient_cell_again_gives_the_same_gradients():
     path = next(p for p in lab_notebooks() if p.stem == "07_gradients")
     found = run_stages(path)
-    [cell] = [c for c in code_cells(load(path)) if "O.backward(O_bar)" in c.source]
+    [cell] = [c for c in code_cells(load(path)) if "L.backward()" in c.source]
     first = {name: found[name].grad.copy() for name in "QKVAS"}
     exec(compile(cell.source, str(path), "exec"), found)
     assert all(np.array_equal(found[name].grad, first[name]) for name in "QKVAS")

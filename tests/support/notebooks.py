@@ -63,6 +63,31 @@ def outputs_text(cell: nbformat.NotebookNode) -> str:
     return "\n".join(parts)
 
 
+def run_edited(path: pathlib.Path, edits: dict[str, tuple[str, str]], twice: str = "") -> nbformat.NotebookNode:
+    """The notebook at ``path`` with each code cell that contains a pair's first string changed as the pair says
+    (and the cell that contains ``twice`` run a second time right after itself), run in a fresh kernel."""
+    from nbclient import NotebookClient
+
+    notebook = load(path)
+    for cell in code_cells(notebook):
+        for old, new in edits.values():
+            if old in cell.source:
+                cell.source = cell.source.replace(old, new, 1)
+    if twice:
+        at = next(i for i, cell in enumerate(notebook.cells) if cell.cell_type == "code" and twice in cell.source)
+        notebook.cells.insert(at + 1, nbformat.from_dict({**notebook.cells[at], "id": "again"}))
+    NotebookClient(notebook, timeout=300, kernel_name="python3",
+                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    return notebook
+
+
+def outputs_of(notebook: nbformat.NotebookNode, needle: str, kind: str = "text/plain") -> str:
+    """The outputs of the code cell that contains ``needle``, of one kind (a stream's text for text/plain too)."""
+    cell = next(cell for cell in code_cells(notebook) if needle in cell.source)
+    return "".join(output.get("data", {}).get(kind, "") + (output.get("text", "") if kind == "text/plain" else "")
+                   for output in cell.outputs)
+
+
 def language_of(notebook: nbformat.NotebookNode) -> str | None:
     """The language the notebook's first code cell chooses, if it chooses one."""
     cells = code_cells(notebook)

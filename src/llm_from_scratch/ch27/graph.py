@@ -6,6 +6,9 @@ tensor by what was computed (``figures``). A tensor made another way, or a plain
 
 from __future__ import annotations
 
+import math
+
+from ..book.tolerances import FLOAT_NOISE
 from ..engine import Tensor
 
 
@@ -51,3 +54,37 @@ def softmax_of(value: object) -> tuple[int, Tensor] | None:
     else:
         return None
     return step.params["axis"] % value.ndim, step.inputs[0]
+
+
+def chapter_loss(loss: object, query: object, key: object, value: object) -> object | None:
+    """Ō, where ``loss`` is the chapter's L = ⟨O, Ō⟩ = sum(O * Ō) of the chapter's head on ``query``, ``key`` and
+    ``value`` (the scores QKᵀ divided by √d_k, a softmax along the keys, the values mixed); else None."""
+    if not isinstance(loss, Tensor) or loss.op != "sum" or loss.params["axis"] is not None:
+        return None
+    product = loss.inputs[0]
+    if product.op != "mul":
+        return None
+    for output, upstream in (product.inputs, product.inputs[::-1]):
+        if output.op != "matmul" or upstream.op != "input" or upstream.shape != output.shape:
+            continue
+        softmax = softmax_of(output.inputs[0])
+        scaled = softmax and softmax[0] == output.ndim - 1 and divisor_of(softmax[1])
+        if not scaled or not is_scores(scaled[1]) or output.inputs[1] is not value:
+            continue
+        scores = scaled[1]
+        if scores.inputs[0] is query and scores.inputs[1].inputs[0] is key and (
+                abs(scaled[0] - math.sqrt(query.shape[-1])) <= FLOAT_NOISE):
+            return upstream
+    return None
+
+
+def inputs_of(value: Tensor) -> list[Tensor]:
+    """Every tensor made from data that ``value``'s graph reads."""
+    found, seen, stack = [], set(), [value]
+    while stack:
+        tensor = stack.pop()
+        if id(tensor) not in seen:
+            seen.add(id(tensor))
+            found += [tensor] if tensor.op == "input" else []
+            stack.extend(tensor.inputs)
+    return found

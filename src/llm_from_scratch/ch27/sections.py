@@ -28,9 +28,10 @@ from ..book.sections import (
 )
 from ..book.text import language
 from ..book.tolerances import DIFFERENCES_NOISE, FLOAT_NOISE
+from ..engine import Tensor
 from ..engine.attention import INPUT_NAMES, SelfAttentionError, SelfAttentionForward
 from ..engine.closed_form import closed_form_backward
-from ..engine.gradcheck import GradCheckReport, check_gradients
+from ..engine.gradcheck import GradCheckReport, check_gradients, replayed
 from .code_exercises import buggy_head
 from .evidence import (
     HeadRun,
@@ -39,10 +40,10 @@ from .evidence import (
     closed_form_difference,
     evidence,
     exponentials,
-    head_loss,
     row_sum_deviation,
     run_head,
 )
+from .graph import chapter_loss, inputs_of
 from .strings import text
 
 TEXT_WIDTH = 96  # a long sentence in a text output wraps here: a notebook column holds about 115 characters
@@ -190,26 +191,47 @@ def _matrix(x: object) -> np.ndarray:
     return np.asarray(getattr(x, "data", x))[0]
 
 
-def gradient_check(query: object, key: object, value: object, upstream: object) -> Section:
-    """The gradients the engine left in ``.grad`` of Q, K and V (Tensors whose output was run backward with
-    ``upstream``), beside the closed form and central differences, coordinate by coordinate."""
-    inputs = tuple(np.asarray(x.data) for x in (query, key, value))
-    grads = tuple(x.grad for x in (query, key, value))
-    if any(grad is None for grad in grads):
-        raise ValueError(text("gradient.not_run"))
-    upstream = np.asarray(getattr(upstream, "data", upstream))
-    report = check_gradients(lambda xs: head_loss((*xs, upstream)), inputs, grads, INPUT_NAMES)
-    closed = dict(zip(INPUT_NAMES, closed_form_backward(*inputs, upstream)))
-    letters = dict(zip(INPUT_NAMES, "QKV"))
-    rows = tuple((f"{letters[c.input_name]}[{','.join(map(str, c.index))}]", num(c.analytic),
-                  num(closed[c.input_name][c.index]), num(c.numeric), below(c.error, DIFFERENCES_NOISE))
-                 for c in report.coordinates)
+def gradient_check(loss: object, **leaves: object) -> Section:
+    """The gradients a cell's ``loss.backward()`` left in ``.grad`` of ``leaves`` (by their names in the cells:
+    ``gradient_check(L, Q=Q, K=K, V=V)``) beside central differences of the same loss, replayed along its own
+    recorded graph with one coordinate moved; and beside the chapter's formulas where ``loss`` is the chapter's
+    head with L = ⟨O, Ō⟩. Gradients that are a whole multiple of the differences are told that backward adds."""
+    if not isinstance(loss, Tensor) or loss.data.size != 1:
+        raise ValueError(text("gradient.not_a_loss"))
+    for name, leaf in leaves.items():
+        if not (isinstance(leaf, Tensor) and leaf.requires_grad and any(x is leaf for x in inputs_of(loss))):
+            raise ValueError(text("gradient.not_in_graph", name=name))
+        if leaf.grad is None:
+            raise ValueError(text("gradient.not_run", name=name))
+    names, tensors = list(leaves), list(leaves.values())
+    grads = [leaf.grad for leaf in tensors]
+    report = check_gradients(lambda xs: float(replayed(loss, dict(zip(tensors, xs))).sum()),
+                             [leaf.data for leaf in tensors], grads, names)
+    upstream = chapter_loss(loss, *(leaves.get(n) for n in "QKV")) if set(leaves) == set("QKV") else None
+    closed = (dict(zip("QKV", closed_form_backward(*(leaves[n].data for n in "QKV"), upstream.data)))
+              if upstream is not None else None)
+    rows = tuple((f"{c.input_name}[{','.join(map(str, c.index))}]", num(c.analytic),
+                  *([num(closed[c.input_name][c.index])] if closed else []), num(c.numeric),
+                  below(c.error, DIFFERENCES_NOISE)) for c in report.coordinates)
+    header = ("", text("gradient.engine"), *([text("gradient.closed")] if closed else []), text("gradient.numeric"),
+              "|Δ|")
     verdict = Verdict(text("gradient.verdict", step=f"{report.step:g}", tolerance=f"{report.tolerance:g}",
                            count=len(report.coordinates)), report.passed,
                       text("gradcheck.passed") if report.passed else text("gradcheck.failed"),
                       f"max |Δ| {below(report.max_error, DIFFERENCES_NOISE)}")
-    return Section(text("section.gradient_table"), (
-        Table(("", text("gradient.engine"), text("gradient.closed"), text("gradient.numeric"), "|Δ|"), rows), verdict))
+    times = None if report.passed else whole_multiple(report)
+    said = (Note(text("gradient.accumulated", times=times), TEXT_WIDTH),) if times else ()
+    title = text("section.gradient_table") if closed else text("section.gradient_table_own")
+    return Section(title, (Table(header, rows), verdict, *said))
+
+
+def whole_multiple(report: GradCheckReport) -> int | None:
+    """n ≥ 2 where every gradient is n times the differences (backward run n times without clearing), else None."""
+    ratios = [c.analytic / c.numeric for c in report.coordinates if abs(c.numeric) > 1e-4]
+    if not ratios:
+        return None
+    n = round(ratios[0])
+    return n if n >= 2 and all(abs(r - n) <= 1e-3 * n for r in ratios) else None
 
 
 def shapes(ev: LearnerEvidence) -> Section:

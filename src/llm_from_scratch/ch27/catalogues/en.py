@@ -37,6 +37,7 @@ STRINGS: dict[str, str] = {
     "section.softmax": "Softmax along each query row",
     "section.mixture": "Mixing values: weighted terms and the output",
     "section.backward": "Backward pass (L = ⟨O, Ō⟩)",
+    "section.gradient_table_own": "Gradients: the engine and central differences of your loss L",
     "section.shapes": "Shapes and independent batch elements",
     "section.single": "A single token: nothing to compare with",
     "section.properties": "Properties of the head",
@@ -75,8 +76,14 @@ STRINGS: dict[str, str] = {
     "composition.read": "the same from left to right: transpose K → matmul → multiply by 1/√d_k → log_softmax over "
         "the keys → exp → matmul with V",
     "gradient.engine": "engine",
-    "gradient.closed": "formulas",
-    "gradient.not_run": "Q, K or V has no gradient yet: run the cell with O.backward(O_bar) first.",
+    "gradient.closed": "chapter's head, L = ⟨O, Ō⟩",
+    "gradient.not_run": "{name} has no gradient yet: run the cell with L.backward() first.",
+    "gradient.not_a_loss": "The check is given the loss: one number computed from the inputs, such as L = (O * "
+                           "O_bar).sum().",
+    "gradient.not_in_graph": "{name} is not an input of this loss with requires_grad=True: the check compares the "
+                             "gradients of the loss's own inputs.",
+    "gradient.accumulated": "Every gradient is {times} times what the differences give: backward adds to .grad, and "
+                            "the backward cell ran {times} times without clearing it.",
     "gradient.numeric": "differences",
     "gradient.verdict": "check on {count} coordinates (step {step}, tolerance {tolerance})",
     "sums.rows": "row sums of A",

@@ -37,6 +37,7 @@ STRINGS: dict[str, str] = {
     "section.softmax": "Softmax по каждой строке запроса",
     "section.mixture": "Смесь значений: взвешенные слагаемые и выход",
     "section.backward": "Обратный проход (L = ⟨O, Ō⟩)",
+    "section.gradient_table_own": "Градиенты: движок и центральные разности вашей функции потерь L",
     "section.shapes": "Формы и независимость элементов пакета",
     "section.single": "Один токен: сравнивать не с чем",
     "section.properties": "Свойства головы",
@@ -75,8 +76,14 @@ STRINGS: dict[str, str] = {
     "composition.read": "то же слева направо: транспонирование K → matmul → умножение на 1/√d_k → log_softmax по "
         "ключам → exp → matmul с V",
     "gradient.engine": "движок",
-    "gradient.closed": "формулы",
-    "gradient.not_run": "У Q, K или V нет градиента: сначала выполните ячейку с O.backward(O_bar).",
+    "gradient.closed": "голова главы, L = ⟨O, Ō⟩",
+    "gradient.not_run": "У {name} ещё нет градиента: сначала выполните ячейку с L.backward().",
+    "gradient.not_a_loss": "Проверке передают функцию потерь: одно число, посчитанное из входов, например L = (O * "
+                           "O_bar).sum().",
+    "gradient.not_in_graph": "{name} — не вход этой функции потерь с requires_grad=True: проверка сравнивает "
+                             "градиенты входов самой функции потерь.",
+    "gradient.accumulated": "Каждый градиент равен разностям, умноженным на {times}: backward прибавляет к .grad, "
+                            "а ячейку обратного прохода выполнили столько раз ({times}), не очистив его.",
     "gradient.numeric": "разности",
     "gradient.verdict": "проверка на {count} координатах (шаг {step}, допуск {tolerance})",
     "sums.rows": "суммы строк A",
