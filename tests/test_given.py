@@ -240,3 +240,16 @@ def test_02s_weights_along_the_queries_are_titled_by_their_axis_and_say_their_ro
     assert titled in outputs_of(notebook, fold, "image/svg+xml")
     note = said("figure.rows_not_one", lang)
     assert note in outputs_of(notebook, fold) and "Σ = 1.013317" in outputs_of(notebook, fold)
+
+
+@pytest.mark.notebook
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_02s_try_it_reaches_the_plane_which_shows_the_learners_weights(lang):
+    path = notebook_path(lang, "02_scores_softmax_mixture")
+    notebook = run_edited(path, {"S": ("S = scores / math.sqrt(d_k)", "S = scores / d_k")})
+    plane = outputs_of(notebook, "plane = VectorPlane(Q, K, V, A)")
+    weights = {"ru": "Веса — q₀: 0.047, 0.953", "en": "Weights — q₀: 0.047, 0.953"}[lang]
+    assert weights in plane and "0.014" not in plane, plane
+    assert said("stages.follows", lang, widget=said("stages.plane", lang).capitalize(), divided="÷ 2",
+                along=said("stages.along_rows", lang)) in outputs_of(notebook, "plane = VectorPlane(Q, K, V, A)",
+                                                                     "text/html")

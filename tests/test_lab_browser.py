@@ -104,6 +104,14 @@ def test_a_changed_line_flows_to_the_figures_below_and_back(lab, lang):
     tried_weights, _ = head(q / math.sqrt(2), k, v)
     assert named in " ".join(after["folded"].split()), after["folded"]
     assert all(f"{w:.6f}" in after["folded"] for w in tried_weights[0].ravel()), "the fold draws the cells' weights"
+    plane = cell_index(page, "plane = VectorPlane(Q, K, V, A)")
+    live = page.locator(".jp-Notebook .jp-Cell").nth(plane).locator(".llm-plane svg")
+    live.scroll_into_view_if_needed()
+    page.locator(".jp-Notebook .jp-Cell").nth(plane).screenshot(path=str(ARTIFACTS / f"{lang}-02-try-it-plane.png"))
+    assert "0.047" in live.text_content() and "0.953" in live.text_content(), "the live plane follows the divisor"
+    follows = text_in(lang, "stages.follows", widget=text_in(lang, "stages.plane").capitalize(), divided="÷ 2",
+                      along=text_in(lang, "stages.along_rows"))
+    assert follows in " ".join(shown(page, plane).split())
 
     answer = cell_index(page, 'check("weights", answer, S=S)')
     type_line(page, answer, ASKED, COMPUTED)  # the answer computed from the new S, as a learner would
@@ -115,4 +123,5 @@ def test_a_changed_line_flows_to_the_figures_below_and_back(lab, lang):
     type_line(page, scaled, TRIED, LINE)
     assert shown(page, scaled) == before["scaled"] and shown(page, output) == before["output"]
     assert shown(page, folded) == before["folded"], "the folded answer is back"
+    assert "0.014" in page.locator(".jp-Notebook .jp-Cell").nth(plane).locator(".llm-plane svg").text_content()
     close_notebook(page)

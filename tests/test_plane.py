@@ -204,7 +204,7 @@ def test_every_challenge_is_in_02_after_the_plane_in_both_editions():
     for lang in ("ru", "en"):
         path = next(p for p in ch27.notebooks(lang) if p.name.startswith("02_"))
         sources = [c.source for c in code_cells(load(path))]
-        plane = next(i for i, source in enumerate(sources) if source.startswith("plane = VectorPlane(Q, K, V)"))
+        plane = next(i for i, source in enumerate(sources) if source.startswith("plane = VectorPlane(Q, K, V, A)"))
         asked = [i for s in sources[plane:] for i in exercises_asked(s)]
         # a longer query is sharper (plane-long) before the task that uses it (plane-strong)
         assert asked == ["plane-equal-prediction", "plane-equal", "plane-long-prediction", "plane-long",
@@ -233,5 +233,68 @@ def test_a_plane_opens_on_the_cells_vectors_and_returns_to_them():
     plane.move("q0", 1.0, 1.0)
     assert plane.reset().vectors["q0"] == (0.0, 6.0)
     assert VectorPlane().reset_label == "Вернуть разобранный пример"
-    with pytest.raises(ValueError, match="две строки по две координаты, а у Q форма \\[1, 3, 4\\]"):
-        VectorPlane(np.zeros((1, 3, 4)))
+
+
+
+def test_a_plane_of_inputs_it_cannot_draw_says_so_when_shown_and_challenged_and_raises_nothing(capsys):
+    from llm_from_scratch.ch27.widgets import challenge
+
+    shown = []
+    plane = VectorPlane(np.zeros((1, 3, 4)))
+    said = "На плоскости помещаются только две строки по две координаты, а у Q форма [1, 3, 4]."
+    assert repr(plane) == said
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("llm_from_scratch.ch27.plane.display", lambda html: shown.append(html.data))
+        plane.show()
+        challenge("plane-equal", plane)
+    assert len(shown) == 2 and all(said in html for html in shown)
+
+
+def cells_weights(divide, axis=2):
+    """A as 02's cells compute it on the worked example, the scores divided as ``divide`` says."""
+    from llm_from_scratch import Tensor
+
+    Q, K = Tensor([[[0, 3], [2, -1]]]), Tensor([[[3, 0], [-1, 2]]])
+    return divide(Q @ K.transpose(1, 2)).softmax(axis)
+
+
+def test_a_plane_given_the_cells_weights_computes_as_they_do_and_says_so():
+    plane = VectorPlane(None, None, None, cells_weights(lambda scores: scores / 2))
+    np.testing.assert_allclose(plane.weights[0], [0.047426, 0.952574], atol=1e-6)
+    assert plane.note == "Плоскость считает так же, как ваши ячейки: оценки ÷ 2, softmax по каждой строке."
+    assert "÷ 2 → 0.00, 3.00" in plane.svg
+    plane.move("k1", 3, 0)
+    plane.reset()
+    np.testing.assert_allclose(plane.weights[0], [0.047426, 0.952574], atol=1e-6), "a move keeps the cells' stages"
+    columns = VectorPlane(None, None, None, cells_weights(lambda scores: scores / math.sqrt(2), axis=1))
+    np.testing.assert_allclose(columns.weights.sum(axis=0), [1, 1]) and "по каждому столбцу" in columns.note
+    assert VectorPlane(None, None, None, cells_weights(lambda scores: scores / math.sqrt(2))).note == ""
+
+
+def test_a_plane_that_cannot_follow_the_cells_keeps_the_chapters_head_and_gives_both_rows():
+    from llm_from_scratch import Tensor
+
+    e = (Tensor([[[0, 3], [2, -1]]]) @ Tensor([[[3, 0], [-1, 2]]]).transpose(1, 2)).exp()
+    plane = VectorPlane(None, None, None, e / e.sum(2, keepdims=True))  # a softmax by hand, of unscaled scores
+    assert plane.note == ("Ваши ячейки считают A так, как плоскость повторить не может, поэтому здесь показана голова "
+                          "главы: её первая строка весов [0.014, 0.986], ваша — [0.002, 0.998].")
+
+
+def test_a_challenge_judges_the_head_the_plane_computes():
+    from llm_from_scratch.ch27.exercises import check
+
+    check("plane-strong-prediction", "a")
+    chapters, halved = VectorPlane(), VectorPlane(None, None, None, cells_weights(lambda scores: scores / 2))
+    for plane in (chapters, halved):
+        plane.move("q1", -0.5, 0.75)  # (q₁·k₁ − q₁·k₀) = 3.5: 0.922 after ÷ √2, 0.852 after ÷ 2
+    assert check("plane-strong", chapters).correct and not check("plane-strong", halved).correct
+
+
+def test_the_editor_given_the_cells_weights_computes_as_they_do():
+    from llm_from_scratch.ch27.widgets import HeadEditor
+
+    editor = HeadEditor(None, None, None, cells_weights(lambda scores: scores / 2))
+    np.testing.assert_allclose(editor.run.weights[0, 0], [0.047426, 0.952574], atol=1e-6)
+    assert editor.note == "Редактор считает так же, как ваши ячейки: оценки ÷ 2, softmax по каждой строке."
+    editor.fields[("Q", 0, 0)].value = "1"
+    assert abs(editor.run.weights[0, 0].sum() - 1) < 1e-12 and editor.run.head.scale == 0.5

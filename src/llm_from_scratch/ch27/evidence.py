@@ -46,6 +46,7 @@ from .examples import (
     invalid_inputs,
     worked_inputs,
 )
+from .graph import Stages
 
 
 @dataclass(frozen=True)
@@ -85,11 +86,20 @@ class HeadRun:
                 self.grad_query, self.grad_key, self.grad_value)
 
 
-def run_head(query, key, value, upstream=None) -> HeadRun:
+def run_head(query, key, value, upstream=None, stages: Stages | None = None) -> HeadRun:
     """Run the head forward, then backward with ``upstream`` (ones when omitted); the scaled scores and the
-    weights keep their gradients (S̄, Ā)."""
+    weights keep their gradients (S̄, Ā). With ``stages`` other than the chapter's (a cell's divisor or softmax
+    axis), the head as those cells compute it, step by step in the engine's operators."""
     tensors = [Tensor(x, requires_grad=True) for x in (query, key, value)]
-    head = scaled_dot_product_self_attention(*tensors)
+    if stages is None or stages.are_the_chapters(tensors[0].shape[-1]):
+        head = scaled_dot_product_self_attention(*tensors)
+    else:
+        query, key, value = tensors
+        raw = query @ key.transpose(1, 2)
+        scaled = raw / stages.divisor
+        weights = scaled.softmax(stages.axis)
+        head = SelfAttentionForward(raw, scaled, weights, weights @ value, 1 / stages.divisor, query.shape[-1],
+                                    value.shape[-1])
     head.scaled_scores.retain_grad()
     head.weights.retain_grad()
     upstream = np.ones_like(head.output.data) if upstream is None else np.asarray(upstream, dtype=np.float64)

@@ -7,9 +7,14 @@ tensor by what was computed (``figures``). A tensor made another way, or a plain
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
+import numpy as np
+
+from ..book.formatting import num, trimmed
 from ..book.tolerances import FLOAT_NOISE
 from ..engine import Tensor
+from .strings import text
 
 
 def factor_of(value: object) -> tuple[float, Tensor] | None:
@@ -88,3 +93,50 @@ def inputs_of(value: Tensor) -> list[Tensor]:
             found += [tensor] if tensor.op == "input" else []
             stack.extend(tensor.inputs)
     return found
+
+
+@dataclass(frozen=True)
+class Stages:
+    """The head's two choices a cell can change: the number the scores are divided by, and the softmax's axis."""
+
+    divisor: float
+    axis: int = 2
+
+    def are_the_chapters(self, key_width: int) -> bool:
+        return self.axis == 2 and abs(self.divisor - math.sqrt(key_width)) <= FLOAT_NOISE
+
+
+def stages_of(weights: object) -> Stages | None:
+    """The stages ``weights`` were computed with, read from its graph: a softmax of the scores QKᵀ, divided by a
+    number or not; None for weights computed otherwise (or a plain array)."""
+    softmax = softmax_of(weights)
+    if softmax is None:
+        return None
+    axis, scaled = softmax
+    if is_scores(scaled):
+        return Stages(1.0, axis)
+    divided = divisor_of(scaled)
+    return Stages(divided[0], axis) if divided and is_scores(divided[1]) else None
+
+
+def stages_note(widget: str, stages: Stages | None, weights: object, first_row: np.ndarray) -> str:
+    """What a widget given the cells' A says beside them (``widget``: the key of its name): that it computes as
+    they do, where that is not the chapter's head; or that it cannot follow them and keeps the chapter's, its first
+    row of weights (``first_row``) beside theirs. Nothing where it was given no A."""
+    if weights is None:
+        return ""
+    name = text(widget)
+    if stages is None:
+        cells = np.asarray(getattr(weights, "data", weights), dtype=np.float64)
+        cells = cells[0] if cells.ndim == 3 else cells
+        return text("stages.keeps", widget=name, chapter=_row(first_row),
+                    cells=_row(cells[0]) if cells.ndim == 2 else list(cells.shape))
+    if stages.are_the_chapters(2):
+        return ""
+    divided = f"÷ {trimmed(stages.divisor, 3)}"
+    along = text("stages.along_rows" if stages.axis == 2 else "stages.along_columns")
+    return text("stages.follows", widget=name[:1].upper() + name[1:], divided=divided, along=along)
+
+
+def _row(weights: np.ndarray) -> str:
+    return "[" + ", ".join(num(w, 3) for w in weights) + "]"

@@ -18,14 +18,16 @@ from pathlib import Path
 import anywidget
 import numpy as np
 import traitlets
-from IPython.display import display
+from IPython.display import HTML, display
 
 from ..book.figures import Figure
 from ..book.formatting import num, trimmed
 from ..book.text import language
-from ..book.widgets import LiveWidget, esm, snapshot
+from ..book.tolerances import FLOAT_NOISE
+from ..book.widgets import LiveWidget, esm, lang_div, snapshot
 from .evidence import HeadRun, run_head
 from .examples import worked_inputs
+from .graph import Stages, stages_note, stages_of
 from .strings import text
 
 PLANE_ASSETS = Path(__file__).with_name("assets")  # the live plane's JavaScript and CSS
@@ -56,10 +58,14 @@ def default_vectors(query: object = None, key: object = None, value: object = No
     return {name: tuple(float(c) for c in rows[name[0]][int(name[1])]) for name in NAMES}
 
 
+CHAPTERS = Stages(math.sqrt(2))  # the head's stages at d_k = 2: the scores divided by √2, a softmax along rows
+
+
 @dataclass(frozen=True)
 class PlaneState:
     vectors: dict[str, tuple[float, float]]
     run: HeadRun
+    stages: Stages = CHAPTERS
 
     @property
     def scores(self) -> np.ndarray:
@@ -78,10 +84,15 @@ class PlaneState:
         return self.run.output[0]
 
 
-def plane_state(vectors: dict[str, tuple[float, float]]) -> PlaneState:
-    """The engine's head on the vectors as they stand."""
+def plane_state(vectors: dict[str, tuple[float, float]], stages: Stages = CHAPTERS) -> PlaneState:
+    """The engine's head on the vectors as they stand, with ``stages`` (a cell's divisor and softmax axis)."""
     q, k, v = ([[vectors[f"{role}{i}"] for i in (0, 1)]] for role in "qkv")
-    return PlaneState(dict(vectors), run_head(q, k, v))
+    return PlaneState(dict(vectors), run_head(q, k, v, stages=stages), stages)
+
+
+def divided_by(stages: Stages) -> str:
+    """How the plane writes the scale: ÷ √2, or the cells' own divisor."""
+    return "÷ √2" if abs(stages.divisor - CHAPTERS.divisor) <= FLOAT_NOISE else f"÷ {trimmed(stages.divisor, 3)}"
 
 
 def subscripted(vector: str) -> str:
@@ -216,7 +227,8 @@ def _numbers(state: PlaneState) -> list[str]:
         parts.append(f'<text x="{left}" y="{y}" font-size="12">{q}·k₀, {q}·k₁ = {num(state.scores[i, 0], 2)}, '
                      f'{num(state.scores[i, 1], 2)}</text>')
         y += 16
-        parts.append(f'<text x="{left + 12}" y="{y}" font-size="12">÷ √2 → {num(state.scaled[i, 0], 2)}, '
+        parts.append(f'<text x="{left + 12}" y="{y}" font-size="12">'
+                     f'{divided_by(state.stages)} → {num(state.scaled[i, 0], 2)}, '
                      f'{num(state.scaled[i, 1], 2)}</text>')
     y += 26
     parts.append(f'<text x="{left}" y="{y}" font-size="13" font-weight="bold">{escape(text("plane.bars"))}</text>')
@@ -298,8 +310,23 @@ PLANE_CLASS = "llm-plane"
 STEP, FINE = 0.5, 0.1  # a pointer's and an arrow key's step, and Shift's finer one
 
 
+class NotOnThePlane:
+    """What ``VectorPlane`` gives for inputs it cannot draw (the plane holds two rows of two): shown, or
+    challenged, it says so in one sentence, so the cells after it still run."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+    def show(self) -> None:
+        display(HTML(lang_div(f"<p><strong>{escape(self.reason)}</strong></p>")))
+
+    def __repr__(self) -> str:
+        return self.reason
+
+
 class VectorPlane(anywidget.AnyWidget):
-    """The rows of Q, K and V as arrows to move (``VectorPlane(Q, K, V)``; the worked example's by default):
+    """The rows of Q, K and V as arrows to move (``VectorPlane(Q, K, V, A)``; the worked example's by default),
+    the head computed with the stages the cells' A was (its divisor, its softmax's axis; the chapter's without A):
     ``move("k1", x, y)`` moves a tip, ``weights`` is the engine's weight matrix now, ``reset()`` returns to where
     the plane opened. The browser draws the SVG the kernel
     sends; a drag sends only its latest position while a reply is pending."""
@@ -317,13 +344,24 @@ class VectorPlane(anywidget.AnyWidget):
     positions = traitlets.Dict().tag(sync=True)  # each vector's [x, y], for the range inputs
     lang = traitlets.Unicode("").tag(sync=True)
 
-    def __init__(self, query: object = None, key: object = None, value: object = None, **kwargs) -> None:
+    def __new__(cls, query: object = None, key: object = None, value: object = None, weights: object = None,
+                **kwargs):
+        try:
+            default_vectors(query, key, value)
+        except ValueError as error:  # not two rows of two: an object that says so, not a traceback
+            return NotOnThePlane(str(error))
+        return super().__new__(cls, **kwargs)
+
+    def __init__(self, query: object = None, key: object = None, value: object = None, weights: object = None,
+                 **kwargs) -> None:
         self.start = default_vectors(query, key, value)  # where the plane opens and what its button returns to
         worked = self.start == default_vectors()
         super().__init__(lang=language(), reset_label=text("plane.reset" if worked else "plane.reset_given"),
                          keys_label=text("plane.keys"), **kwargs)
         self.selected = FIRST_SELECTED
-        self.state = plane_state(self.start)
+        self.stages = stages_of(weights) if weights is not None else None  # the cells' A: how they compute it
+        self.state = plane_state(self.start, self.stages or CHAPTERS)
+        self.note = stages_note("stages.plane", self.stages, weights, self.state.weights[0])
         self._draw()
         self.on_msg(self._on_message)
 
@@ -338,19 +376,22 @@ class VectorPlane(anywidget.AnyWidget):
         if not (math.isfinite(x) and math.isfinite(y)):
             raise ValueError(text("plane.not_finite", name=subscripted(vector)))
         point = (min(max(float(x), -LIMIT), LIMIT), min(max(float(y), -LIMIT), LIMIT))
-        self.state = plane_state({**self.state.vectors, vector: point})
+        self.state = plane_state({**self.state.vectors, vector: point}, self.state.stages)
         if vector[0] == "q":
             self.selected = vector
         self._draw()
         return self.state
 
     def reset(self) -> PlaneState:
-        self.state = plane_state(self.start)
+        self.state = plane_state(self.start, self.state.stages)
         self._draw()
         return self.state
 
     def show(self) -> None:
-        """The default state as a static image (for readers without a kernel), then the live plane."""
+        """What the plane computes, where the cells it follows are not the chapter's; the default state as a static
+        image (for readers without a kernel), then the live plane."""
+        if self.note:
+            display(HTML(lang_div(f"<p>{escape(self.note)}</p>")))
         snapshot([plane_figure(self.state, self.selected)])
         display(LiveWidget([self], text("plane.repr")))
 

@@ -37,6 +37,8 @@ from . import sections
 from .evidence import HeadRun, evidence, random_query_key, run_head
 from .examples import RANDOM_BATCH, RANDOM_SEED, RANDOM_TOKENS, worked_inputs
 from .exercises import EXERCISE_BOOK
+from .graph import stages_note, stages_of
+from .plane import NotOnThePlane
 from .sections import forward, html_block
 from .strings import text
 
@@ -90,6 +92,8 @@ class ScaleExplorer(Explorer):
         return figure, to_text(numbers)
 
     def show(self) -> None:
+        """Whose inputs it runs on (not the cells'), the default state for readers without a kernel, the slider."""
+        display(HTML(lang_div(f"<p>{escape(text('widget.scale.own_inputs'))}</p>")))
         snapshot(list(self.render(self.state_for(self.default))))
         display(LiveWidget([w.HBox([self.slider, self.to_default, self.to_one]), self.figure, self.numbers],
                            text("widget.scale.repr")))
@@ -178,7 +182,9 @@ class WidthExplorer(Explorer):
                     jacobian_raw=num(state.jacobian_raw, 4), jacobian_scaled=num(state.jacobian_scaled, 4))
 
     def show(self) -> None:
-        """The slider right above the row it changes; the averages under them, drawn once."""
+        """Whose inputs it runs on (its own), the slider right above the row it changes; the averages under them,
+        drawn once."""
+        display(HTML(lang_div(f"<p>{escape(text('widget.width.own_inputs'))}</p>")))
         snapshot([*self.render(self.state_for(64)), self.averages])
         display(LiveWidget([self.slider, self.figure, self.numbers, w.HTML(figure_html(self.averages))],
                            text("widget.width.repr")))
@@ -213,13 +219,16 @@ def _one_batch(matrix: object) -> np.ndarray:
 
 
 class HeadEditor:
-    """A field for every entry of Q, K and V (``HeadEditor(Q, K, V)``, the worked example's by default), and
+    """A field for every entry of Q, K and V (``HeadEditor(Q, K, V)``, the worked example's by default; with the
+    cells' A too, ``HeadEditor(Q, K, V, A)``, the head computed with its stages), and
     below them the head's forward pass on them (scores, scaled scores, weight rows, mixtures: the fields are the
     inputs). After an edit the numbers that changed are marked; an entry that is not one number is told beside
     its field, and what the last inputs read whole gave stays."""
 
-    def __init__(self, query: object = None, key: object = None, value: object = None) -> None:
+    def __init__(self, query: object = None, key: object = None, value: object = None,
+                 weights: object = None) -> None:
         given = (query, key, value)
+        self.stages = stages_of(weights) if weights is not None else None  # how the cells computed A
         self.inputs = {name: _one_batch(default if x is None else x)
                        for name, x, default in zip("QKV", given, worked_inputs())}
         self.fields: dict[tuple[str, int, int], w.Text] = {}
@@ -242,7 +251,8 @@ class HeadEditor:
         self.view = w.HTML()
         self.restoring = False
         self.error: SelfAttentionError | None = None
-        self.run = run_head(*self.inputs.values())
+        self.run = run_head(*self.inputs.values(), stages=self.stages)
+        self.note = stages_note("stages.editor", self.stages, weights, self.run.weights[0, 0])
         self.shown = self.render(self.run)
         self.view.value = self.shown
 
@@ -296,7 +306,7 @@ class HeadEditor:
             self.view.value = lang_div(f"<p><strong>{escape(text('widget.editor.kept'))}</strong></p>") + self.shown
             return self.run
         try:
-            self.run, self.error = run_head(*inputs), None
+            self.run, self.error = run_head(*inputs, stages=self.stages), None
         except SelfAttentionError as error:
             self.error = error
             self.view.value = html_block(sections.error(error))
@@ -309,7 +319,9 @@ class HeadEditor:
         return self.run
 
     def show(self) -> None:
-        snapshot(list(forward(run_head(*self.inputs.values()))))
+        if self.note:
+            display(HTML(lang_div(f"<p>{escape(self.note)}</p>")))
+        snapshot(list(forward(run_head(*self.inputs.values(), stages=self.stages))))
         display(LiveWidget([self.controls, w.HBox([self.reset]), self.view], text("widget.editor.repr")))
 
 
@@ -350,7 +362,10 @@ def exercise(exercise_id: str, variant: int = 0, **values: object) -> None:
 
 def challenge(name: str, plane) -> None:
     """A challenge on the vector plane: its prediction's form, then its move's, which judges ``plane`` as it stands
-    (the move's check waits for the prediction)."""
+    (the move's check waits for the prediction). A plane that could not be drawn says so instead."""
+    if isinstance(plane, NotOnThePlane):
+        plane.show()
+        return
     ExerciseForm(EXERCISE_BOOK, f"{name}-prediction").show()
     ExerciseForm(EXERCISE_BOOK, name, source=plane).show()
 
