@@ -265,9 +265,11 @@ def test_a_plane_given_the_cells_weights_computes_as_they_do_and_says_so():
     assert "÷ 2 → 0.00, 3.00" in plane.svg
     plane.move("k1", 3, 0)
     plane.reset()
-    np.testing.assert_allclose(plane.weights[0], [0.047426, 0.952574], atol=1e-6), "a move keeps the cells' stages"
+    np.testing.assert_allclose(plane.weights[0], [0.047426, 0.952574], atol=1e-6, err_msg="reset keeps the stages")
     columns = VectorPlane(None, None, None, cells_weights(lambda scores: scores / math.sqrt(2), axis=1))
-    np.testing.assert_allclose(columns.weights.sum(axis=0), [1, 1]) and "по каждому столбцу" in columns.note
+    np.testing.assert_allclose(columns.weights.sum(axis=0), [1, 1])
+    assert "по каждому столбцу" in columns.note and "Веса (сумма столбца — 1)" in columns.svg
+    assert "Веса (сумма строки — 1)" in plane.svg
     assert VectorPlane(None, None, None, cells_weights(lambda scores: scores / math.sqrt(2))).note == ""
 
 

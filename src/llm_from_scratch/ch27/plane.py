@@ -231,7 +231,8 @@ def _numbers(state: PlaneState) -> list[str]:
                      f'{divided_by(state.stages)} → {num(state.scaled[i, 0], 2)}, '
                      f'{num(state.scaled[i, 1], 2)}</text>')
     y += 26
-    parts.append(f'<text x="{left}" y="{y}" font-size="13" font-weight="bold">{escape(text("plane.bars"))}</text>')
+    bars = text("plane.bars" if state.stages.axis == 2 else "plane.bars_columns")  # what the cells' softmax sums
+    parts.append(f'<text x="{left}" y="{y}" font-size="13" font-weight="bold">{escape(bars)}</text>')
     for i in (0, 1):
         for j in (0, 1):
             y += 19

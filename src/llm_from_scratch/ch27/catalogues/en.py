@@ -459,6 +459,7 @@ STRINGS: dict[str, str] = {
     "plane.v_title": "v double; outputs: ● o₀, ■ o₁",
     "plane.scores": "Scores q·k",
     "plane.bars": "Weights (a row sums to 1)",
+    "plane.bars_columns": "Weights (a column sums to 1)",
     "plane.weights": "Weights — {rows}.",
     "plane.alt": "The plane of the worked example's vectors: {vectors}. {weights} Outputs: {outputs}.",
     "plane.projections": "Dotted lines: the keys' lines; fine dashes: the perpendiculars from {name} to them, ▪ their "

@@ -452,6 +452,7 @@ STRINGS: dict[str, str] = {
     "plane.v_title": "v — двойные; выходы: ● o₀, ■ o₁",
     "plane.scores": "Оценки q·k",
     "plane.bars": "Веса (сумма строки — 1)",
+    "plane.bars_columns": "Веса (сумма столбца — 1)",
     "plane.weights": "Веса — {rows}.",
     "plane.alt": "Плоскость векторов разобранного примера: {vectors}. {weights} Выходы: {outputs}.",
     "plane.projections": "Точечные линии — прямые ключей, тонкий штрих — перпендикуляры от {name} к ним, ▪ — их "
