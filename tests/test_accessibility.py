@@ -90,6 +90,17 @@ def test_every_number_drawn_in_a_heatmap_cell_contrasts_with_its_cell(value_rang
     assert {"#000000", "#ffffff"} == set(numbers), "dark cells take white numbers, light cells black ones"
 
 
+def test_values_that_differ_only_by_rounding_take_one_colour():
+    """Row sums of 1 and 1 − 2⁻⁵³ (which one comes out depends on numpy's order of summing) print as 1 and 1:
+    they are drawn in one colour, not at the colormap's two ends; a real difference still spans it."""
+    def fills(matrix):
+        svg = heatmap(np.array(matrix), ["a", "b"], ["c"], "t", "r", "c", role=None).svg
+        return [fill for fill, stroke in re.findall(r'style="fill: (#[0-9a-f]{6}); stroke: (#[0-9a-f]{6})', svg)
+                if fill == stroke]
+    assert len(set(fills([[1.0], [1.0 - 2**-53]]))) == 1
+    assert len(set(fills([[1.0], [0.999]]))) == 2
+
+
 def test_frames_lines_and_the_focus_ring_contrast_at_3_to_1_or_more_with_white():
     svg = heatmap(np.eye(2), ["a", "b"], ["c", "d"], "t", "r", "c", role="key").svg
     strokes = set(re.findall(r"stroke: (#[0-9a-f]{6})", svg)) - set(re.findall(r"fill: (#[0-9a-f]{6})", svg))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import io
+import math
 import re
 import textwrap
 from dataclasses import dataclass
@@ -135,7 +136,11 @@ def heatmap(matrix, row_labels, column_labels, title: str, row_axis: str, column
     fig = MplFigure(figsize=(1.3 * columns + 2.4, 0.75 * rows + 1.4))
     ax = fig.subplots()
     low, high = value_range if value_range else (float(matrix.min()), float(matrix.max()))
-    norm, colormap = Normalize(low, high if high > low else low + 1), matplotlib.colormaps[COLORMAP]
+    if math.isclose(low, high, rel_tol=1e-9, abs_tol=1e-12):
+        # values that differ only by rounding (row sums of 1 and 1 − 2⁻⁵³, which depend on numpy's order of
+        # summing) are one value: one colour, not the colormap's two ends
+        high = low + 1
+    norm, colormap = Normalize(low, high), matplotlib.colormaps[COLORMAP]
     decimals = places(matrix)
     for (i, j), value in np.ndenumerate(matrix):
         shade = norm(value)
