@@ -88,6 +88,16 @@ def test_what_the_weights_graph_records_is_said_and_no_slip_that_was_not_made(ma
     assert said(key, **fields) in note and "mis." not in note, note
 
 
+def test_scores_divided_by_the_root_of_their_own_width_name_no_divisor():
+    """Inputs of width 3 divided by √3 are the head's own scaling (not the chapter's √2): only the inputs changed."""
+    rng = np.random.default_rng(3)
+    query, key_ = (Tensor(rng.integers(-3, 4, size=(1, 4, 3)).astype(float)) for _ in range(2))
+    scaled = query @ key_.transpose(1, 2) / math.sqrt(3)
+    feedback = check("weights", softmax_row(scaled.data[0, 0]), S=scaled)
+    assert feedback.correct and said("given.inputs_changed", names="Q, K") in feedback.message, feedback.message
+    assert "1.4142" not in feedback.message
+
+
 def test_q_and_k_in_each_others_place_are_named_as_such_not_as_new_inputs():
     q, k, _ = (Tensor(x) for x in hand_inputs())
     scaled = k @ q.transpose(1, 2) / 2

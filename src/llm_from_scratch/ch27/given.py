@@ -20,7 +20,7 @@ from ..book.formatting import trimmed
 from ..book.tolerances import FLOAT_NOISE, ROUNDED
 from ..engine import Tensor
 from .evidence import HeadRun, LearnerEvidence, run_head
-from .graph import factor_of
+from .graph import factor_of, is_scores
 
 INPUTS = ("Q", "K", "V")
 # a stage's name in the cells -> the inputs its formula reads, in order
@@ -70,19 +70,20 @@ def recorded(name: str, value: object, run: HeadRun) -> list[Phrase]:
             said.append(Phrase("graph.axis", {"axis": tensor.params["axis"]}))
         tensor, name = tensor.inputs[0], "S"
     if name == "S":
-        root = math.sqrt(run.query.shape[-1])
         factor = factor_of(tensor)
         if isinstance(tensor, Tensor) and tensor.op == "div" and "divisor" in tensor.params:
+            root = _root(tensor.inputs[0], run)
             if abs(tensor.params["divisor"] - root) > FLOAT_NOISE:
                 said.append(Phrase("graph.divisor", {"divisor": trimmed(tensor.params["divisor"], 4),
                                                      "root": trimmed(root, 4)}))
             tensor = tensor.inputs[0]
         elif factor is not None:
+            root = _root(factor[1], run)
             if abs(factor[0] - 1 / root) > FLOAT_NOISE:
                 said.append(Phrase("graph.factor", {"factor": trimmed(factor[0], 4), "scale": trimmed(1 / root, 4)}))
             tensor = factor[1]
         elif isinstance(tensor, Tensor) and tensor.op == "matmul":
-            said.append(Phrase("graph.no_scale", {"root": trimmed(root, 4)}))
+            said.append(Phrase("graph.no_scale", {"root": trimmed(_root(tensor, run), 4)}))
         else:
             return said
         name = "scores"
@@ -91,6 +92,12 @@ def recorded(name: str, value: object, run: HeadRun) -> list[Phrase]:
         if _same(first, run.key) and _same(second, run.query) and not _same(run.query, run.key):
             said.append(Phrase("graph.swapped"))
     return said
+
+
+def _root(scores: object, run: HeadRun) -> float:
+    """√d_k of the queries ``scores`` were computed from (the cells' own width), or of ``run``'s where the graph
+    does not say."""
+    return math.sqrt(scores.inputs[0].shape[-1] if is_scores(scores) else run.query.shape[-1])
 
 
 def _joined(phrases: list[Phrase]) -> Phrase:
