@@ -286,9 +286,9 @@ def single_token_inputs() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 def identical_keys_inputs() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The worked example's Q and V with two equal key rows."""
-    q, _, v = worked_inputs()
-    return q, np.array([[[1.0, 2.0], [1.0, 2.0]]]), v
+    """The worked example's Q and V, with keys whose rows are all its first key k_0 (05's K_same)."""
+    q, k, v = worked_inputs()
+    return q, k[:, [0] * k.shape[1]], v
 
 
 @dataclass(frozen=True)
