@@ -6,6 +6,7 @@ import pathlib
 import re
 import subprocess
 import sys
+from collections import Counter
 
 import pytest
 from support import copy_configuration
@@ -22,6 +23,7 @@ from support.notebooks import (
 
 from llm_from_scratch.book.chapters import chapters
 from llm_from_scratch.ch27.exercises import EXERCISE_BOOK, EXERCISES
+from llm_from_scratch.ch27.strings import STRINGS
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 CHAPTERS = chapters(ROOT)
@@ -315,3 +317,54 @@ def test_the_editions_may_differ_in_comments_only():
     en = 'A = S.softmax(2)  # axis 2 is the keys\nO = A @ V\nshow("# не комментарий")'
     assert without_comments(ru) == without_comments(en) == 'A = S.softmax(2)\nO = A @ V\nshow("# не комментарий")'
     assert without_comments(en) != without_comments(en.replace("softmax(2)", "softmax(1)"))
+
+
+QUOTED = re.compile(r"\$\$.*?\$\$|\$[^$]+?\$|`[^`]+`", re.S)  # formulas and code, as prose quotes them
+WHOLE_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?!\w)")
+# What the source says (tests/data/source, its history) and each edition must say in its words: (where, ru, en).
+# A catalogue key names the history figure's line; a notebook name, the markdown cell that says it.
+SOURCE_CLAIMS = [
+    ("history.recurrent-fixed-context", r"один вектор", r"one vector"),
+    ("history.additive-encoder-decoder-alignment", r"на каждом шаге.*заново", r"at every step.*anew"),
+    ("history.scaled-dot-product-self-attention", r"в одном\s+слое", r"in one layer"),
+    ("05_history.ipynb", r"для каждой пары[^.]*отдельно", r"for each\s+\S+ \S+ \S+\s+pair separately"),
+    ("05_history.ipynb", r"состояния декодера появляются по одному", r"decoder states arrive one at a time"),
+]
+
+
+def quoted_facts(text: str) -> Counter:
+    """The formulas, code and numbers a text quotes: what two editions must say alike."""
+    return Counter(QUOTED.findall(text)) + Counter(WHOLE_NUMBER.findall(QUOTED.sub(" ", text)))
+
+
+@pytest.mark.parametrize("path", [p for p in NOTEBOOKS if p.parent == CH27.folder], ids=lambda p: p.name)
+def test_the_editions_quote_the_same_formulas_code_and_numbers(path):
+    """Markdown cell by markdown cell — the history, the try-its and the rest — both editions quote the same."""
+    ru, en = (load(CH27.editions()[lang] / path.name).cells for lang in ("ru", "en"))
+    assert [c.cell_type for c in ru] == [c.cell_type for c in en]
+    differ = [f"cell {index}: ru {dict(quoted_facts(a.source) - quoted_facts(b.source))}, "
+              f"en {dict(quoted_facts(b.source) - quoted_facts(a.source))}"
+              for index, (a, b) in enumerate(zip(ru, en))
+              if a.cell_type == "markdown" and quoted_facts(a.source) != quoted_facts(b.source)]
+    assert not differ, "\n".join(differ)
+
+
+def _said(where: str, lang: str) -> list[str]:
+    """The history figure's line a catalogue key names, or the markdown cells of a notebook."""
+    if not where.endswith(".ipynb"):
+        return [STRINGS.text_in(lang, where)]
+    return [c.source if c.cell_type == "markdown" else "" for c in load(CH27.editions()[lang] / where).cells]
+
+
+@pytest.mark.parametrize(("where", "ru", "en"), SOURCE_CLAIMS, ids=[f"{c[0]}-{n}" for n, c in enumerate(SOURCE_CLAIMS)])
+def test_both_editions_say_what_the_source_says_in_the_history(where, ru, en):
+    found = {lang: [i for i, text in enumerate(_said(where, lang)) if re.search(pattern, text, re.S)]
+             for lang, pattern in (("ru", ru), ("en", en))}
+    assert found["ru"] and found["ru"] == found["en"], found
+
+
+def test_the_history_figure_quotes_the_same_in_both_editions():
+    keys = sorted(key for key in STRINGS.strings["ru"] if key.startswith("history."))
+    assert len(keys) >= 3
+    ru, en = ([quoted_facts(STRINGS.strings[lang][key]) for key in keys] for lang in ("ru", "en"))
+    assert ru == en

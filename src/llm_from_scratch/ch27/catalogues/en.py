@@ -64,8 +64,8 @@ STRINGS: dict[str, str] = {
     "replay.differs": "DIFFERS",
     "history.recurrent-fixed-context": "Fixed recurrent context: the encoder squeezes the whole source sentence into "
         "one vector of a fixed length, and at every step the decoder sees only that.",
-    "history.additive-encoder-decoder-alignment": "Additive encoder–decoder alignment: at every step the decoder sets "
-        "the weights of the encoder annotations itself and receives their weighted sum.",
+    "history.additive-encoder-decoder-alignment": "Additive encoder–decoder alignment: at every step the decoder "
+        "computes the weights of the encoder annotations anew and receives their weighted sum.",
     "history.scaled-dot-product-self-attention": "Scaled dot-product self-attention: in one layer the queries and "
         "keys of one sequence are compared, all with all.",
     "history.encoder_decoder": "alignment: queries are decoder states, keys are encoder annotations",
