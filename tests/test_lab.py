@@ -19,7 +19,7 @@ import nbformat
 import numpy as np
 import pytest
 from nbclient import NotebookClient
-from support.notebooks import code_cells, load, outputs_text
+from support.notebooks import code_cells, figure_table, load, outputs_text
 from support.oracle import head, head_gradients, softmax
 
 from llm_from_scratch.book.chapters import chapters
@@ -249,7 +249,7 @@ def test_inputs_of_other_sizes_flow_through_every_cell_and_every_shown_table(pat
             data = output.get("data", {})
             if "image/svg+xml" in data:
                 role = titles[shown_title("".join(data["image/svg+xml"]))]
-                shown = table_numbers("".join(data["text/plain"]).split("\n\n")[0])
+                shown = table_numbers(figure_table(data))
                 assert any(value.size == shown.size and np.allclose(shown, value.reshape(shown.shape), atol=5e-7)
                            for value in oracle[role]), (role, cell.source)
                 compared.append(role)

@@ -25,6 +25,7 @@ from llm_from_scratch.book.exercises import OPTIONS
 from llm_from_scratch.book.text import set_language
 from llm_from_scratch.ch27.evidence import evidence
 from llm_from_scratch.ch27.exercises import EXERCISE_BOOK, EXERCISES
+from llm_from_scratch.ch27.strings import text
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 CH27 = next(c for c in chapters(ROOT) if c.name == "chapter27")
@@ -152,20 +153,29 @@ def plain(text: str) -> str:
     return " ".join(text.split())
 
 
+def asked_in(exercise, ev, lang: str) -> str:
+    """What the cell that asks an exercise says before any answer: its title and its prompt."""
+    facts = exercise.inputs(ev)
+    return "\n".join(EXERCISE_BOOK.said(exercise, exercise.key(name), facts, lang) for name in ("title", "prompt"))
+
+
 def given_away(lang: str, chapter: Chapter = CH27) -> list[str]:
     """Where, walking an edition in reading order, a phrase an exercise declares would give it away
-    (``Exercise.gives_away``) stands above the cell that asks it: in prose, in code comments or in outputs,
-    earlier exercises' options included. What an earlier exercise says once attempted is left out: a learner
-    who worked it out has learned it."""
-    said, found = [], []
+    (``Exercise.gives_away``) stands before the learner answers it: in prose, code comments or outputs above the
+    cell that asks it (earlier exercises' options included), in what an earlier exercise says once attempted
+    (its hints, feedback and explanation: a review question must not be settled by an earlier one's feedback),
+    or in its own title and prompt."""
+    ev, said, found = evidence(), [], []
     for name, index, cell in _reading(lang, chapter):
         asked = [EXERCISES[i] for i in exercises_asked(cell.source)] if cell.cell_type == "code" else []
         for exercise in asked:
+            before = [*said, (f"its own prompt ({name} cell {index})", plain(asked_in(exercise, ev, lang)))]
             for pattern in exercise.gives_away[lang]:
                 found += [f"{exercise.id} ({name} cell {index}) is given away in {where}: “{m[0]}”"
-                          for where, text in said if (m := re.search(pattern, text))]
+                          for where, text in before if (m := re.search(pattern, text))]
         text = cell.source if cell.cell_type == "markdown" else f"{comments(cell.source)}\n{outputs_text(cell)}"
         said.append((f"{name} cell {index}", plain(text)))
+        said += [(f"what {e.id} says once attempted", plain(said_after_an_attempt(e, ev, lang))) for e in asked]
     return found
 
 
@@ -195,12 +205,46 @@ LEAKS_ONCE_FOUND = [
     ("small-query-gradients", "en", "norm of the softmax Jacobian ‖diag(a) − aaᵀ‖ for row q_0 = 0.0279"),
     ("future-access", "ru", "маски нет: каждому запросу видны все позиции ключей; d_k = 2, d_v = 2"),
     ("future-access", "en", "no mask: every query sees every key position; d_k = 2, d_v = 2"),
+    # issue 43's review questions: a prompt that named the cause, a sentence of 01, a plane task's feedback
+    ("one-hot-gradient", "ru", "Умножим Q разобранного примера на 4: в каждой строке A весь вес окажется у одного "
+                               "ключа (с точностью до шести знаков), а градиент Q̄ (при Ō = I) станет почти нулевым."),
+    ("one-hot-gradient", "en", "Multiply the worked example's Q by 4: in every row of A all the weight goes to one key "
+                               "(to six decimals), and the gradient Q̄ (with Ō = I) becomes nearly zero."),
+    ("no-matching-key", "ru", "Отрицательная оценка ещё не\nозначает веса, близкого к нулю: важно, насколько она "
+                              "меньше соседней."),
+    ("no-matching-key", "en", "A negative score does not yet mean a\nweight near zero: what counts is how much smaller "
+                              "it is than its neighbour."),
+    ("identical-keys", "ru", "Да. Softmax строки видит только её оценки, и две равные оценки дают по 1/2."),
+    ("identical-keys", "en", "Yes. A row's softmax sees only its scores, and two equal scores give 1/2 each."),
 ]
 
 
 @pytest.mark.parametrize("exercise_id, lang, text", LEAKS_ONCE_FOUND)
 def test_the_phrases_find_the_leaks_once_found(exercise_id, lang, text):
     assert any(re.search(pattern, plain(text)) for pattern in EXERCISES[exercise_id].gives_away[lang])
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_no_exercise_is_offered_above_the_cell_that_asks_it(lang):
+    """An exercise's form (review()'s practice included) stands nowhere above the cell that asks it: the
+    prose before that cell introduces what it needs (10 once offered head-width, d_model = 768 and h = 16,
+    above the section that introduces d_model and h)."""
+    set_language(lang)
+    forms = {}  # an exercise's form as its output names it: the words up to its title
+    for e in EXERCISE_BOOK.exercises.values():
+        title = EXERCISE_BOOK.title(e.id)
+        said = text("widget.exercise.repr", title=title)
+        forms[e.id] = said[:said.index(title) + len(title)]
+    asked, found = set(), []
+    for name, index, cell in _reading(lang):
+        if cell.cell_type != "code":
+            continue
+        shown = outputs_text(cell)
+        found += [f"{exercise_id} is offered in {name} cell {index}, above the cell that asks it"
+                  for exercise_id, form in forms.items() if exercise_id not in asked and form in shown
+                  and exercise_id not in exercises_asked(cell.source)]
+        asked |= set(exercises_asked(cell.source))
+    assert not found, "\n".join(found)
 
 
 def test_the_numbers_find_a_causal_row_once_printed():

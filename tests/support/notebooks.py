@@ -6,6 +6,7 @@ import io
 import pathlib
 import re
 import tokenize
+from html import unescape
 from html.parser import HTMLParser
 
 import nbformat
@@ -86,6 +87,12 @@ def outputs_of(notebook: nbformat.NotebookNode, needle: str, kind: str = "text/p
     cell = next(cell for cell in code_cells(notebook) if needle in cell.source)
     return "".join(output.get("data", {}).get(kind, "") + (output.get("text", "") if kind == "text/plain" else "")
                    for output in cell.outputs)
+
+
+def figure_table(data: dict) -> str:
+    """A figure output's text table, as its HTML shows it (a folded one keeps its numbers there alone)."""
+    html = data["text/html"] if isinstance(data["text/html"], str) else "".join(data["text/html"])
+    return unescape(re.search(r"<pre>(.*?)</pre>", html, re.S)[1])
 
 
 def language_of(notebook: nbformat.NotebookNode) -> str | None:

@@ -17,7 +17,7 @@ from html import escape
 
 from IPython.display import display
 
-from .figures import Figure
+from .figures import Figure, without_numbers
 from .sections import Section, to_text
 from .text import language, text
 
@@ -26,10 +26,6 @@ def _html(part: Section | Figure) -> str:
     if isinstance(part, Figure):
         return part._repr_html_() + f"<pre>{escape(part.table)}</pre>"
     return f"<pre>{escape(to_text(part))}</pre>"
-
-
-def _plain(part: Section | Figure) -> str:
-    return part.table if isinstance(part, Figure) else to_text(part)
 
 
 FOLDED_CLASS = "llm-folded"  # an answer folded until the learner opens it (a form's reveal opens it too)
@@ -68,15 +64,16 @@ def folded_html(*parts: Section | Figure) -> str:
 def show_folded(*parts: Section | Figure) -> None:
     """Display sections and at most one figure, folded.
 
-    The output also carries the figure's SVG and everything as plain text: JupyterLab
-    shows the HTML, while nbval compares the SVG by meaning, as for any figure.
+    JupyterLab shows the HTML, whose tables hold every number (nbval compares them). The fallbacks
+    that a plain-text viewer or a diff shows hold no answer: the plain text only says what is folded,
+    and the figure's SVG, which nbval compares by meaning as for any figure, has its numbers blanked.
     """
     figures = [part for part in parts if isinstance(part, Figure)]
     if len(figures) > 1:
         raise ValueError("show_folded takes at most one figure: one output holds one SVG")
-    bundle = {"text/html": folded_html(*parts), "text/plain": "\n\n".join(_plain(part) for part in parts)}
+    bundle = {"text/html": folded_html(*parts), "text/plain": text("folded.summary")}
     if figures:
-        bundle["image/svg+xml"] = figures[0].described_svg()
+        bundle["image/svg+xml"] = without_numbers(figures[0].described_svg())
     display(bundle, raw=True)
 
 

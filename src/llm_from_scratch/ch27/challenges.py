@@ -188,17 +188,19 @@ CHALLENGES = (
                 "b": "Куда угодно на расстоянии |k₀| от начала координат: важна длина ключа.",
                 "c": "Куда угодно, где q₀·k₁ = q₀·k₀.",
                 "d": "Никуда: k₀ перпендикулярен q₀, и его вес до половины не поднять.",
-                "right": "Да. Softmax строки видит только её оценки, и две равные оценки дают по 1/2. Осталось найти, "
-                    "где q₀·k₁ совпадает с q₀·k₀, — таких точек много.",
+                "right": "Да. Softmax строки видит только её оценки, а не сами ключи. Осталось найти, где q₀·k₁ "
+                    "совпадает с q₀·k₀, — таких точек много.",
                 "why_a": "k₁ = k₀ подходит, но это не единственная точка: softmax видит только оценки, а одну и ту же "
                     "оценку q₀·k дают многие ключи.",
                 "why_b": "Одной длины ключа мало: оценка q₀·k — это проекция k на направление q₀, умноженная на длину "
                     "q₀. Ключ той же длины, повёрнутый к q₀, получит больший вес.",
                 "why_d": "Перпендикулярный ключ получает оценку 0, но не вес 0: вес зависит от того, как оценка "
                     "соотносится с другими оценками строки, а их можно уравнять, двигая k₁.",
-                "explain": "Веса строки зависят только от её оценок, а равные оценки дают равные веса.",
+                "explain": "Веса строки зависят только от её оценок: годится любой k₁, которому q₀ даёт ту же оценку, "
+                    "что и k₀.",
                 "hint_stage": "Что softmax получает на вход — ключи или оценки?",
-                "hint_formula": "В строке из двух оценок softmax(s₀, s₁) = (1/2, 1/2) ровно тогда, когда s₀ = s₁.",
+                "hint_formula": "softmax(s₀, s₁) зависит только от разности s₁ − s₀. При какой разности веса "
+                    "сравняются?",
             },
             "en": {
                 "title": "where k₁ must go to equalize q₀'s weights",
@@ -208,17 +210,19 @@ CHALLENGES = (
                 "b": "Anywhere at the distance |k₀| from the origin: the key's length is what counts.",
                 "c": "Anywhere q₀·k₁ = q₀·k₀.",
                 "d": "Nowhere: k₀ is perpendicular to q₀, and its weight cannot rise to one half.",
-                "right": "Yes. A row's softmax sees only its scores, and two equal scores give 1/2 each. What is left "
-                    "is to find where q₀·k₁ equals q₀·k₀; there are many such points.",
+                "right": "Yes. A row's softmax sees only its scores, not the keys themselves. What is left is to find "
+                    "where q₀·k₁ equals q₀·k₀; there are many such points.",
                 "why_a": "k₁ = k₀ works, but it is not the only point: softmax sees only the scores, and many keys "
                     "give the same score q₀·k.",
                 "why_b": "A key's length alone is not enough: the score q₀·k is k's projection onto q₀'s direction "
                     "times q₀'s length. A key of the same length, turned towards q₀, gets a larger weight.",
                 "why_d": "A perpendicular key gets a score of 0, not a weight of 0: a weight depends on how its score "
                     "compares with the row's other scores, and moving k₁ can make them equal.",
-                "explain": "A row's weights depend on its scores alone, and equal scores give equal weights.",
+                "explain": "A row's weights depend on its scores alone: any k₁ to which q₀ gives the same score as to "
+                    "k₀ will do.",
                 "hint_stage": "What does softmax take in: the keys or the scores?",
-                "hint_formula": "For a row of two scores, softmax(s₀, s₁) = (1/2, 1/2) exactly when s₀ = s₁.",
+                "hint_formula": "softmax(s₀, s₁) depends only on the difference s₁ − s₀. At which difference do the "
+                    "weights become level?",
             },
         },
     ),

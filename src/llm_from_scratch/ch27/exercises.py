@@ -976,11 +976,13 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
             "ru": (
                 r"вес\w* (строки )?равны,? когда равны (ее )?оценки",
                 r"равн\w+ оценк\w+ да\w+ равн\w+ вес",
+                r"равн\w+ оценк\w+ да\w+ по 1 ?/ ?2",
                 r"одинаков\w+ ключ\w*.{0,60}(равн\w+ вес|равномерн\w+|поровну)",
             ),
             "en": (
                 r"weights are equal when (its|the) scores are",
                 r"equal scores give equal weights",
+                r"equal scores give 1 ?/ ?2 each",
                 r"identical keys.{0,60}(equal weights|uniform|evenly)",
             ),
         },
@@ -1570,17 +1572,18 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
         facts=_saturated_facts,
         misconceptions={"a": "blames-values", "b": "argmax-not-differentiable", "c": "scale-kills-gradient"},
         gives_away={
-            "ru": (r"весь вес (у|на) одн\w+ ключ\w*.{0,80}(производн|якобиан|градиент)\w*.{0,30}(почти )?нул",),
+            "ru": (r"весь вес\W+(\w+\W+)?(у|на) одн\w+ ключ\w*.{0,80}(производн|якобиан|градиент)\w*.{0,40}"
+                   r"(почти )?нул",),
             "en": (
-                r"all (the )?weight (on|at) one key.{0,80}(derivative|jacobian|gradient).{0,30}(almost |nearly )?zero",
+                r"all (the )?weight (\w+ ){0,2}(on|to|at) one key.{0,80}(derivative|jacobian|gradient).{0,40}"
+                r"(almost |nearly )?zero",
             ),
         },
         strings={
             "ru": {
                 "title": "Q × 4: почему исчезает Q̄",
-                "prompt": "Умножим Q разобранного примера на {factor}: в каждой строке A весь вес окажется у одного "
-                    "ключа (с точностью до шести знаков), а градиент Q̄ (при Ō = I) станет почти нулевым. Почему Q̄ ≈ "
-                    "0?",
+                "prompt": "Умножим Q разобранного примера на {factor}: оценки вырастут в {factor} раза, а градиент Q̄ "
+                    "(при Ō = I) станет почти нулевым. Почему Q̄ ≈ 0?",
                 "a": "Градиент не доходит до значений: V̄ равен нулю, и запросам нечего передать.",
                 "b": "Голова выбирает ключ через argmax, а у argmax нет производной: Q̄ равен нулю точно.",
                 "c": "Множитель 1/√d_k при больших оценках обнуляет градиент.",
@@ -1601,8 +1604,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
             },
             "en": {
                 "title": "Q × 4: why Q̄ vanishes",
-                "prompt": "Multiply the worked example's Q by {factor}: in every row of A all the weight goes to one "
-                    "key (to six decimals), and the gradient Q̄ (with Ō = I) becomes nearly zero. Why is Q̄ ≈ 0?",
+                "prompt": "Multiply the worked example's Q by {factor}: the scores grow {factor}-fold, and the "
+                    "gradient Q̄ (with Ō = I) becomes nearly zero. Why is Q̄ ≈ 0?",
                 "a": "No gradient reaches the values: V̄ is zero, so there is nothing to pass on to the queries.",
                 "b": "The head picks a key with argmax, which has no derivative: Q̄ is exactly zero.",
                 "c": "The factor 1/√d_k wipes out the gradient when the scores are large.",
@@ -1751,8 +1754,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
         misconceptions={"a": "no-match-zero", "c": "negative-scores-undefined", "d": "falls-back-to-self"},
         gives_away={
             "ru": (r"(не подходит|не похож)\w* ни (один|на один) ключ.{0,80}(сумм\w* 1|в сумме)",
-                   r"(наименее плох|менее плох)\w*"),
-            "en": (r"matches no key.{0,80}(sums? to 1|sum of 1)", r"least bad"),
+                   r"(наименее плох|менее плох)\w*", r"отрицательн\w+ оценк\w+ (еще )?не означает"),
+            "en": (r"matches no key.{0,80}(sums? to 1|sum of 1)", r"least bad", r"negative score does not (yet )?mean"),
         },
         strings={
             "ru": {

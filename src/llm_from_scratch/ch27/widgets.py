@@ -370,13 +370,18 @@ def challenge(name: str, plane) -> None:
     ExerciseForm(EXERCISE_BOOK, name, source=plane).show()
 
 
+REVIEW_NOTEBOOK = "10_exercises"  # review() is its practice
+
+
 def practice_for(skills: list[str]) -> dict[str, str | None]:
     """For each skill, an exercise with fresh variants that serves it (a numbers one, each offered once where it
-    can be), or None when it has none."""
+    can be), or None when it has none. A question of the review's own notebook is offered only once attempted:
+    before that, its prompt would stand above the prose that introduces it."""
     offered: dict[str, str | None] = {}
     for skill in skills:
         serving = [e.id for e in EXERCISE_BOOK.exercises.values()
-                   if skill in e.skills and e.varies and e.kind == "numbers"]
+                   if skill in e.skills and e.varies and e.kind == "numbers"
+                   and (e.notebook != REVIEW_NOTEBOOK or EXERCISE_BOOK.attempted(e.id))]
         fresh = [i for i in serving if i not in offered.values()]
         offered[skill] = (fresh or serving or [None])[0]
     return offered
@@ -389,9 +394,13 @@ def review() -> None:
     if not waiting:
         display(HTML(lang_div(f"<p><strong>{escape(text('review.all_mastered'))}</strong></p>")))
         return
+    shown: set[str] = set()
     for m, (skill, exercise_id) in zip(waiting, practice_for([m.skill for m in waiting]).items()):
         said = text("review.skill", skill=text(skill), first_right=m.first_right, required=m.required)
-        if exercise_id is None:
+        if exercise_id in shown:
+            above = text("review.above", title=EXERCISE_BOOK.title(exercise_id))
+            display(HTML(lang_div(f"<p><strong>{escape(said)}</strong> {escape(above)}</p>")))
+        elif exercise_id is None:
             titles = ", ".join(text("review.title", title=EXERCISE_BOOK.title(e.id))
                                for e in EXERCISE_BOOK.exercises.values() if skill in e.skills)
             back = text("review.return_to", titles=titles)
@@ -399,3 +408,4 @@ def review() -> None:
         else:
             display(HTML(lang_div(f"<p><strong>{escape(said)}</strong> {escape(text('review.fresh'))}</p>")))
             exercise(exercise_id, EXERCISE_BOOK.next_variant(exercise_id))
+            shown.add(exercise_id)

@@ -454,6 +454,7 @@ STRINGS: dict[str, str] = {
     "review.return_to": "This skill's questions have no fresh examples. If you have not answered them yet, do (an "
         "answer right at the first attempt, without hints, counts): {titles}.",
     "review.title": "“{title}”",
+    "review.above": "The example above, “{title}”, practises it too: an answer to it counts for both skills.",
     "review.fresh": "A fresh example to practise on:",
     "plane.qk_title": "q solid, k dashed",
     "plane.v_title": "v double; outputs: ● o₀, ■ o₁",
