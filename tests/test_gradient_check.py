@@ -14,7 +14,7 @@ from llm_from_scratch.ch27.notebook import scaled_dot_product_self_attention, se
 from llm_from_scratch.ch27.strings import STRINGS
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-FORMULAS = "голова главы, L = ⟨O, Ō⟩"
+FORMULAS = "формулы, L = ⟨O, Ō⟩"
 
 
 def inputs():

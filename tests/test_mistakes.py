@@ -181,7 +181,7 @@ def test_the_weights_mistakes_learners_make_most(answer, misconception):
 def test_a_coarse_rounding_that_coincides_with_hard_attention_says_softmax_never_gives_0_or_1():
     """[0.014, 0.986] to one decimal is [0.0, 1.0]: the hard-attention row."""
     feedback = check("weights", [0.0, 1.0])
-    assert feedback.misconception == "hard-attention" and "ровно 0 или ровно 1" in feedback.message
+    assert feedback.misconception == "hard-attention" and "не даёт ни 0, ни 1" in feedback.message
 
 
 @pytest.mark.parametrize("answer", [[0.01, 0.99], "[0.01, 0.99]", "0,01 0,99", "1.4% 98.6%", [0.014, 0.986]])

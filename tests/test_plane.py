@@ -137,13 +137,13 @@ JUDGED = [  # (challenge, the plane's vectors, right, what the message says)
     ("plane-equal", moved(k1=(4.5, 1.5)), False, "оценки q₀·k₀ = 0.00 и q₀·k₁ = 4.50 не равны"),
     ("plane-equal", moved(k1=(0, 3)), False, "той же длины"),
     ("plane-equal", moved(), False, "k₁ всё ещё в исходной точке (-1, 2)"),
-    ("plane-equal", moved(k1=(-2, 0), q1=(0, 0)), False, "Не на исходном месте также: q₁ = (0, 0)"),
+    ("plane-equal", moved(k1=(-2, 0), q1=(0, 0)), False, "а сдвинуты и другие: q₁ = (0, 0)"),
     ("plane-equal", moved(k1=(-2, 0), k0=(3.001, 0)), True, "0.500"),  # a move no one can see is no move
     ("plane-strong", moved(q1=(-1, 2)), True, "вес k₁ — 0.997"),
     ("plane-strong", moved(q1=(-0.5, 0.5)), False, "0.893, а нужно не меньше 0.9"),
     ("plane-strong", moved(q1=(1, 3)), False, "значения в оценки не входят"),
     ("plane-strong", moved(q1=(-0.2, 0.4)), False, "направлен на k₁, но короток (длина 0.45)"),
-    ("plane-strong", moved(q1=(-1, 2), k1=(0, 0)), False, "также: k₁ = (0, 0)"),
+    ("plane-strong", moved(q1=(-1, 2), k1=(0, 0)), False, "другие: k₁ = (0, 0)"),
     ("plane-long", moved(q0=(0, 6)), True, "[0.0002,0.9998] вместо [0.014,0.986]"),
     ("plane-long", moved(q0=(0, 4.5)), False, "сейчас 4.5, а нужна ровно 6 — вдвое больше исходной 3"),
     ("plane-long", moved(q0=(0, 1.5)), False, "сейчас 1.5"),
@@ -151,7 +151,7 @@ JUDGED = [  # (challenge, the plane's vectors, right, what the message says)
     ("plane-long", moved(q0=(1, 6)), False, "отклонился"),
     ("plane-long", moved(q0=(0, -6)), False, "в обратную сторону"),
     ("plane-long", moved(q0=(0, 0)), False, "нулевой вектор"),
-    ("plane-long", moved(q0=(0, 6), v0=(0, 0)), False, "также: v₀ = (0, 0)"),
+    ("plane-long", moved(q0=(0, 6), v0=(0, 0)), False, "другие: v₀ = (0, 0)"),
 ]
 
 

@@ -160,11 +160,12 @@ WRITE_HEAD = _code_exercise(
         "ru": {
             "title": "голова своими руками",
             "missing-scale": "Оценки не масштабированы: {probe} ваши веса получаются из оценок, поделённых на "
-                "{found}, то есть ни на что. Голова делит их на √d_k = {right}, иначе при большой ширине d_k почти "
-                "весь вес строки достаётся одному ключу.",
+                "{found}, то есть ни на что. Голова делит их на √d_k = {right}: без этого при большой ширине d_k и "
+                "независимых компонентах со средним 0 и дисперсией 1 почти весь вес строки обычно достаётся одному "
+                "ключу (27.4).",
             "scale-by-dk": "Оценки поделены на d_k: {probe} ваши веса получаются из оценок, поделённых на {found} = "
-                "d_k. Голова делит на √d_k = {right}: дисперсия скалярного произведения растёт как d_k, а его разброс "
-                "— как √d_k.",
+                "d_k. Голова делит на √d_k = {right}: при независимых компонентах со средним 0 и дисперсией 1 "
+                "дисперсия скалярного произведения растёт как d_k, а его разброс — как √d_k.",
             "scale-by-root-t": "Оценки поделены на √T: {probe} ваши веса получаются из оценок, поделённых на {found} "
                 "= √T (T = {tokens}). Масштаб зависит от ширины запросов и ключей: голова делит на √d_k = {right}.",
             "scale-by-root-dv": "Оценки поделены на √d_v: {probe} ваши веса получаются из оценок, поделённых на "
@@ -188,7 +189,7 @@ WRITE_HEAD = _code_exercise(
             "scale-after-softmax": "Множитель 1/√d_k применён после softmax: {probe} строки ваших весов дают в сумме "
                 "{found}, то есть 1/√d_k. Делите оценки до softmax — тогда строки весов дают 1.",
             "hard-attention": "Весь вес отдан наибольшей оценке строки: {probe} ваши веса — нули и единицы. Softmax "
-                "даёт каждому ключу долю e^s / Σ e^s и никогда не даёт ровно 0 или 1.",
+                "даёт каждому ключу долю e^s / Σ e^s, а она в точной арифметике не бывает ни 0, ни 1.",
             "uniform-weights": "Веса поровну: {probe} каждый ключ получает 1/T, хотя оценки строки различаются. Веса "
                 "берутся из оценок: softmax(Q Kᵀ / √d_k).",
             "transposed-weights": "Значения смешаны весами Aᵀ: {probe} ваш выход — Aᵀ·V. Строка o_i берёт веса из "
@@ -204,17 +205,19 @@ WRITE_HEAD = _code_exercise(
                 "softmax (множитель e^(−max) сокращается), но не даёт exp переполниться на больших оценках.",
             "hint_stage": "Этапы по порядку: оценки q @ kᵀ, масштаб 1/√d_k, softmax по последней оси, смесь с v.",
             "hint_formula": "Оценки: умножьте q на k с переставленными двумя последними осями (swapaxes(1, 2)) и "
-                "разделите на √d_k. Softmax: вычтите максимум строки (keepdims=True сохраняет ось для broadcasting), "
-                "возьмите экспоненту и поделите на сумму строки. Дальше — ещё одно произведение.",
+                "разделите на √d_k. Softmax: вычтите максимум строки (keepdims=True сохраняет ось длины 1, и "
+                "numpy растянет её вдоль строки — это broadcasting), возьмите экспоненту и поделите на сумму строки. "
+                "Дальше — ещё одно произведение.",
         },
         "en": {
             "title": "the head, written yourself",
             "missing-scale": "The scores are not scaled: {probe} your weights come from scores divided by {found}, "
-                "that is, by nothing. The head divides them by √d_k = {right}; without it a wide d_k hands nearly all "
-                "of a row's weight to one key.",
+                "that is, by nothing. The head divides them by √d_k = {right}: without it, for a wide d_k and "
+                "components independent with mean 0 and variance 1, most of a row's weight tends to go to one key "
+                "(27.4).",
             "scale-by-dk": "The scores are divided by d_k: {probe} your weights come from scores divided by {found} = "
-                "d_k. The head divides by √d_k = {right}: a dot product's variance grows like d_k, its spread like "
-                "√d_k.",
+                "d_k. The head divides by √d_k = {right}: for components independent with mean 0 and "
+                "variance 1, a dot product's variance grows like d_k, its spread like √d_k.",
             "scale-by-root-t": "The scores are divided by √T: {probe} your weights come from scores divided by "
                 "{found} = √T (T = {tokens}). The scale follows the width of the queries and keys: the head divides "
                 "by √d_k = {right}.",
@@ -240,7 +243,7 @@ WRITE_HEAD = _code_exercise(
                 "sum to {found}, which is 1/√d_k. Divide the scores before the softmax, and the rows of weights sum "
                 "to 1.",
             "hard-attention": "All the weight goes to a row's largest score: {probe} your weights are zeros and ones. "
-                "Softmax gives every key its share e^s / Σ e^s and never exactly 0 or 1.",
+                "Softmax gives every key its share e^s / Σ e^s, which in exact arithmetic is never 0 or 1.",
             "uniform-weights": "The weights are equal: {probe} every key gets 1/T although the row's scores differ. "
                 "The weights come from the scores: softmax(Q Kᵀ / √d_k).",
             "transposed-weights": "The values are mixed with Aᵀ: {probe} your output is Aᵀ·V. Row o_i takes its "
@@ -270,7 +273,7 @@ WRITE_BACKWARD = _code_exercise(
     probe=diagnose_backward,
     arguments=("q", "k", "v", "upstream"),
     outputs=("dq", "dk", "dv"),
-    solution=(closed_form_backward,),
+    solution=(softmax, attention_weights, closed_form_backward),
     gives_away={
         "ru": (r"grad\w* ?= ?a ?\* ?\(", r"a ?\* ?\(g\w* ?- ?\(a ?\* ?g"),
         "en": (r"grad\w* ?= ?a ?\* ?\(", r"a ?\* ?\(g\w* ?- ?\(a ?\* ?g"),
@@ -278,11 +281,11 @@ WRITE_BACKWARD = _code_exercise(
     strings={
         "ru": {
             "title": "обратный проход своими руками",
-            "dv-not-transposed": "dV посчитан с A, а не с Aᵀ: {probe} ваш dv равен A·Ō. Значение v_j получает "
-                "градиент от всех запросов, которые на него смотрели: dV = Aᵀ·Ō.",
+            "dv-not-transposed": "V̄ посчитан с A, а не с Aᵀ: {probe} ваш dv равен A·Ō. Значение v_j получает "
+                "градиент от всех запросов, которые на него смотрели: V̄ = Aᵀ·Ō.",
             "missing-scale": "{grad} не поделён на √d_k: {probe} ваш {grad} равен произведению со S̄, поделённому на "
-                "{found}, то есть ни на что. Множитель 1/√d_k стоит в S = QKᵀ/√d_k и входит в оба градиента: dQ = "
-                "S̄·K/√d_k, dK = S̄ᵀ·Q/√d_k (√d_k = {right}).",
+                "{found}, то есть ни на что. Множитель 1/√d_k стоит в S = QKᵀ/√d_k и входит в оба градиента: Q̄ = "
+                "S̄·K/√d_k, K̄ = S̄ᵀ·Q/√d_k (√d_k = {right}).",
             "scale-by-dk": "{grad} поделён на d_k: {probe} ваш {grad} равен произведению со S̄, поделённому на "
                 "{found} = d_k. Делить нужно на √d_k = {right}, как в S = QKᵀ/√d_k.",
             "scale-other": "{grad} поделён не на тот множитель: {probe} ваш {grad} равен произведению со S̄, "
@@ -290,25 +293,25 @@ WRITE_BACKWARD = _code_exercise(
             "softmax-jacobian": "Потерян член с суммой по строке: {probe} ваш {grad} получен из S̄ = A ⊙ Ā. Каждый "
                 "вес строки зависит от всех её оценок, поэтому S̄ = A ⊙ (Ā − rowsum(A ⊙ Ā)).",
             "transposed-grad": "S̄ и S̄ᵀ перепутаны: {probe} ваш {grad} получен с транспонированной S̄. Строки S̄ — "
-                "запросы, столбцы — ключи: dQ = S̄·K/√d_k, dK = S̄ᵀ·Q/√d_k.",
+                "запросы, столбцы — ключи: Q̄ = S̄·K/√d_k, K̄ = S̄ᵀ·Q/√d_k.",
             "no-max-shift": "exp переполнился при пересчёте A: {probe} в ваших градиентах появились nan или inf, хотя "
                 "у движка всё конечно. Вычтите из каждой строки оценок её максимум перед exp.",
             "expected": "кортеж (dq, dk, dv) из массивов форм {shapes}",
-            "answer": "dV = Aᵀ·dO, dA = dO·Vᵀ, dS = A ⊙ (dA − rowsum(A ⊙ dA)), dQ = dS·K/√d_k, dK = dSᵀ·Q/√d_k",
+            "answer": "V̄ = Aᵀ·Ō, Ā = Ō·Vᵀ, S̄ = A ⊙ (Ā − rowsum(A ⊙ Ā)), Q̄ = S̄·K/√d_k, K̄ = S̄ᵀ·Q/√d_k",
             "explain": "Одно из верных решений, только numpy: сначала пересчитать прямой проход, затем формулы главы "
                 "от выхода к входам:\n\n{solution}",
-            "hint_stage": "Идите назад: dV и dA из O = A·V, затем dS через softmax, затем dQ и dK из S = QKᵀ/√d_k.",
-            "hint_formula": "dV = Aᵀ·dO и dA = dO·Vᵀ. Через softmax — строка за строкой: для каждой строки dS нужно "
-                "одно число ⟨a, da⟩ — сумма произведений её строки A и строки dA. Затем назад через S = QKᵀ/√d_k: dQ "
-                "и dK — это dS (или dSᵀ), умноженный на другой вход и на масштаб.",
+            "hint_stage": "Идите назад: V̄ и Ā из O = A·V, затем S̄ через softmax, затем Q̄ и K̄ из S = QKᵀ/√d_k.",
+            "hint_formula": "V̄ = Aᵀ·Ō и Ā = Ō·Vᵀ. Через softmax — строка за строкой: для каждой строки S̄ нужно "
+                "одно число ⟨a, ā⟩ — сумма произведений её строки A и строки Ā. Затем назад через S = QKᵀ/√d_k: Q̄ "
+                "и K̄ — это S̄ (или S̄ᵀ), умноженный на другой вход и на масштаб.",
         },
         "en": {
             "title": "the backward pass, written yourself",
-            "dv-not-transposed": "dV is computed with A, not Aᵀ: {probe} your dv equals A·Ō. A value v_j receives "
-                "gradient from every query that looked at it: dV = Aᵀ·Ō.",
+            "dv-not-transposed": "V̄ is computed with A, not Aᵀ: {probe} your dv equals A·Ō. A value v_j receives "
+                "gradient from every query that looked at it: V̄ = Aᵀ·Ō.",
             "missing-scale": "{grad} is not divided by √d_k: {probe} your {grad} is the product with S̄ divided by "
-                "{found}, that is, by nothing. The factor 1/√d_k sits in S = QKᵀ/√d_k and enters both gradients: dQ = "
-                "S̄·K/√d_k, dK = S̄ᵀ·Q/√d_k (√d_k = {right}).",
+                "{found}, that is, by nothing. The factor 1/√d_k sits in S = QKᵀ/√d_k and enters both gradients: Q̄ = "
+                "S̄·K/√d_k, K̄ = S̄ᵀ·Q/√d_k (√d_k = {right}).",
             "scale-by-dk": "{grad} is divided by d_k: {probe} your {grad} is the product with S̄ divided by {found} = "
                 "d_k. Divide by √d_k = {right}, as in S = QKᵀ/√d_k.",
             "scale-other": "{grad} is divided by the wrong number: {probe} your {grad} is the product with S̄ divided "
@@ -316,18 +319,18 @@ WRITE_BACKWARD = _code_exercise(
             "softmax-jacobian": "The row-sum term is missing: {probe} your {grad} comes from S̄ = A ⊙ Ā. Every weight "
                 "in a row depends on all of the row's scores, so S̄ = A ⊙ (Ā − rowsum(A ⊙ Ā)).",
             "transposed-grad": "S̄ and S̄ᵀ are swapped: {probe} your {grad} comes from the transposed S̄. The rows of "
-                "S̄ are queries and its columns keys: dQ = S̄·K/√d_k, dK = S̄ᵀ·Q/√d_k.",
+                "S̄ are queries and its columns keys: Q̄ = S̄·K/√d_k, K̄ = S̄ᵀ·Q/√d_k.",
             "no-max-shift": "exp overflowed when recomputing A: {probe} your gradients hold nan or inf where the "
                 "engine's are finite. Subtract each row's maximum from its scores before exp.",
             "expected": "a tuple (dq, dk, dv) of arrays of shapes {shapes}",
-            "answer": "dV = Aᵀ·dO, dA = dO·Vᵀ, dS = A ⊙ (dA − rowsum(A ⊙ dA)), dQ = dS·K/√d_k, dK = dSᵀ·Q/√d_k",
+            "answer": "V̄ = Aᵀ·Ō, Ā = Ō·Vᵀ, S̄ = A ⊙ (Ā − rowsum(A ⊙ Ā)), Q̄ = S̄·K/√d_k, K̄ = S̄ᵀ·Q/√d_k",
             "explain": "One right solution, numpy only: recompute the forward pass, then apply the chapter's formulas "
                 "from the output back to the inputs:\n\n{solution}",
-            "hint_stage": "Go backwards: dV and dA from O = A·V, then dS through the softmax, then dQ and dK from S = "
+            "hint_stage": "Go backwards: V̄ and Ā from O = A·V, then S̄ through the softmax, then Q̄ and K̄ from S = "
                 "QKᵀ/√d_k.",
-            "hint_formula": "dV = Aᵀ·dO and dA = dO·Vᵀ. Through the softmax, row by row: each row of dS needs one "
-                "number, ⟨a, da⟩, the sum of its row of A times its row of dA. Then back through S = QKᵀ/√d_k: dQ and "
-                "dK are dS (or dSᵀ) times the other input and the scale.",
+            "hint_formula": "V̄ = Aᵀ·Ō and Ā = Ō·Vᵀ. Through the softmax, row by row: each row of S̄ needs one "
+                "number, ⟨a, ā⟩, the sum of its row of A times its row of Ā. Then back through S = QKᵀ/√d_k: Q̄ and "
+                "K̄ are S̄ (or S̄ᵀ) times the other input and the scale.",
         },
     },
 )

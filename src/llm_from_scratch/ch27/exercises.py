@@ -473,7 +473,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "wrong": "Элемент (i, j) — скалярное произведение строки q_i на строку k_j: сумма попарных "
                     "произведений координат.",
                 "explain": "QKᵀ = {answer}: элемент (i, j) равен q_i · k_j.",
-                "hint_stage": "Это этап до масштабирования: матрица QKᵀ: строки — запросы, столбцы — ключи.",
+                "hint_stage": "Это этап до масштабирования, матрица QKᵀ: строки — запросы, столбцы — ключи.",
                 "hint_formula": "Элемент (i, j) — скалярное произведение q_i · k_j: сумма попарных произведений "
                     "координат q_i и k_j.",
                 "hint_method": "Одно произведение, расписанное по координатам: q_0 · k_1 = {q0k1}. Остальные три — "
@@ -783,8 +783,9 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "explain": "o_0 = {terms} = {first}; остальные строки — так же. O = {answer}.",
                 "hint_stage": "Это смесь значений: строка o_i собирается из строк V с весами строки A_i,:.",
                 "hint_formula": "o_i = Σ_j A_ij · v_j: умножьте каждую строку V на её вес и сложите.",
-                "hint_method": "Координата c выхода o_0 равна A_00·v_0[c] + A_01·v_1[c] + A_02·v_2[c]. Посчитайте обе "
-                    "координаты, затем так же o_1 и o_2.",
+                "hint_method": "Координата c выхода o_0 равна Σ_j A_0j·v_j[c]: вес каждого ключа строки 0, умноженный "
+                    "на координату c его значения, и всё сложить. Посчитайте обе координаты, затем так же остальные "
+                    "строки.",
             },
             "en": {
                 "title": "the output O by hand",
@@ -798,8 +799,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "hint_stage": "This is the mixture of values: row o_i is built from the rows of V with the weights of "
                     "row A_i,:.",
                 "hint_formula": "o_i = Σ_j A_ij · v_j: multiply each row of V by its weight and add them up.",
-                "hint_method": "Coordinate c of o_0 is A_00·v_0[c] + A_01·v_1[c] + A_02·v_2[c]. Work out both "
-                    "coordinates, then o_1 and o_2 the same way.",
+                "hint_method": "Coordinate c of o_0 is Σ_j A_0j·v_j[c]: each key's weight in row 0 times coordinate c "
+                    "of its value, all added up. Work out both coordinates, then the other rows the same way.",
             },
         },
     ),
@@ -842,7 +843,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                     "На случайных векторах при d_k = {key_width} средний наибольший вес строки из {tokens} ключей был "
                     "бы {max_width} — почти как у равномерной строки ({uniform}).",
                 "why_c": "Косинус делит на ‖q‖·‖k‖, а это у каждой пары своё число. √d_k — одно число на всю голову: "
-                    "оно удерживает среднюю дисперсию оценок около 1, а не длину векторов.",
+                    "оно удерживает среднюю дисперсию оценок около 1 (при условиях сноски), а не длину векторов.",
                 "explain": "Var(q·k/c) = d_k/c²: при c = √d_k это 1, при c = d_k — 1/d_k. На случайных векторах при "
                     "d_k = {key_width} ({tokens} ключей в строке): с делением на √d_k дисперсия оценок "
                     "{variance_root}, а средний наибольший вес строки {max_root}; с делением на d_k — "
@@ -850,7 +851,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                     "предположениях, а не доказательство оптимальности.",
                 "hint_stage": "Вспомните дисперсию скалярного произведения q · k при независимых компонентах с "
                     "нулевым средним и единичной дисперсией.",
-                "hint_formula": "Эта дисперсия растёт как d_k; чтобы она не росла, делят на корень из неё.",
+                "hint_formula": "При этих условиях дисперсия растёт как d_k; чтобы она не росла, делят на "
+                    "корень из неё.",
             },
             "en": {
                 "title": "why √d_k and not d_k",
@@ -870,8 +872,9 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "why_b": "The opposite: the variance of q·k/d_k is 1/d_k, so the rows would get ever flatter as d_k "
                     "grows. On random vectors at d_k = {key_width} the mean largest weight in a row of {tokens} keys "
                     "would be {max_width}, close to a uniform row's {uniform}.",
-                "why_c": "A cosine divides by ‖q‖·‖k‖, which differs for every pair. √d_k is one number for the whole "
-                    "head: it keeps the scores' average variance near 1; it does not set the vectors' length.",
+                "why_c": "A cosine divides by ‖q‖·‖k‖, which differs for every pair. √d_k is one number for the "
+                    "whole head: it keeps the scores' average variance near 1 (under the footnote's conditions); it "
+                    "does not set the vectors' length.",
                 "explain": "Var(q·k/c) = d_k/c²: for c = √d_k that is 1, for c = d_k it is 1/d_k. On random vectors "
                     "at d_k = {key_width} ({tokens} keys to a row): divided by √d_k, the scores have variance "
                     "{variance_root} and the mean largest weight in a row is {max_root}; divided by d_k, "
@@ -913,14 +916,14 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                     "все позиции одной последовательности сразу.",
                 "c": "Самовнимание распараллеливает авторегрессионную генерацию: раз все позиции считаются "
                     "одновременно, все токены ответа появляются сразу.",
-                "d": "Разницы нет: аддитивное внимание Бахданау, Чо и Бенджио уже работало с запросами, ключами, "
+                "d": "Разницы нет: аддитивное внимание Бахданау, Чо и Бенжио уже работало с запросами, ключами, "
                     "значениями и масштабированными скалярными произведениями.",
                 "right": "Отличие — в устройстве модели: контекст по шагам декодера против матрицы всех пар позиций в "
                     "одном слое.",
                 "why_a": "Матрица оценок строится сразу, но её размер T×T растёт с длиной: объём работы не постоянен.",
                 "why_c": "Оценки одного слоя считаются пакетно, но генерация остаётся авторегрессионной: следующий "
                     "токен зависит от предыдущих.",
-                "why_d": "Это нынешние понятия, перенесённые в прошлое. У Бахданау, Чо и Бенджио оценку считает "
+                "why_d": "Это нынешние понятия, перенесённые в прошлое. У Бахданау, Чо и Бенжио оценку считает "
                     "маленькая обучаемая сеть по состоянию декодера и аннотации; ни запросов с ключами и значениями, "
                     "ни деления на √d_k там нет, а имя «аддитивное» этой оценке дали позже.",
                 "explain": "Выравнивание оценивает {encoder_pairs} пары «состояние декодера — аннотация энкодера», "
@@ -1184,8 +1187,9 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "form": "матрица 2×2 в виде [[a, b], [c, d]]",
                 "form_hint": "Нужна матрица 2×2 той же формы, что A: строки — запросы, столбцы — позиции ключей.",
                 "wrong": "Ā_ij = ō_i · v_j: скалярное произведение строки i входящего градиента со строкой значения j.",
-                "explain": "Ā = ŌVᵀ, а при Ō = I это Vᵀ: Ā = {answer}. Элемент Ā_ij = ō_i · v_j говорит, насколько "
-                    "выросла бы L, если бы запрос q_i отдал позиции j чуть больше веса.",
+                "explain": "Ā = ŌVᵀ, а при Ō = I это Vᵀ: Ā = {answer}. Элемент Ā_ij = ō_i · v_j говорит, как быстро "
+                    "растёт L, когда немного растёт один вес A_ij, а остальные веса строки не меняются; что строка "
+                    "должна давать в сумме 1, учтёт следующий шаг, через softmax.",
                 "hint_stage": "Тот же шаг O = AV, но теперь постоянны значения V, а меняются веса A.",
                 "hint_formula": "Ā = ŌVᵀ: элемент (i, j) — скалярное произведение строки i градиента Ō на строку j "
                     "матрицы V.",
@@ -1199,8 +1203,9 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "form_hint": "Expected: a 2×2 matrix of the shape of A, one row per query and one column per key "
                     "position.",
                 "wrong": "Ā_ij = ō_i · v_j: the dot product of row i of the upstream gradient with value row j.",
-                "explain": "Ā = ŌVᵀ, and with Ō = I that is Vᵀ: Ā = {answer}. Entry Ā_ij = ō_i · v_j says how much L "
-                    "would grow if query q_i gave position j a little more weight.",
+                "explain": "Ā = ŌVᵀ, and with Ō = I that is Vᵀ: Ā = {answer}. Entry Ā_ij = ō_i · v_j says how fast L "
+                    "grows when the one weight A_ij grows a little and the row's other weights stay; that a row must "
+                    "sum to 1 is the next step's business, through the softmax.",
                 "hint_stage": "The same step O = AV, but now the values V are constant and the weights A vary.",
                 "hint_formula": "Ā = ŌVᵀ: entry (i, j) is the dot product of row i of Ō with row j of V.",
                 "hint_method": "With Ō = I, row i of Ō picks one coordinate of v_j: which one?",
@@ -1222,7 +1227,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
         strings={
             "ru": {
                 "title": "градиент по оценкам одной строки",
-                "prompt": "Шаг через softmax — руками, на строке второго примера (27.3), где веса смешаны. Веса его "
+                "prompt": "Шаг через softmax — вручную, на строке второго примера (27.3), где веса смешаны. Веса его "
                     "первого запроса a = A_0 ≈ {row}. Пусть L = o_00, первая координата первого выхода: тогда у Ō "
                     "единица в клетке (0, 0) и нули в остальных, а градиент этой строки весов ā = Ā_0 = {grad_row}. "
                     "Найдите s̄ = S̄_0 = a ⊙ (ā − ⟨a, ā⟩): сначала одно число ⟨a, ā⟩, затем каждый элемент. Ответ — "
@@ -1480,7 +1485,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                     "оказываются числа s/τ.",
                 "hint_method": "При τ = {cold_tau} два наибольших числа s/τ отстоят друг от друга на {cold_gap}, при "
                     "τ = {hot_tau} — на {hot_gap}. Меньший из двух весов равен большему, умноженному на e^(−разрыв): "
-                    "прикиньте это для каждого τ (остальные разрывы сжимаются так же).",
+                    "прикиньте это для каждого τ (остальные разрывы делятся на τ так же).",
             },
             "en": {
                 "title": "temperature towards 0 and towards infinity",
@@ -1500,7 +1505,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                     "s/τ end up.",
                 "hint_method": "At τ = {cold_tau} the two largest s/τ are {cold_gap} apart; at τ = {hot_tau}, "
                     "{hot_gap}. The smaller of two weights is e^(−gap) times the larger: work that out for each τ "
-                    "(every other gap shrinks the same way).",
+                    "(every other gap is divided by τ the same way).",
             },
         },
     ),
@@ -1597,7 +1602,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "why_c": "Масштаб 1/√d_k — постоянный множитель: он не зависит от величины оценок и сам градиент не "
                     "обнуляет. Обнуляет насыщенный softmax: A = {weights}.",
                 "explain": "При Q × {factor} веса A = {weights}, Q̄ = {grad_q}, а V̄ = {grad_v}. Насыщенный softmax "
-                    "почти не пропускает градиент к оценкам — одна из причин делить оценки на √d_k.",
+                    "почти не пропускает градиент к оценкам. От этого при росте d_k бережёт множитель 1/√d_k (27.4), "
+                    "но не тогда, когда длинны сами векторы, как здесь: оценки уже поделены на √2.",
                 "hint_stage": "Посмотрите на производную softmax строки, в которой один вес равен 1.",
                 "hint_formula": "diag(w) − w·wᵀ при строке весов w = (1, 0): каждый элемент — ноль, и до оценок "
                     "градиент не доходит.",
@@ -1619,8 +1625,9 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "why_c": "The scale 1/√d_k is a constant factor: it does not depend on how large the scores are and "
                     "does not wipe out a gradient by itself. A saturated softmax does: A = {weights}.",
                 "explain": "With Q × {factor} the weights are A = {weights}, Q̄ = {grad_q}, and V̄ = {grad_v}. A "
-                    "saturated softmax passes almost no gradient to the scores — one reason to divide the scores by "
-                    "√d_k.",
+                    "saturated softmax passes almost no gradient to the scores. The factor 1/√d_k guards against "
+                    "that as d_k grows (27.4), but not when the vectors themselves are long, as here: the scores are "
+                    "already divided by √2.",
                 "hint_stage": "Look at the softmax's derivative for a row in which one weight is 1.",
                 "hint_formula": "diag(w) − w·wᵀ for the row of weights w = (1, 0): every entry is zero, and no "
                     "gradient reaches the scores.",
@@ -1695,7 +1702,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "b": "Да, если строки значений разные: тогда у каждого токена свой выход.",
                 "c": "Нет: чьим-то самым весомым ключом могут стать лишь наибольший и наименьший ключ.",
                 "d": "Нет: при d_k = 1 все оценки строки равны, и softmax даёт равномерную строку.",
-                "right": "Верно. Оценки строки i — это q_i, умноженное на каждый ключ, поэтому все положительные "
+                "right": "Оценки строки i — это q_i, умноженное на каждый ключ, поэтому все положительные "
                     "запросы отдают наибольший вес одному и тому же ключу: при q = k = {keys} это {narrow}.",
                 "why_a": "Оценка q_i·k_j растёт вместе с k_j при любом положительном q_i, поэтому ключ больше k_i "
                     "обгонит собственный: при q = k = {keys} наибольшие веса такие: {narrow}.",
@@ -1724,7 +1731,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "b": "Yes, if the value rows differ: then every token has its own output.",
                 "c": "No: only the largest and the smallest key can be some query's top key.",
                 "d": "No: at d_k = 1 all the scores of a row are equal, and softmax gives a uniform row.",
-                "right": "Right. Row i's scores are q_i times each key, so every positive query gives its largest "
+                "right": "Row i's scores are q_i times each key, so every positive query gives its largest "
                     "weight to the same key: with q = k = {keys} that is {narrow}.",
                 "why_a": "The score q_i·k_j grows with k_j for any positive q_i, so a key larger than k_i beats the "
                     "token's own: with q = k = {keys} the largest weights go {narrow}.",
@@ -1733,11 +1740,11 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "why_d": "A row's scores are equal only if the keys are, or q_i = 0. With q = k = {keys} the rows of "
                     "weights are {weights}, none of them uniform.",
                 "explain": "At d_k = 1 the score is q_i·k_j = q_i k_j: for q_i > 0 it is largest at the largest k_j, "
-                    "for q_i < 0 at the smallest, and for q_i = 0 the row is uniform. So at most two keys get any "
-                    "query's largest weight, and with q = k = {keys} only one: {narrow}. At d_k = 2, three directions "
+                    "for q_i < 0 at the smallest, and for q_i = 0 the row is uniform. So at most two keys can "
+                    "be some query's top key, and with q = k = {keys} only one: {narrow}. At d_k = 2, three directions "
                     "120° apart already let every token give itself the largest weight: {wide}, with {wide_diagonal} "
-                    "on the diagonal; any number of tokens can be placed so on a circle. A head needs width so that "
-                    "different queries can pick different keys.",
+                    "on the diagonal; any number of tokens can be placed this way on a circle. A head needs width so "
+                    "that different queries can pick different keys.",
                 "hint_stage": "At d_k = 1 the score q_i·k_j is a product of two numbers. Fix a positive q_i: at which "
                     "k_j is it largest?",
                 "hint_formula": "So all positive queries share one key with the largest score, and all negative ones "
@@ -1767,7 +1774,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "c": "Строка не определена: при отрицательных оценках знаменатель softmax стремится к 0, и веса "
                     "станут NaN.",
                 "d": "Весь вес уйдёт собственному ключу k_0: когда подходящих ключей нет, запрос смотрит на себя.",
-                "right": "Верно. Softmax смотрит только на разности оценок строки: {scores} дают веса {weights}, в "
+                "right": "Softmax смотрит только на разности оценок строки: {scores} дают веса {weights}, в "
                     "сумме {total}, и o_0 = {output} — смесь значений.",
                 "why_a": "Веса строки всегда дают в сумме 1, какими бы ни были оценки: здесь {scores} дают {weights}. "
                     "Голова не умеет сказать «ничего» — она обязана что-то смешать: o_0 = {output}.",
@@ -1792,7 +1799,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "c": "The row is undefined: with negative scores softmax's denominator goes to 0 and the weights "
                     "become NaN.",
                 "d": "All the weight goes to the query's own key k_0: when no key matches, a query looks at itself.",
-                "right": "Right. Softmax looks only at the differences of a row's scores: {scores} give the weights "
+                "right": "Softmax looks only at the differences of a row's scores: {scores} give the weights "
                     "{weights}, summing to {total}, and o_0 = {output} is a mixture of the values.",
                 "why_a": "A row's weights always sum to 1, whatever the scores: here {scores} give {weights}. A head "
                     "cannot say “nothing”; it has to mix something: o_0 = {output}.",

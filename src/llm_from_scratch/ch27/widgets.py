@@ -192,8 +192,9 @@ class WidthExplorer(Explorer):
 
 def softmax_jacobian_norm(weights: np.ndarray) -> np.ndarray:
     """‖diag(a) − a aᵀ‖ (Frobenius) for every row a of weights: how much a row's weights move when its
-    scores move. It is largest for an even row and goes to 0 as the row saturates to one-hot, so a
-    saturated row passes almost no gradient back to its scores, hence to Q and K.
+    scores move. It is 0 for a one-hot row and goes to 0 as a row saturates, so a saturated row passes almost no
+    gradient back to its scores, hence to Q and K; an even row is not its largest: a uniform row of 16 gives 0.242,
+    a row split evenly between two keys 0.5.
 
     ‖J‖² = Σ_i (a_i − a_i²)² + Σ_{i≠j} a_i² a_j² = Σ a² − 2 Σ a³ + (Σ a²)².
     """

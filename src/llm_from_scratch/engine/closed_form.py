@@ -1,14 +1,13 @@
 """The head in closed form on plain numpy arrays: the formulas, without autodiff.
 
 The package's one softmax lives here; everything that needs a softmax of plain
-numbers uses it. The closed-form backward sets the derivation beside autodiff
+numbers uses it. Only numpy is used (imported as np), so a learner can paste the
+functions a reveal shows into a notebook and run them. The closed-form backward sets the derivation beside autodiff
 and central differences, and both are the solutions a learner's own head and
 backward are compared with.
 """
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 
@@ -22,7 +21,7 @@ def softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
 
 def attention_weights(q: np.ndarray, k: np.ndarray) -> np.ndarray:
     """A = softmax(Q Kᵀ / √d_k) over the keys of each row, for Q and K of shape [B, T, d_k]."""
-    return softmax(q @ np.swapaxes(k, -1, -2) / math.sqrt(q.shape[-1]))
+    return softmax(q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1]))
 
 
 def closed_form_head(q: np.ndarray, k: np.ndarray, v: np.ndarray) -> np.ndarray:
@@ -37,7 +36,7 @@ def closed_form_backward(q: np.ndarray, k: np.ndarray, v: np.ndarray,
     V̄ = Aᵀ Ō,  Ā = Ō Vᵀ,  S̄ = A ⊙ (Ā − rowsum(A ⊙ Ā)),  Q̄ = S̄ K / √d_k,  K̄ = S̄ᵀ Q / √d_k.
     """
     weights = attention_weights(q, k)
-    scale = 1.0 / math.sqrt(q.shape[-1])
+    scale = 1.0 / np.sqrt(q.shape[-1])
     grad_v = np.swapaxes(weights, -1, -2) @ upstream
     grad_weights = upstream @ np.swapaxes(v, -1, -2)
     grad_scores = weights * (grad_weights - (weights * grad_weights).sum(axis=-1, keepdims=True))

@@ -17,7 +17,7 @@ STRINGS: dict[str, str] = {
     "figure.mark": "пунктирная вертикаль — выбранное значение {label}",
     "widget.snapshot": "Снимок при значениях по умолчанию, сохранённый в тетради: его видно без ядра. Когда ячейка "
         "выполнена, вместо него работает живой виджет.",
-    "figure.table_summary": "Числа рисунка в виде таблицы",
+    "figure.table_summary": "Таблица чисел рисунка",
     "widget.exercise.title": "Упражнение: {title}.",
     "widget.exercise.choose": "вариант",
     "widget.exercise.options": "варианты ответа к упражнению «{title}»",

@@ -39,7 +39,7 @@ STRINGS: dict[str, str] = {
     "section.backward": "Backward pass (L = ⟨O, Ō⟩)",
     "section.gradient_table_own": "Gradients: the engine and central differences of your loss L",
     "section.shapes": "Shapes and independent batch elements",
-    "section.single": "A single token: nothing to compare with",
+    "section.single": "A single token: no other key to compare with",
     "section.properties": "Properties of the head",
     "section.rejected": "Rejected inputs",
     "section.checks": "Numeric checks",
@@ -67,7 +67,7 @@ STRINGS: dict[str, str] = {
     "history.additive-encoder-decoder-alignment": "Additive encoder–decoder alignment: at every step the decoder "
         "computes the weights of the encoder annotations anew and receives their weighted sum.",
     "history.scaled-dot-product-self-attention": "Scaled dot-product self-attention: in one layer the queries and "
-        "keys of one sequence are compared, all with all.",
+        "keys of one sequence are compared, every query with every key.",
     "history.encoder_decoder": "alignment: queries are decoder states, keys are encoder annotations",
     "history.self": "self-attention: queries and keys are positions of one sequence",
     "history.pairs.alignment": "encoder–decoder alignment: query → key",
@@ -76,9 +76,9 @@ STRINGS: dict[str, str] = {
     "composition.read": "the same from left to right: transpose K → matmul → multiply by 1/√d_k → log_softmax over "
         "the keys → exp → matmul with V",
     "gradient.engine": "engine",
-    "gradient.closed": "chapter's head, L = ⟨O, Ō⟩",
+    "gradient.closed": "formulas, L = ⟨O, Ō⟩",
     "gradient.not_run": "{name} has no gradient yet: run the cell with L.backward() first.",
-    "gradient.not_a_loss": "The check is given the loss: one number computed from the inputs, such as L = (O * "
+    "gradient.not_a_loss": "Pass the check the loss: one number computed from the inputs, such as L = (O * "
                            "O_bar).sum().",
     "gradient.not_in_graph": "{name} is not an input of this loss with requires_grad=True: the check compares the "
                              "gradients of the loss's own inputs.",
@@ -177,7 +177,7 @@ STRINGS: dict[str, str] = {
     "widget.width.numbers": "d_k = {key_width}:\n"
         "  variance of q·k: {raw} unscaled, {scaled} after dividing by √d_k;\n"
         "  mean largest weight in a row: {max_raw} unscaled, {max_scaled} scaled;\n"
-        "  mean entropy: {entropy_raw} nats unscaled, {entropy_scaled} with it (a uniform row: {uniform});\n"
+        "  mean entropy: {entropy_raw} nats unscaled, {entropy_scaled} scaled (a uniform row: {uniform});\n"
         "  mean norm of the softmax Jacobian ‖diag(a) − aaᵀ‖ (Frobenius): {jacobian_raw} unscaled, "
         "{jacobian_scaled} scaled.",
     "widget.width.repr": "Widget: d_k from 1 to 1024 (needs a running kernel)",
@@ -187,7 +187,7 @@ STRINGS: dict[str, str] = {
     "widget.editor.blank": "empty: type a number",
     "widget.editor.unreadable": "not a number: “{typed}”; type a number such as 1.5 or -2",
     "widget.editor.kept": "Not every field could be read (see the notes under them); below is still the "
-        "computation from the last inputs that could all be read.",
+        "computation from the last inputs whose fields could all be read.",
     "widget.editor.changed": "Numbers below that changed: {count}; they are in bold and underlined.",
     "widget.editor.unchanged": "None of the numbers below changed.",
     "widget.editor.reset": "Reset",
@@ -287,7 +287,8 @@ STRINGS: dict[str, str] = {
     "graph.swapped": "The scores are KQᵀ: Q and K are in each other's place; the head computes QKᵀ.",
     "mis.other-example": "That is the answer for the chapter's other example. Compute from this exercise's Q, K and V.",
     "mis.scale-by-dk": "The scores are divided by d_k, but the head divides by √d_k: the root keeps the dot product's "
-        "variance near one, while dividing by d_k would shrink it to 1/d_k (27.4 tells why).",
+        "variance near one for components independent, of mean 0 and variance 1, while dividing by d_k would shrink it "
+        "to 1/d_k (27.4 tells why, and when).",
     "mis.scale-by-root-t": "The scores are divided by √T, the root of the number of tokens. The scale follows the "
         "width of the queries and keys: divide by √d_k.",
     "mis.scale-by-root-dv": "The scores are divided by √d_v, the root of the value width. The scale follows the width "
@@ -298,8 +299,9 @@ STRINGS: dict[str, str] = {
         "or above one. Softmax takes e^s first, then divides by the sum.",
     "mis.exponentials-not-normalized": "The exponentials are taken but not divided by their sum, and a row of weights "
         "must sum to 1: divide each e^s by the sum of its row's exponentials.",
-    "mis.hard-attention": "All the weight went to the largest score. Softmax never gives exactly 0 or exactly 1: "
-        "every key gets its share e^s / Σ e^s, even the one with the lowest score.",
+    "mis.hard-attention": "All the weight went to the largest score. In exact arithmetic softmax never gives 0 or 1: "
+        "every key gets its share e^s / Σ e^s, even the one with the lowest score (float64 rounds a weight to 1 only "
+        "once its score leads the others by about 37).",
     "mis.uniform-weights": "Equal weights — as equal scores would give. Here the row's scores differ, and softmax "
         "gives the larger score the larger weight.",
     "mis.row-reversed": "The row of weights is reversed: the first weight belongs to key k_0, the second to k_1. The "
@@ -383,7 +385,7 @@ STRINGS: dict[str, str] = {
     "mis.heads-multiply-width": "Heads do not multiply the width; they split d_model into h parts: d_k = "
         "d_model / h.",
     "mis.scale-without-root": "d_k is right, but the scale is 1/√d_k, not 1/d_k: dividing by the root keeps the "
-        "variance of the dot products near 1.",
+        "variance of the dot products near 1 when their components are independent, of mean 0 and variance 1 (27.4).",
     "cost.table_title": "B = {batch}, d_k = {key_width}, d_v = {value_width}; multiply-adds and bytes (float64)",
     "cost.forward_backward": "forward+backward",
     "cost.score_bytes": "one [B,T,T]",
@@ -485,7 +487,7 @@ STRINGS: dict[str, str] = {
     "plane.unknown": "There is no vector “{name}” on the plane; there are: {names}.",
     "plane.not_finite": "The coordinates of {name} must be finite numbers.",
     "challenge.form": "This task's answer is the whole vector plane: {form}.",
-    "challenge.others": "In this task only {name} moves. Away from where they started as well: {moved}. Press "
+    "challenge.others": "In this task only {name} moves, but these have moved too: {moved}. Press "
         "“{reset}” and move only {name}.",
     "challenge.unmoved": "{name} is still at its starting point {at}: move it on the plane above and check again.",
     "unit.B": "B",
@@ -504,8 +506,8 @@ STRINGS: dict[str, str] = {
     "cost.block.axis": "tile size",
     "cost.block.time_title": "Tiled head, T = {tokens}, B = {batch}, d = {width}: time, ms",
     "cost.block.memory_title": "numpy's peak memory, MiB",
-    "cost.block.head_record": "the chapter's head's record (three [B,T,T] and the output)",
-    "cost.block.numbers": "tile {block}: {ms} ms, peak {peak} MiB; the chapter's head's record at the same "
-        "sizes is {record} MiB.",
+    "cost.block.head_record": "the record of the chapter's head (three [B,T,T] and the output)",
+    "cost.block.numbers": "tile {block}: {ms} ms, peak {peak} MiB; the record of the chapter's head at the "
+        "same sizes takes {record} MiB.",
     "cost.block.repr": "Widget: the tiled head's tile size (needs a running kernel)",
 }
