@@ -188,7 +188,7 @@ CHALLENGES = (
                 "b": "Куда угодно на расстоянии |k₀| от начала координат: важна длина ключа.",
                 "c": "Куда угодно, где q₀·k₁ = q₀·k₀.",
                 "d": "Никуда: k₀ перпендикулярен q₀, и его вес до половины не поднять.",
-                "right": "Да. Softmax строки видит только её оценки, а не сами ключи. Осталось найти, где q₀·k₁ "
+                "right": "Softmax строки видит только её оценки, а не сами ключи. Осталось найти, где q₀·k₁ "
                     "совпадает с q₀·k₀, — таких точек много.",
                 "why_a": "k₁ = k₀ подходит, но это не единственная точка: softmax видит только оценки, а одну и ту же "
                     "оценку q₀·k дают многие ключи.",
@@ -210,7 +210,7 @@ CHALLENGES = (
                 "b": "Anywhere at the distance |k₀| from the origin: the key's length is what counts.",
                 "c": "Anywhere q₀·k₁ = q₀·k₀.",
                 "d": "Nowhere: k₀ is perpendicular to q₀, and its weight cannot rise to one half.",
-                "right": "Yes. A row's softmax sees only its scores, not the keys themselves. What is left is to find "
+                "right": "A row's softmax sees only its scores, not the keys themselves. What is left is to find "
                     "where q₀·k₁ equals q₀·k₀; there are many such points.",
                 "why_a": "k₁ = k₀ works, but it is not the only point: softmax sees only the scores, and many keys "
                     "give the same score q₀·k.",
@@ -308,7 +308,7 @@ CHALLENGES = (
                 "b": "Оба веса вырастут вдвое.",
                 "c": "Строка станет резче: больший вес подойдёт ближе к 1, меньший — к 0.",
                 "d": "Строка станет ровнее: у более длинного вектора больше делитель √d_k.",
-                "right": "Да. Если q₀ вдвое длиннее, вдвое больше и обе его оценки, и их разность, а чем больше "
+                "right": "Если q₀ вдвое длиннее, вдвое больше и обе его оценки, и их разность, а чем больше "
                     "разность, тем ближе softmax к выбору одного ключа.",
                 "why_a": "Длина не сокращается: softmax не делит оценки на длину запроса. Если q₀ вдвое длиннее, "
                     "вдвое больше и его оценки, и их разность.",
@@ -329,7 +329,7 @@ CHALLENGES = (
                 "b": "Both weights double.",
                 "c": "The row gets sharper: the larger weight comes closer to 1, the smaller to 0.",
                 "d": "The row gets flatter: a longer vector has a larger divisor √d_k.",
-                "right": "Yes. A q₀ twice as long doubles both its scores and their difference, and the larger the "
+                "right": "A q₀ twice as long doubles both its scores and their difference, and the larger the "
                     "difference, the closer softmax comes to picking one key.",
                 "why_a": "The length does not cancel: softmax does not divide the scores by the query's length. A q₀ "
                     "twice as long has twice the scores and twice their difference.",
@@ -415,7 +415,7 @@ CHALLENGES = (
                 "b": "Добиться, чтобы q₁·k₁ превысила q₁·k₀ с запасом: веса решает разность оценок.",
                 "c": "Направить q₁ точно на k₁, а длина запроса на веса не влияет.",
                 "d": "Одним q₁ этого не сделать: веса меняются, только когда двигаются ключи.",
-                "right": "Да. В строке из двух весов всё решает разность масштабированных оценок (q₁·k₁ − q₁·k₀)/√2: "
+                "right": "В строке из двух весов всё решает разность масштабированных оценок (q₁·k₁ − q₁·k₀)/√2: "
                     "поверните q₁ от k₀ к k₁ и, если не хватит, удлините его.",
                 "why_a": "Запрос сравнивается только с ключами, значения в оценки не входят. Куда сдвинется o₁, "
                     "решают веса, а веса — оценки q₁·k.",
@@ -437,7 +437,7 @@ CHALLENGES = (
                 "b": "Make q₁·k₁ exceed q₁·k₀ by a wide margin: the difference of scores decides.",
                 "c": "Point q₁ straight at k₁; a query's length does not affect the weights.",
                 "d": "q₁ alone cannot do it: weights change only when the keys move.",
-                "right": "Yes. In a row of two weights the difference of scaled scores (q₁·k₁ − q₁·k₀)/√2 decides "
+                "right": "In a row of two weights the difference of scaled scores (q₁·k₁ − q₁·k₀)/√2 decides "
                     "everything: turn q₁ from k₀ towards k₁ and, if that is not enough, make it longer.",
                 "why_a": "A query is compared with keys only; values take no part in the scores. Where o₁ moves is "
                     "decided by the weights, and the weights by the scores q₁·k.",

@@ -189,7 +189,8 @@ WRITE_HEAD = _code_exercise(
             "scale-after-softmax": "Множитель 1/√d_k применён после softmax: {probe} строки ваших весов дают в сумме "
                 "{found}, то есть 1/√d_k. Делите оценки до softmax — тогда строки весов дают 1.",
             "hard-attention": "Весь вес отдан наибольшей оценке строки: {probe} ваши веса — нули и единицы. Softmax "
-                "даёт каждому ключу долю e^s / Σ e^s, а она в точной арифметике не бывает ни 0, ни 1.",
+                "даёт каждому ключу долю e^s / Σ e^s, а в строке из двух и более ключей она в точной "
+                "арифметике не бывает ни 0, ни 1.",
             "uniform-weights": "Веса поровну: {probe} каждый ключ получает 1/T, хотя оценки строки различаются. Веса "
                 "берутся из оценок: softmax(Q Kᵀ / √d_k).",
             "transposed-weights": "Значения смешаны весами Aᵀ: {probe} ваш выход — Aᵀ·V. Строка o_i берёт веса из "
@@ -213,10 +214,10 @@ WRITE_HEAD = _code_exercise(
             "title": "the head, written yourself",
             "missing-scale": "The scores are not scaled: {probe} your weights come from scores divided by {found}, "
                 "that is, by nothing. The head divides them by √d_k = {right}: without it, for a wide d_k and "
-                "components independent with mean 0 and variance 1, most of a row's weight tends to go to one key "
-                "(27.4).",
+                "independent components with mean 0 and variance 1, nearly all of a row's weight tends to go to one "
+                "key (27.4).",
             "scale-by-dk": "The scores are divided by d_k: {probe} your weights come from scores divided by {found} = "
-                "d_k. The head divides by √d_k = {right}: for components independent with mean 0 and "
+                "d_k. The head divides by √d_k = {right}: for independent components with mean 0 and "
                 "variance 1, a dot product's variance grows like d_k, its spread like √d_k.",
             "scale-by-root-t": "The scores are divided by √T: {probe} your weights come from scores divided by "
                 "{found} = √T (T = {tokens}). The scale follows the width of the queries and keys: the head divides "
@@ -243,7 +244,8 @@ WRITE_HEAD = _code_exercise(
                 "sum to {found}, which is 1/√d_k. Divide the scores before the softmax, and the rows of weights sum "
                 "to 1.",
             "hard-attention": "All the weight goes to a row's largest score: {probe} your weights are zeros and ones. "
-                "Softmax gives every key its share e^s / Σ e^s, which in exact arithmetic is never 0 or 1.",
+                "Softmax gives every key its share e^s / Σ e^s, which in a row of two or more keys is never 0 or 1 in "
+                "exact arithmetic.",
             "uniform-weights": "The weights are equal: {probe} every key gets 1/T although the row's scores differ. "
                 "The weights come from the scores: softmax(Q Kᵀ / √d_k).",
             "transposed-weights": "The values are mixed with Aᵀ: {probe} your output is Aᵀ·V. Row o_i takes its "

@@ -783,8 +783,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "explain": "o_0 = {terms} = {first}; остальные строки — так же. O = {answer}.",
                 "hint_stage": "Это смесь значений: строка o_i собирается из строк V с весами строки A_i,:.",
                 "hint_formula": "o_i = Σ_j A_ij · v_j: умножьте каждую строку V на её вес и сложите.",
-                "hint_method": "Координата c выхода o_0 равна Σ_j A_0j·v_j[c]: вес каждого ключа строки 0, умноженный "
-                    "на координату c его значения, и всё сложить. Посчитайте обе координаты, затем так же остальные "
+                "hint_method": "Координата c выхода o_0 равна Σ_j A_0j·v_j[c]: умножьте вес каждого ключа в строке 0 "
+                    "на координату c его значения и сложите. Посчитайте обе координаты, затем так же остальные "
                     "строки.",
             },
             "en": {
@@ -1189,7 +1189,7 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                 "wrong": "Ā_ij = ō_i · v_j: скалярное произведение строки i входящего градиента со строкой значения j.",
                 "explain": "Ā = ŌVᵀ, а при Ō = I это Vᵀ: Ā = {answer}. Элемент Ā_ij = ō_i · v_j говорит, как быстро "
                     "растёт L, когда немного растёт один вес A_ij, а остальные веса строки не меняются; что строка "
-                    "должна давать в сумме 1, учтёт следующий шаг, через softmax.",
+                    "должна давать в сумме 1, учтёт следующий шаг через softmax.",
                 "hint_stage": "Тот же шаг O = AV, но теперь постоянны значения V, а меняются веса A.",
                 "hint_formula": "Ā = ŌVᵀ: элемент (i, j) — скалярное произведение строки i градиента Ō на строку j "
                     "матрицы V.",
@@ -1204,8 +1204,8 @@ EXERCISES: dict[str, Exercise] = {e.id: e for e in (
                     "position.",
                 "wrong": "Ā_ij = ō_i · v_j: the dot product of row i of the upstream gradient with value row j.",
                 "explain": "Ā = ŌVᵀ, and with Ō = I that is Vᵀ: Ā = {answer}. Entry Ā_ij = ō_i · v_j says how fast L "
-                    "grows when the one weight A_ij grows a little and the row's other weights stay; that a row must "
-                    "sum to 1 is the next step's business, through the softmax.",
+                    "grows when the one weight A_ij grows a little while the row's other weights stay fixed; the next "
+                    "step, through the softmax, accounts for the row having to sum to 1.",
                 "hint_stage": "The same step O = AV, but now the values V are constant and the weights A vary.",
                 "hint_formula": "Ā = ŌVᵀ: entry (i, j) is the dot product of row i of Ō with row j of V.",
                 "hint_method": "With Ō = I, row i of Ō picks one coordinate of v_j: which one?",

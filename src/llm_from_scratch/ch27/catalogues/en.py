@@ -78,7 +78,7 @@ STRINGS: dict[str, str] = {
     "gradient.engine": "engine",
     "gradient.closed": "formulas, L = ⟨O, Ō⟩",
     "gradient.not_run": "{name} has no gradient yet: run the cell with L.backward() first.",
-    "gradient.not_a_loss": "Pass the check the loss: one number computed from the inputs, such as L = (O * "
+    "gradient.not_a_loss": "Pass the loss to the check: one number computed from the inputs, such as L = (O * "
                            "O_bar).sum().",
     "gradient.not_in_graph": "{name} is not an input of this loss with requires_grad=True: the check compares the "
                              "gradients of the loss's own inputs.",
@@ -287,8 +287,8 @@ STRINGS: dict[str, str] = {
     "graph.swapped": "The scores are KQᵀ: Q and K are in each other's place; the head computes QKᵀ.",
     "mis.other-example": "That is the answer for the chapter's other example. Compute from this exercise's Q, K and V.",
     "mis.scale-by-dk": "The scores are divided by d_k, but the head divides by √d_k: the root keeps the dot product's "
-        "variance near one for components independent, of mean 0 and variance 1, while dividing by d_k would shrink it "
-        "to 1/d_k (27.4 tells why, and when).",
+        "variance near one for independent components with mean 0 and variance 1, while dividing by d_k would shrink "
+        "it to 1/d_k (27.4 tells why, and when).",
     "mis.scale-by-root-t": "The scores are divided by √T, the root of the number of tokens. The scale follows the "
         "width of the queries and keys: divide by √d_k.",
     "mis.scale-by-root-dv": "The scores are divided by √d_v, the root of the value width. The scale follows the width "
@@ -299,9 +299,9 @@ STRINGS: dict[str, str] = {
         "or above one. Softmax takes e^s first, then divides by the sum.",
     "mis.exponentials-not-normalized": "The exponentials are taken but not divided by their sum, and a row of weights "
         "must sum to 1: divide each e^s by the sum of its row's exponentials.",
-    "mis.hard-attention": "All the weight went to the largest score. In exact arithmetic softmax never gives 0 or 1: "
-        "every key gets its share e^s / Σ e^s, even the one with the lowest score (float64 rounds a weight to 1 only "
-        "once its score leads the others by about 37).",
+    "mis.hard-attention": "All the weight went to the largest score. In a row of two or more keys softmax never gives "
+        "0 or 1 in exact arithmetic: every key gets its share e^s / Σ e^s, even the one with the lowest score (float64 "
+        "rounds a weight to 1 only once its score leads the others by about 37).",
     "mis.uniform-weights": "Equal weights — as equal scores would give. Here the row's scores differ, and softmax "
         "gives the larger score the larger weight.",
     "mis.row-reversed": "The row of weights is reversed: the first weight belongs to key k_0, the second to k_1. The "
@@ -385,7 +385,8 @@ STRINGS: dict[str, str] = {
     "mis.heads-multiply-width": "Heads do not multiply the width; they split d_model into h parts: d_k = "
         "d_model / h.",
     "mis.scale-without-root": "d_k is right, but the scale is 1/√d_k, not 1/d_k: dividing by the root keeps the "
-        "variance of the dot products near 1 when their components are independent, of mean 0 and variance 1 (27.4).",
+        "variance of the dot products near 1 when the components of q and k are independent, with mean 0 and "
+        "variance 1 (27.4).",
     "cost.table_title": "B = {batch}, d_k = {key_width}, d_v = {value_width}; multiply-adds and bytes (float64)",
     "cost.forward_backward": "forward+backward",
     "cost.score_bytes": "one [B,T,T]",
