@@ -94,8 +94,8 @@ bench: $(VENV)/.bench ## the reading engine, the tiled head, numpy and PyTorch s
 	$(PY) benchmarks/bench_enter.py
 	$(PY) benchmarks/bench_widgets.py
 
-notebooks: $(VENV)/.locked ## re-execute every chapter's notebooks in place (commit the result)
-	$(PY) -m tools.notebooks
+notebooks: $(VENV)/.locked ## carry the source edition's code cells into the others, then re-execute every notebook (commit)
+	$(PY) -m tools.editions && $(PY) -m tools.notebooks
 
 lint: $(VENV)/.locked ## ruff over the package, tests, benchmarks and the notebooks' code cells
 	$(VENV)/bin/ruff check .

@@ -71,7 +71,8 @@ def test_no_javascript_or_css_is_left_in_python_strings():
 
 @pytest.mark.slow
 def test_the_wheel_carries_every_asset(tmp_path):
-    """Built as pip builds it for an install that is not editable (from a copy: a build writes beside it)."""
+    """Built as pip builds it for an install that is not editable (from a copy: a build writes beside it): the
+    assets and every catalogue of strings, in every language."""
     source = tmp_path / "source"
     shutil.copytree(ROOT / "src", source / "src", ignore=shutil.ignore_patterns("*.egg-info", "__pycache__"))
     for name in ("pyproject.toml", "README.md"):
@@ -82,3 +83,5 @@ def test_the_wheel_carries_every_asset(tmp_path):
     names = set(zipfile.ZipFile(wheel).namelist())
     expected = {path.relative_to(ROOT / "src").as_posix() for path in ASSETS}
     assert len(expected) == 10 and expected <= names, expected - names
+    catalogues = {path.relative_to(ROOT / "src").as_posix() for path in (ROOT / "src").glob("*/*/catalogues/*/*.toml")}
+    assert len(catalogues) == 2 * 11 and catalogues <= names, catalogues - names  # book.toml, chapter.toml, 9 notebooks

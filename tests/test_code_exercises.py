@@ -16,9 +16,9 @@ from support import stable_id
 
 from llm_from_scratch.book import code_check
 from llm_from_scratch.book.code_check import Case
-from llm_from_scratch.ch27.code_exercises import buggy_head
 from llm_from_scratch.ch27.evidence import evidence
 from llm_from_scratch.ch27.exercises import EXERCISE_BOOK, check_code
+from llm_from_scratch.ch27.exercises.shapes import buggy_head
 from llm_from_scratch.engine.closed_form import closed_form_backward, closed_form_head
 
 CYRILLIC = re.compile("[а-яА-ЯёЁ]")

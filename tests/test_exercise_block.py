@@ -1,11 +1,14 @@
-"""One block makes an exercise: a throwaway one, declared here as a chapter would declare it, is shown, judged,
-hinted and revealed in both languages and listed under its notebook, with no other file touched."""
+"""One block and its strings make an exercise: a throwaway one, declared here as a chapter would declare it (its
+judge in Python, its strings in a data file per language), is shown, judged, hinted and revealed in both languages
+and listed under its notebook, with no other file touched."""
 
 import numpy as np
+import pytest
 
 from llm_from_scratch.book.answers import AnswerFormatError
-from llm_from_scratch.book.exercises import Exercise, ExerciseBook, own, partial, right, same
-from llm_from_scratch.book.text import set_language
+from llm_from_scratch.book.exercises import Exercise, ExerciseBook
+from llm_from_scratch.book.text import Catalogue, set_language
+from llm_from_scratch.book.verdicts import own, partial, right, same
 from llm_from_scratch.book.widgets import ExerciseForm
 from llm_from_scratch.ch27.evidence import evidence
 from llm_from_scratch.ch27.strings import STRINGS
@@ -23,33 +26,45 @@ THROWAWAY = Exercise(
     expected=lambda ev: ev.worked.weights[0].sum(axis=1),
     judge=_row_sums,
     facts=lambda expected, ev: {"answer": f"[{expected[0]:.0f}, {expected[1]:.0f}]"},
-    strings={
-        "ru": {
-            "title": "суммы строк A ещё раз",
-            "prompt": "Чему равны суммы двух строк матрицы весов A?",
-            "form": "два числа в виде [a, b]",
-            "form_hint": "Нужно {count} числа, по одному на строку.",
-            "wrong": "Каждая строка A — распределение softmax.",
-            "explain": "Суммы строк — {answer}: softmax нормирует каждую строку.",
-            "hint_stage": "Это свойство весов, а не оценок.",
-            "hint_formula": "Σ_j A_ij для каждой строки i.",
-        },
-        "en": {
-            "title": "the row sums of A again",
-            "prompt": "What are the sums of the two rows of the weight matrix A?",
-            "form": "two numbers as [a, b]",
-            "form_hint": "Expected: {count} numbers, one per row.",
-            "wrong": "Each row of A is a softmax distribution.",
-            "explain": "The row sums are {answer}: softmax normalizes each row.",
-            "hint_stage": "It is a property of the weights, not of the scores.",
-            "hint_formula": "Σ_j A_ij for each row i.",
-        },
-    },
 )
 
 
-def test_one_block_makes_a_judged_bilingual_exercise_listed_under_its_notebook():
-    book = ExerciseBook("throwaway", (THROWAWAY,), STRINGS, evidence)
+STRINGS_OF = {
+    "ru": """
+["ex.row-sums-again"]
+title = "суммы строк A ещё раз"
+prompt = "Чему равны суммы двух строк матрицы весов A?"
+form = "два числа в виде [a, b]"
+form_hint = "Нужно {count} числа, по одному на строку."
+wrong = "Каждая строка A — распределение softmax."
+explain = "Суммы строк — {answer}: softmax нормирует каждую строку."
+hint_stage = "Это свойство весов, а не оценок."
+hint_formula = "Σ_j A_ij для каждой строки i."
+""",
+    "en": """
+["ex.row-sums-again"]
+title = "the row sums of A again"
+prompt = "What are the sums of the two rows of the weight matrix A?"
+form = "two numbers as [a, b]"
+form_hint = "Expected: {count} numbers, one per row."
+wrong = "Each row of A is a softmax distribution."
+explain = "The row sums are {answer}: softmax normalizes each row."
+hint_stage = "It is a property of the weights, not of the scores."
+hint_formula = "Σ_j A_ij for each row i."
+""",
+}
+
+
+def catalogue(folder, strings_of=STRINGS_OF):
+    """A chapter's catalogue folder written as a translator would: one TOML file per language."""
+    for lang, toml in strings_of.items():
+        (folder / lang).mkdir(parents=True)
+        (folder / lang / "10_exercises.toml").write_text(toml, encoding="utf-8")
+    return Catalogue(folder, parent=STRINGS)
+
+
+def test_one_block_makes_a_judged_bilingual_exercise_listed_under_its_notebook(tmp_path):
+    book = ExerciseBook("throwaway", (THROWAWAY,), catalogue(tmp_path), evidence)
     assert book.strings.text_in("en", "ex.row-sums-again.title") == "the row sums of A again", "keys are derived"
     shown = ExerciseForm(book, "row-sums-again").static_html()  # what the exercise's cell shows above its box
     assert "суммы строк A ещё раз" in shown and "Чему равны суммы" in shown and "два числа в виде [a, b]" in shown
@@ -66,3 +81,11 @@ def test_one_block_makes_a_judged_bilingual_exercise_listed_under_its_notebook()
     assert [(n.stem, n.asks) for n in book.notebooks] == [("10_exercises", ("row-sums-again",))]
     table = repr(book.progress())
     assert "10 · Review" in table and "the row sums of A again" in table and "1 of 1 right" in table
+
+
+def test_strings_of_no_exercise_or_an_exercise_with_no_strings_are_named(tmp_path):
+    misspelt = {lang: toml.replace("row-sums-again", "row-sum-again") for lang, toml in STRINGS_OF.items()}
+    with pytest.raises(ValueError, match="no strings for the exercise 'row-sums-again'"):
+        ExerciseBook("throwaway", (THROWAWAY,), catalogue(tmp_path / "a", misspelt), evidence)
+    with pytest.raises(ValueError, match=r"strings of no exercise of throwaway: \['row-sums-again'\]"):
+        ExerciseBook("throwaway", (), catalogue(tmp_path / "b"), evidence)

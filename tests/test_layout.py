@@ -121,7 +121,7 @@ def test_no_exercise_key_is_written_out_by_hand():
     literal stands in the package, and every exercise string belongs to an exercise of the book."""
     written = sorted(s for s in _literals() if re.fullmatch(r"ex\.[a-z-]+\.[\w-]+", s))
     assert not written, written
-    assert all(_derived(key) for key in EXERCISE_BOOK.strings.strings["ru"])
+    assert all(_derived(key) for key in EXERCISE_BOOK.strings.strings["ru"] if key.startswith("ex."))
 
 
 # softmax-like code that is not the package's softmax, each with its reason

@@ -14,8 +14,8 @@ import pytest
 
 from llm_from_scratch import Tensor
 from llm_from_scratch.book import progress as lasting
-from llm_from_scratch.book.exercises import _aligned
 from llm_from_scratch.book.progress import VERSION
+from llm_from_scratch.book.progress.summary import _aligned
 from llm_from_scratch.book.state import STATE
 from llm_from_scratch.ch27.exercises import (
     EXERCISE_BOOK,

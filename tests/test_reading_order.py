@@ -22,7 +22,7 @@ from support.notebooks import comments, exercises_asked, load, outputs_text
 
 from llm_from_scratch.book.chapters import Chapter, chapters
 from llm_from_scratch.book.exercises import OPTIONS
-from llm_from_scratch.book.text import set_language
+from llm_from_scratch.book.text import LANGUAGES, set_language
 from llm_from_scratch.ch27.evidence import evidence
 from llm_from_scratch.ch27.exercises import EXERCISE_BOOK, EXERCISES
 from llm_from_scratch.ch27.strings import text
@@ -91,7 +91,7 @@ def said_after_an_attempt(exercise, ev, lang: str) -> str:
     """What an exercise tells a learner once attempted: its explanation, its hints and its options' feedback."""
     facts = {**exercise.inputs(ev), **exercise.facts(exercise.expected(ev), ev)}
     keys = [exercise.explain, *exercise.hints,
-            *(exercise.key(name) for name in exercise.strings["ru"] if exercise.options
+            *(exercise.key(name) for name in exercise.fields if exercise.options
               and (name in OPTIONS or name == "right" or name.startswith("why_")))]
     said = [EXERCISE_BOOK.said(exercise, key, facts, lang) for key in keys]
     if exercise.kind == "state":  # a move's answer is words, not its expected
@@ -262,7 +262,7 @@ def test_no_phrase_gives_a_question_away(lang):
 
 def test_every_exercise_declares_what_would_give_it_away():
     for exercise in EXERCISE_BOOK.exercises.values():
-        assert set(exercise.gives_away) == set(exercise.strings), exercise.id
+        assert set(exercise.gives_away) == set(LANGUAGES), exercise.id
         for lang, patterns in exercise.gives_away.items():
             assert patterns, f"{exercise.id} declares no phrase in {lang}"
             for pattern in patterns:

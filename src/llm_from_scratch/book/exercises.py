@@ -2,9 +2,9 @@
 
 An ``Exercise`` is one block in its chapter: the notebook that asks it, its expected answer
 (a function of the chapter's evidence, computed when asked), how an answer is read, its judge
-and the misconceptions the judge names, and its strings in every language, whose keys are
-derived from its id. A chapter lists its exercises in an ``ExerciseBook`` with its catalogue
-and its evidence; the book's catalogue holds the exercises' strings over the chapter's.
+and the misconceptions the judge names. Its strings are data, in the chapter's catalogue, under
+keys derived from its id. A chapter lists its exercises in an ``ExerciseBook`` with its catalogue
+and its evidence.
 
 Pieces that do not call each other: the judge (``ExerciseBook.verdict``: an answer, an instance and
 a snapshot of the records it reads in, a ``Judgement`` or an ``Unread`` out, no store written), the
@@ -25,22 +25,24 @@ variant; ``mastery`` reads the skills the exercises serve (``book.mastery``).
 from __future__ import annotations
 
 import copy
+import dataclasses
 import difflib
-import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from html import escape
 from typing import Any, Protocol
 
 import numpy as np
 
 from ..engine import Tensor
 from .answers import AnswerFormatError, read_choice, read_numbers
+from .feedback import Feedback, Hint, Solution
 from .formatting import matrix, shape
 from .mastery import Served, SkillMastery, mastery
 from .progress import Learner, StoreNotice, add_attempt, learner_of, store
-from .text import Catalogue, language
-from .tolerances import FLOAT_NOISE, ROUNDED, TYPED
+from .progress.summary import Progress, summary
+from .text import LANGUAGES, Catalogue, language
+from .tolerances import FLOAT_NOISE, ROUNDED
+from .verdicts import Given, Judgement, Own, Phrase, Unread, as_array, own
 
 OPTIONS = ("a", "b", "c", "d")
 SEEN_KEPT = 5  # how many of the variants a learner has seen a judge is told of
@@ -48,74 +50,22 @@ SEEN_KEPT = 5  # how many of the variants a learner has seen a judge is told of
 Fields = dict[str, str]
 
 
-@dataclass(frozen=True)
-class Own:
-    """A string of the exercise being judged, by its field: ``own("wrong")`` is ``ex.<id>.wrong`` of whichever
-    exercise the judge judges, so no judge writes a key out; ``fields`` fill it in (a field's value may be an
-    ``Own`` too)."""
-
-    field: str
-    fields: Mapping[str, object] = field(default_factory=dict)
 
 
-def own(name: str, **fields: object) -> Own:
-    return Own(name, fields)
 
 
-@dataclass(frozen=True)
-class Phrase:
-    """A catalogue string said inside another one (a field's value): each slip of a composition, say."""
-
-    key: str
-    fields: Mapping[str, object] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
-class Judgement:
-    """A judge's verdict: the message is the catalogue string ``key`` (or the exercise's ``Own`` string) filled
-    with ``fields``."""
-
-    correct: bool
-    key: str | Own
-    misconception: str | None = None
-    fields: Mapping[str, object] = field(default_factory=dict)
-    own: bool = False  # judged on the learner's own values (``Given``), not on the exercise's
 
 
-def right(key: str | Own = "feedback.right", **fields: object) -> Judgement:
-    return Judgement(True, key, None, fields)
 
 
-def wrong(misconception: str | None, key: str | Own, **fields: object) -> Judgement:
-    return Judgement(False, key, misconception, fields)
 
 
-@dataclass(frozen=True)
-class Unread:
-    """An answer that could not be read (or may not be judged yet): what to tell the learner, in their language."""
-
-    message: str
-    pending: bool = False  # no answer given yet: a prompt, not a verdict
 
 
-@dataclass(frozen=True)
-class Given:
-    """The values an answer cell passes to ``check`` by keyword, by the names the cell uses (``S=S``): what the
-    answer is computed from. ``chapter(instance)`` gives them on the exercise's own instance (the evidence's
-    attribute its ``instance`` names), ``answer(values)`` the right answer for any values (arrays), right within
-    ``tolerance``, and ``differs(values, evidence, instance)`` names, as a ``Phrase``, how values that are not the
-    exercise's came about (which stage of the learner's cells differs), reading their graph."""
-
-    names: tuple[str, ...]
-    chapter: Callable[[Any], Mapping[str, np.ndarray]]
-    answer: Callable[[Mapping[str, np.ndarray]], np.ndarray]
-    differs: Callable[[Mapping[str, object], Any, Any], Phrase]
-    tolerance: float = ROUNDED
 
 
-def as_array(value: object) -> np.ndarray:
-    """A given value's numbers (a Tensor's data)."""
-    return np.asarray(value.data if isinstance(value, Tensor) else value, dtype=np.float64)
 
 
 def _no_fields(*_: object) -> Fields:
@@ -127,12 +77,14 @@ HINTS = "hint_"  # an exercise's hints are its strings whose field begins so, in
 
 @dataclass(frozen=True)
 class Exercise:
-    """One exercise, declared in one place: what it asks, how it is judged, and its strings in every language.
+    """One exercise, declared in one place: what it asks and how it is judged; its strings are data.
 
     ``notebook`` is the stem of the notebook that asks it; ``instance`` names the example it is asked on (the
-    evidence's attribute the judge reads: "worked", "hand", …). ``strings`` maps each language to the
-    exercise's fields ("title", "prompt", "form", "explain", "hint_stage", …, a choice's "a" … "d", "right"
-    and "why_a" …, and whatever its judge names with ``own``); their keys are derived, ``ex.<id>.<field>``.
+    evidence's attribute the judge reads: "worked", "hand", …). Its strings stand in the chapter's catalogue, in
+    the table ``[ex.<id>]`` of each language (catalogues/<language>/<notebook>.toml), by field ("title", "prompt",
+    "form", "explain", "hint_stage", …, a choice's "a" … "d", "right" and "why_a" …, and whatever its judge names
+    with ``own``); their keys are derived, ``ex.<id>.<field>``. The book fills in ``fields`` (their names, in the
+    source language's order) and ``gives_away`` from the catalogue.
     ``expected(evidence)`` is the right answer (an array, a letter, or a code exercise's solution);
     ``read(answer, form text)`` turns an answer into what ``judge(read answer, expected, evidence)``
     judges; ``facts(expected, evidence)`` are the fields of "explain", "answer" among them, and of the hints;
@@ -143,7 +95,6 @@ class Exercise:
     kind: str  # "numbers", "choice", "code", or "state": a widget's state (a move on a plane), read when checked
     notebook: str
     instance: str
-    strings: Mapping[str, Mapping[str, str]]
     expected: Callable[[Any], Any]
     judge: Callable[[Any, Any, Any], Judgement]
     facts: Callable[[Any, Any], Fields]
@@ -154,8 +105,10 @@ class Exercise:
     varies: str = ""  # the family of variants it draws from ("" = one instance); exercises of one family share them
     after: str = ""  # the prediction it follows: it is judged only once that one was answered
     given: Given | None = None  # the values its answer cell passes by keyword, if any
+    fields: tuple[str, ...] = ()  # the names of its strings, from the catalogue
     # per language, what would give its answer away (regular expressions over a text read as in
-    # tests/test_reading_order.py): none may stand above the question, in prose, outputs or code comments
+    # tests/test_reading_order.py), from the catalogue: none may stand above the question, in prose, outputs or
+    # code comments
     gives_away: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def key(self, name: str) -> str:
@@ -163,7 +116,7 @@ class Exercise:
         return f"ex.{self.id}.{name}"
 
     def has(self, name: str) -> bool:
-        return name in next(iter(self.strings.values()))
+        return name in self.fields
 
     @property
     def title(self) -> str:
@@ -187,13 +140,13 @@ class Exercise:
     def hints(self) -> tuple[str, ...]:
         """Its hints' keys in steps, smaller and smaller: which stage, its formula, then part of the method, never a
         number the answer follows from in one step (a code exercise adds the first row of its output)."""
-        return tuple(self.key(name) for name in next(iter(self.strings.values())) if name.startswith(HINTS))
+        return tuple(self.key(name) for name in self.fields if name.startswith(HINTS))
 
 
-def choice_exercise(exercise_id: str, *, notebook: str, instance: str, strings: Mapping[str, Mapping[str, str]],
-                    correct: str, misconceptions: Mapping[str, str], skills: tuple[str, ...],
-                    facts: Callable[[Any], Fields] = _no_fields, inputs: Callable[[Any], Fields] = _no_fields,
-                    gives_away: Mapping[str, tuple[str, ...]]) -> Exercise:
+def choice_exercise(exercise_id: str, *, notebook: str, instance: str, correct: str,
+                    misconceptions: Mapping[str, str], skills: tuple[str, ...],
+                    facts: Callable[[Any], Fields] = _no_fields, inputs: Callable[[Any], Fields] = _no_fields
+                    ) -> Exercise:
     """A choice among OPTIONS, each wrong letter showing a misconception; the message of a letter is its "why_"
     string ("right" for the right one), with ``facts`` filled in."""
     options = {letter: misconceptions.get(letter) for letter in OPTIONS}
@@ -204,79 +157,19 @@ def choice_exercise(exercise_id: str, *, notebook: str, instance: str, strings: 
         why = own("right" if letter == expected else f"why_{letter}")
         return Judgement(letter == expected, why, options[letter], {**facts(ev), "answer": expected})
 
-    return Exercise(exercise_id, "choice", notebook, instance, strings, lambda ev: correct, judge,
+    return Exercise(exercise_id, "choice", notebook, instance, lambda ev: correct, judge,
                     lambda expected, ev: {**facts(ev), "answer": expected}, inputs=inputs,
-                    read=lambda answer, form: read_choice(answer, OPTIONS), options=options, skills=skills,
-                    gives_away=gives_away)
+                    read=lambda answer, form: read_choice(answer, OPTIONS), options=options, skills=skills)
 
 
-@dataclass(frozen=True)
-class Feedback:
-    exercise_id: str
-    correct: bool
-    message: str
-    misconception: str | None = None
-    readable: bool = True  # False: the answer could not be read at all
-    verdict_word: str = ""
-    note: str = ""  # what the learner must know about the progress store, if anything
-    pending: bool = False  # no answer given yet (a cell still holding its ...): a prompt, not a verdict
-
-    def __repr__(self) -> str:
-        said = self.message if self.pending else f"{self.verdict_word} {self.message}"
-        return said + (f"\n{self.note}" if self.note else "")
-
-    def _repr_html_(self) -> str:
-        mark = "" if self.pending else f"<strong>{'✔' if self.correct else '✘'} {escape(self.verdict_word)}</strong> "
-        line = "dotted" if self.pending else "solid" if self.correct else "dashed"
-        note = f"<p><em>{escape(self.note)}</em></p>" if self.note else ""
-        return (f'<div role="status" lang="{language()}" style="border-left:4px {line} #000;padding:4px 8px">'
-                f"{mark}{escape(self.message)}{note}</div>")
 
 
-@dataclass(frozen=True)
-class Solution:
-    exercise_id: str
-    shown: bool
-    message: str
-
-    def __repr__(self) -> str:
-        return self.message
-
-    def _repr_html_(self) -> str:
-        return (f'<div role="status" lang="{language()}" style="border-left:4px double #000;padding:4px 8px;'
-                f'white-space:pre-wrap">'
-                f"{escape(self.message)}</div>")
 
 
-@dataclass(frozen=True)
-class Hint:
-    exercise_id: str
-    step: int  # 0 while hints are locked
-    steps: int
-    message: str
-
-    def __repr__(self) -> str:
-        return self.message
-
-    def _repr_html_(self) -> str:
-        return (f'<div role="status" lang="{language()}" style="border-left:4px dotted #000;padding:4px 8px">'
-                f"{escape(self.message)}</div>")
 
 
-def _shown_width(words: str) -> int:
-    """How many columns ``words`` take on screen: a combining mark (the bar of V̄) or a zero-width character takes
-    none, a wide character (東) two."""
-    return sum(0 if unicodedata.category(char) in ("Mn", "Me", "Cf") else
-               2 if unicodedata.east_asian_width(char) in ("W", "F") else 1 for char in words)
 
 
-def _aligned(rows: Sequence[tuple[str, ...]]) -> list[str]:
-    """Rows of cells in columns: each cell but a row's last is padded to its column's shown width. A row of one
-    cell (a heading) or of none (a blank line) stands as it is and widens no column."""
-    table = [row for row in rows if len(row) > 1]
-    widths = [max(_shown_width(cell) for cell in column) for column in zip(*table)]
-    return ["  ".join([*(cell + " " * (width - _shown_width(cell)) for cell, width in zip(row[:-1], widths)),
-                       *row[-1:]]) for row in rows]
 
 
 @dataclass(frozen=True)
@@ -289,23 +182,6 @@ class Notebook:
     asks: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class Progress:
-    """The chapter's summary: ``rows`` for code, ``table`` and ``skill_rows`` as the learner reads them."""
-
-    rows: tuple[tuple[str, int, bool], ...]  # id, attempts, right at least once; in the order shown
-    header: str
-    table: tuple[tuple[str, ...], ...]  # per notebook a heading, its exercises and its total; the chapter's total
-    notes: tuple[str, ...] = ()  # about the store: a backup made, or progress kept in memory only
-    skills: tuple[SkillMastery, ...] = ()
-    skills_header: str = ""
-    skill_rows: tuple[tuple[str, str], ...] = ()  # each skill's name and what is said of it
-
-    def __repr__(self) -> str:
-        lines = [self.header, *_aligned(self.table)]
-        if self.skill_rows:
-            lines += ["", self.skills_header, *_aligned(self.skill_rows)]
-        return "\n".join([*lines, *self.notes])
 
 
 class Variants(Protocol):
@@ -316,17 +192,33 @@ class Variants(Protocol):
     def inputs(self, family: str, ev: Any) -> dict[str, object]: ...
 
 
+def _with_strings(exercise: Exercise, strings: Catalogue) -> Exercise:
+    """``exercise`` with the names of its strings and its ``gives_away`` per language, read from ``strings``."""
+    prefix = exercise.key("")
+    names = tuple(key.removeprefix(prefix) for key in strings.strings[LANGUAGES[0]] if key.startswith(prefix))
+    if "title" not in names:
+        raise ValueError(f"{strings.folder}: no strings for the exercise {exercise.id!r} (a table [ex.{exercise.id}])")
+    patterns = {lang: strings.lists[lang].get(exercise.key("gives_away"), ()) for lang in LANGUAGES}
+    return dataclasses.replace(exercise, fields=names, gives_away=patterns)
+
+
 class ExerciseBook:
     """A chapter's exercises, their strings and its evidence; attempts last in the store, under ``chapter``.
-    Its catalogue (``strings``) holds every exercise's strings under their derived keys, over the chapter's
-    (``chapter_strings``); ``notebooks`` list the exercises by the notebook that asks them, in the order given."""
+    Its catalogue (``strings``, the chapter's) holds every exercise's strings under their derived keys: each
+    exercise is given the names of its fields and its ``gives_away`` from it, and a table of the catalogue that no
+    exercise declares is refused by its name; ``notebooks`` list the exercises by the notebook that asks them, in
+    the order given."""
 
-    def __init__(self, chapter: str, exercises: tuple[Exercise, ...], chapter_strings: Catalogue,
+    def __init__(self, chapter: str, exercises: tuple[Exercise, ...], strings: Catalogue,
                  evidence: Callable[[], Any], variants: Variants | None = None) -> None:
         self.chapter = chapter
-        self.exercises = {e.id: e for e in exercises}
-        self.strings = Catalogue({lang: {e.key(name): said for e in exercises for name, said in e.strings[lang].items()}
-                                  for lang in chapter_strings.strings}, parent=chapter_strings)
+        self.strings = strings
+        self.exercises = {e.id: _with_strings(e, strings) for e in exercises}
+        declared = {key.split(".")[1] for key in strings.strings[LANGUAGES[0]] if key.startswith("ex.")}
+        strays = declared - set(self.exercises)
+        if strays:
+            raise ValueError(f"{strings.folder}: strings of no exercise of {chapter}: {sorted(strays)}")
+        exercises = tuple(self.exercises.values())
         stems = sorted({e.notebook for e in exercises})
         self.notebooks = tuple(Notebook(stem, f"notebook.{stem}", tuple(e.id for e in exercises if e.notebook == stem))
                                for stem in stems)
@@ -461,7 +353,8 @@ class ExerciseBook:
         except AnswerFormatError as error:
             message = error.args[0]  # a judge's refusal may be the exercise's own string ("form_hint")
             why = self.said(exercise, message) if isinstance(message, Own) else str(message)
-            return Unread(f"{self._read_as(read)} {why}" if isinstance(read, np.ndarray) else why, error.pending)
+            numbers = issubclass(type(read), np.ndarray)  # type(): a hostile answer's __class__ may raise
+            return Unread(f"{self._read_as(read)} {why}" if numbers else why, error.pending)
 
     def own_values(self, exercise_id: str, values: Mapping[str, object]) -> str:
         """The values an answer cell passes, written out, where they are not those of the exercise's instance (a
@@ -597,7 +490,7 @@ class ExerciseBook:
             return Feedback(exercise.id, False, verdict.message, readable=False, verdict_word=wrong_word,
                             pending=verdict.pending)
         said = [self.strings.text("feedback.computed")] if computed else []
-        note = " ".join([*said, *(self._say(notice) for notice in notices)])
+        note = " ".join([*said, *(self.notice_text(notice) for notice in notices)])
         return Feedback(exercise.id, verdict.correct, self.said(exercise, verdict.key, verdict.fields),
                         verdict.misconception, verdict_word=self.strings.text(
                             "feedback.correct") if verdict.correct else wrong_word, note=note)
@@ -625,7 +518,7 @@ class ExerciseBook:
                                   formatter={"float_kind": lambda x: f"{x:g}"})
         return self.strings.text("answer.read_as", numbers=numbers, shape=shape(read.shape))
 
-    def _say(self, notice: StoreNotice) -> str:
+    def notice_text(self, notice: StoreNotice) -> str:
         return self.strings.text(notice.key, **notice.fields)
 
     def attempted(self, exercise_id: str, variant: int | None = None) -> bool:
@@ -678,50 +571,7 @@ class ExerciseBook:
     def progress(self) -> Progress:
         """Which exercises were checked anywhere and which were answered right, by notebook, with each notebook's
         total and the chapter's; then which skills are mastered."""
-        lasting = store()
-        attempts, own = lasting.attempts(self.chapter), lasting.attempts(self.chapter, own=True)
-        skills = tuple(self.mastery().values())
-        notices = lasting.take_notices()
-        if lasting.memory_notice and lasting.memory_notice not in notices:
-            notices.append(lasting.memory_notice)
-        text = self.strings.text
-        groups = self._groups(attempts)
-        table: list[tuple[str, ...]] = []
-        for heading, ids in groups:
-            table += [(), (heading,), *(self._exercise_row(i, attempts.get(i, []), len(own.get(i, []))) for i in ids),
-                      self._total_row("progress.total", ids, attempts)]
-        table += [(), self._total_row("progress.chapter_total", tuple(self.exercises), attempts)]
-        skill_rows = tuple((text(m.skill), text(
-            "progress.skill_row", state=text("progress.mastered" if m.mastered else "progress.not_mastered"),
-            first_right=m.first_right, required=m.required, attempts=m.attempts, hints=m.hints)) for m in skills)
-        rows = tuple((i, len(attempts.get(i, [])), any(attempts.get(i, []))) for _, ids in groups for i in ids)
-        return Progress(rows, text("progress.header"), tuple(table), tuple(self._say(notice) for notice in notices),
-                        skills, text("progress.skills_header"), skill_rows)
-
-    def _groups(self, attempts: Mapping[str, list[bool]]) -> list[tuple[str, tuple[str, ...]]]:
-        """Each notebook's heading and the exercises it asks; last, any exercise of the book or of the store that
-        no notebook asks (one recorded by an earlier version of the chapter, say)."""
-        text = self.strings.text
-        groups = [(text("progress.notebook", number=n.stem[:2], title=text(n.title)), n.asks) for n in self.notebooks]
-        asked = {i for _, ids in groups for i in ids}
-        other = tuple(dict.fromkeys(i for i in (*self.exercises, *attempts) if i not in asked))
-        return [*groups, (text("progress.other"), other)] if other else groups
-
-    def _exercise_row(self, exercise_id: str, tried: list[bool], own: int) -> tuple[str, str, str]:
-        """An exercise's title (its id if the book does not know it), its state and its attempts, with those on the
-        learner's own values (which the state does not read) told apart."""
-        state = "progress.right" if any(tried) else "progress.tried" if tried else "progress.open"
-        counts = [self.strings.text("progress.attempts", attempts=len(tried))]
-        counts += [self.strings.text("progress.own", own=own)] if own else []
-        return (self.title(exercise_id) if exercise_id in self.exercises else exercise_id, self.strings.text(state),
-                " ".join(counts))
-
-    def _total_row(self, label: str, ids: tuple[str, ...], attempts: Mapping[str, list[bool]]) -> tuple[str, str, str]:
-        """The catalogue string ``label``, then how many of ``ids`` were answered right and how many only wrong."""
-        tried = [attempts.get(i, []) for i in ids]
-        count = self.strings.text("progress.count", right=sum(map(any, tried)), total=len(ids),
-                                  tried=sum(bool(t) and not any(t) for t in tried))
-        return self.strings.text(label), count, self.strings.text("progress.attempts", attempts=sum(map(len, tried)))
+        return summary(self)
 
     def reset_progress(self) -> Progress:
         """Start the chapter over: forget every recorded attempt at its exercises, in every kernel."""
@@ -729,21 +579,8 @@ class ExerciseBook:
         return self.progress()
 
 
-# --- judges every chapter can use --------------------------------------------------------
-
-def same(a: np.ndarray, b: np.ndarray, tolerance: float | np.ndarray = TYPED) -> bool:
-    return a.shape == b.shape and bool(np.allclose(a, b, atol=tolerance, rtol=0))
 
 
-def rows_swapped(answer: np.ndarray, expected: np.ndarray) -> bool:
-    return len(expected) > 1 and not same(expected, expected[::-1]) and same(answer, expected[::-1])
 
 
-def partial(wrong_key: str, answer: np.ndarray, expected: np.ndarray, labels: tuple[str, ...],
-            tolerance: float | np.ndarray = TYPED) -> Judgement:
-    """Name the rows (``labels``) that are right and those that are not; none right: the message ``wrong_key``."""
-    correct = [i for i in range(len(expected)) if same(answer[i], expected[i], tolerance)]
-    if correct:
-        return wrong(None, "feedback.partial", right=", ".join(labels[i] for i in correct),
-                     wrong=", ".join(labels[i] for i in range(len(expected)) if i not in correct))
-    return wrong(None, wrong_key)
+

@@ -38,9 +38,9 @@ from typing import Any
 import numpy as np
 
 from .answers import LARGEST_PLAUSIBLE
-from .exercises import Judgement, Phrase, right, wrong
 from .state import STATE
 from .tolerances import FLOAT_NOISE, ROUNDED, SAME_ANSWER, TYPED
+from .verdicts import Judgement, Phrase, right, wrong
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,8 @@ from IPython.display import HTML, display
 
 from .answers import AnswerFormatError, read_choice
 from .display import FOLDED_CLASS, figure_bundle
-from .exercises import OPTIONS, ExerciseBook, Feedback
+from .exercises import OPTIONS, ExerciseBook
+from .feedback import Feedback
 from .figures import Figure
 from .sections import Section, to_html, to_text
 from .state import STATE

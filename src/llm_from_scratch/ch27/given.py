@@ -15,9 +15,9 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ..book.exercises import Given, Phrase, as_array
 from ..book.formatting import trimmed
 from ..book.tolerances import FLOAT_NOISE, ROUNDED
+from ..book.verdicts import Given, Phrase, as_array
 from ..engine import Tensor
 from .evidence import HeadRun, LearnerEvidence, run_head
 from .graph import factor_of, is_scores

@@ -17,10 +17,10 @@ from ..book.text import set_language
 from ..engine import SelfAttentionError, Tensor, scaled_dot_product_self_attention
 from . import sections
 from .appendix import BlockSizeExplorer, cost_table, doubling_table, measure_heads, measurement_figure
-from .code_exercises import buggy_head
 from .evidence import attention_history, evidence
 from .examples import invalid_inputs
 from .exercises import EXERCISE_BOOK, hint, holds_answer, mastery, progress, reveal, variant
+from .exercises.shapes import buggy_head
 from .figures import as_shown
 from .given import fold_difference
 from .plane import VectorPlane

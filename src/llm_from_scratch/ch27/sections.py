@@ -32,7 +32,6 @@ from ..engine import Tensor
 from ..engine.attention import INPUT_NAMES, SelfAttentionError, SelfAttentionForward
 from ..engine.closed_form import closed_form_backward
 from ..engine.gradcheck import GradCheckReport, check_gradients, replayed
-from .code_exercises import buggy_head
 from .evidence import (
     HeadRun,
     HistoryEvidence,
@@ -43,6 +42,7 @@ from .evidence import (
     row_sum_deviation,
     run_head,
 )
+from .exercises.shapes import buggy_head
 from .graph import chapter_loss, inputs_of
 from .strings import text
 

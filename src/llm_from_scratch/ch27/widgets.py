@@ -15,7 +15,7 @@ import ipywidgets as w
 import numpy as np
 from IPython.display import HTML, display
 
-from ..book.exercises import Feedback
+from ..book.feedback import Feedback
 from ..book.figures import Figure, Panel, heatmap, line_panels
 from ..book.formatting import labels, num, trimmed, vector
 from ..book.sections import Section, Value, to_text

@@ -1,0 +1,96 @@
+"""The chapter's summary that ``progress()`` returns: a table per notebook and the skills, aligned in columns
+as the learner reads them."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..mastery import SkillMastery
+from . import store
+
+
+def _shown_width(words: str) -> int:
+    """How many columns ``words`` take on screen: a combining mark (the bar of V̄) or a zero-width character takes
+    none, a wide character (東) two."""
+    return sum(0 if unicodedata.category(char) in ("Mn", "Me", "Cf") else
+               2 if unicodedata.east_asian_width(char) in ("W", "F") else 1 for char in words)
+
+
+def _aligned(rows: Sequence[tuple[str, ...]]) -> list[str]:
+    """Rows of cells in columns: each cell but a row's last is padded to its column's shown width. A row of one
+    cell (a heading) or of none (a blank line) stands as it is and widens no column."""
+    table = [row for row in rows if len(row) > 1]
+    widths = [max(_shown_width(cell) for cell in column) for column in zip(*table)]
+    return ["  ".join([*(cell + " " * (width - _shown_width(cell)) for cell, width in zip(row[:-1], widths)),
+                       *row[-1:]]) for row in rows]
+
+
+@dataclass(frozen=True)
+class Progress:
+    """The chapter's summary: ``rows`` for code, ``table`` and ``skill_rows`` as the learner reads them."""
+
+    rows: tuple[tuple[str, int, bool], ...]  # id, attempts, right at least once; in the order shown
+    header: str
+    table: tuple[tuple[str, ...], ...]  # per notebook a heading, its exercises and its total; the chapter's total
+    notes: tuple[str, ...] = ()  # about the store: a backup made, or progress kept in memory only
+    skills: tuple[SkillMastery, ...] = ()
+    skills_header: str = ""
+    skill_rows: tuple[tuple[str, str], ...] = ()  # each skill's name and what is said of it
+
+    def __repr__(self) -> str:
+        lines = [self.header, *_aligned(self.table)]
+        if self.skill_rows:
+            lines += ["", self.skills_header, *_aligned(self.skill_rows)]
+        return "\n".join([*lines, *self.notes])
+
+
+def summary(book: Any) -> Progress:
+    """A chapter's ``ExerciseBook``'s summary: which exercises were checked anywhere and which were answered right,
+    by notebook, with each notebook's total and the chapter's; then which skills are mastered."""
+    lasting = store()
+    attempts, own = lasting.attempts(book.chapter), lasting.attempts(book.chapter, own=True)
+    skills = tuple(book.mastery().values())
+    notices = lasting.take_notices()
+    if lasting.memory_notice and lasting.memory_notice not in notices:
+        notices.append(lasting.memory_notice)
+    text = book.strings.text
+    groups = _groups(book, attempts)
+    table: list[tuple[str, ...]] = []
+    for heading, ids in groups:
+        table += [(), (heading,), *(_exercise_row(book, i, attempts.get(i, []), len(own.get(i, []))) for i in ids),
+                  _total_row(book, "progress.total", ids, attempts)]
+    table += [(), _total_row(book, "progress.chapter_total", tuple(book.exercises), attempts)]
+    skill_rows = tuple((text(m.skill), text(
+        "progress.skill_row", state=text("progress.mastered" if m.mastered else "progress.not_mastered"),
+        first_right=m.first_right, required=m.required, attempts=m.attempts, hints=m.hints)) for m in skills)
+    rows = tuple((i, len(attempts.get(i, [])), any(attempts.get(i, []))) for _, ids in groups for i in ids)
+    return Progress(rows, text("progress.header"), tuple(table), tuple(book.notice_text(notice) for notice in notices),
+                    skills, text("progress.skills_header"), skill_rows)
+
+def _groups(book: Any, attempts: Mapping[str, list[bool]]) -> list[tuple[str, tuple[str, ...]]]:
+    """Each notebook's heading and the exercises it asks; last, any exercise of the book or of the store that
+    no notebook asks (one recorded by an earlier version of the chapter, say)."""
+    text = book.strings.text
+    groups = [(text("progress.notebook", number=n.stem[:2], title=text(n.title)), n.asks) for n in book.notebooks]
+    asked = {i for _, ids in groups for i in ids}
+    other = tuple(dict.fromkeys(i for i in (*book.exercises, *attempts) if i not in asked))
+    return [*groups, (text("progress.other"), other)] if other else groups
+
+def _exercise_row(book: Any, exercise_id: str, tried: list[bool], own: int) -> tuple[str, str, str]:
+    """An exercise's title (its id if the book does not know it), its state and its attempts, with those on the
+    learner's own values (which the state does not read) told apart."""
+    state = "progress.right" if any(tried) else "progress.tried" if tried else "progress.open"
+    counts = [book.strings.text("progress.attempts", attempts=len(tried))]
+    counts += [book.strings.text("progress.own", own=own)] if own else []
+    return (book.title(exercise_id) if exercise_id in book.exercises else exercise_id, book.strings.text(state),
+            " ".join(counts))
+
+def _total_row(book: Any, label: str, ids: tuple[str, ...], attempts: Mapping[str, list[bool]]) -> tuple[str, str, str]:
+    """The catalogue string ``label``, then how many of ``ids`` were answered right and how many only wrong."""
+    tried = [attempts.get(i, []) for i in ids]
+    count = book.strings.text("progress.count", right=sum(map(any, tried)), total=len(ids),
+                              tried=sum(bool(t) and not any(t) for t in tried))
+    return book.strings.text(label), count, book.strings.text("progress.attempts", attempts=sum(map(len, tried)))

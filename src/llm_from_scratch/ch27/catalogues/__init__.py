@@ -1,1 +1,0 @@
-"""One catalogue of learner-facing strings per language, all with the same keys."""

@@ -1,0 +1,115 @@
+"""The exercises of 07_gradients: their judges and facts; their strings are in
+catalogues/<language>/07_gradients.toml."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...book.answers import AnswerFormatError
+from ...book.exercises import Exercise, choice_exercise
+from ...book.formatting import labels, matrix, num, vector
+from ...book.mistakes import diagnose
+from ...book.tolerances import BY_HAND
+from ...book.verdicts import own, partial, wrong
+from ...engine.closed_form import attention_weights, closed_form_backward, softmax
+from ..code_probes import diagnose_backward
+from ..evidence import LearnerEvidence
+from ..given import given
+from ..mistakes import (
+    SCORE_GRADIENT_MISTAKES,
+    VALUE_GRADIENT_MISTAKES,
+    WEIGHT_GRADIENT_MISTAKES,
+)
+from .code import backward_case, code_exercise
+from .judging import exact, review_judge
+
+
+def _score_gradient(a, expected, ev):
+    """One row of S̄ by hand, within ±0.01 (0.0449 rounded twice is 0.05): its mistakes first, then the shape; a row
+    of S̄ sums to 0, so say so when it does not."""
+    found = diagnose(a, expected, SCORE_GRADIENT_MISTAKES, ev, BY_HAND, exact)
+    if found:
+        return found
+    if a.shape != expected.shape:
+        raise AnswerFormatError(own("form_hint"))
+    if abs(a.sum()) > BY_HAND * a.size:
+        return wrong("gradient-rows-not-zero", "mis.gradient-rows-not-zero", sums=num(a.sum(), 4))
+    return partial(own("wrong"), a, expected, labels("k", len(expected)), BY_HAND)
+
+
+def _small_gradient_facts(ev: LearnerEvidence) -> dict[str, str]:
+    """Why Q̄ and K̄ are small in the worked example: Ā = ŌVᵀ is large, the softmax Jacobian lets little through."""
+    run = ev.worked
+    weights = run.weights[0]
+    grad_weights = run.upstream[0] @ run.value[0].T
+    grad_scores = weights * (grad_weights - (weights * grad_weights).sum(axis=1, keepdims=True))
+    uniform = ev.identical_keys.weights[0, 0]
+    return {"products": vector(weights.prod(axis=1)), "grad_weights": matrix(grad_weights, 0),
+            "grad_scores": matrix(grad_scores), "root": num(np.sqrt(run.head.key_width), 2),
+            "ratio": num(np.linalg.norm(run.grad_value) / np.linalg.norm(run.grad_query), 1),
+            "uniform": vector(uniform, 1), "uniform_product": num(uniform.prod(), 2)}
+
+
+def _gradient_facts(expected, ev):
+    return {"answer": matrix(expected, 3), "weights": matrix(ev.worked.weights[0])}
+
+
+def _score_gradient_inputs(ev: LearnerEvidence) -> dict[str, str]:
+    return {"row": vector(ev.hand.weights[0, 0], 3), "grad_row": vector(ev.hand_steps.grad_weights[0], 0)}
+
+
+def _score_gradient_facts(expected, ev):
+    weights, grad_weights = ev.hand.weights[0, 0], ev.hand_steps.grad_weights[0]
+    return {**_score_gradient_inputs(ev), "answer": vector(expected, 3), "inner": num(float(weights @ grad_weights), 3),
+            "first_term": f"{num(weights[0], 3)}·{num(grad_weights[0], 0)}"}
+
+
+EXERCISES = (
+    Exercise(
+        "value-gradient", "numbers",
+        notebook="07_gradients", instance="worked",
+        skills=("skill.gradients",),
+        expected=lambda ev: ev.worked_steps.grad_value,
+        given=given("A", "O_bar", answer=lambda v: v["A"][0].T @ v["O_bar"][0]),
+        judge=review_judge(VALUE_GRADIENT_MISTAKES, lambda e: labels("v", len(e)), tolerance=0.0,
+                            rows_sum_to_one=False),
+        facts=_gradient_facts,
+    ),
+    Exercise(
+        "weight-gradient", "numbers",
+        notebook="07_gradients", instance="worked",
+        skills=("skill.gradients",),
+        expected=lambda ev: ev.worked_steps.grad_weights,
+        given=given("V", "O_bar", answer=lambda v: v["O_bar"][0] @ v["V"][0].T),
+        judge=review_judge(WEIGHT_GRADIENT_MISTAKES, lambda e: labels("q", len(e)), tolerance=0.0,
+                            rows_sum_to_one=False),
+        facts=_gradient_facts,
+    ),
+    Exercise(
+        "score-gradient", "numbers",
+        notebook="07_gradients", instance="hand",
+        skills=("skill.gradients",),
+        expected=lambda ev: ev.hand_steps.grad_scores[0],
+        judge=_score_gradient,
+        facts=_score_gradient_facts,
+        inputs=_score_gradient_inputs,
+    ),
+    choice_exercise(
+        "small-query-gradients",
+        notebook="07_gradients", instance="worked",
+        skills=("skill.gradients",),
+        correct="c",
+        facts=_small_gradient_facts,
+        misconceptions={"a": "scale-shrinks-gradient", "b": "values-always-larger", "d": "blames-upstream"},
+    ),
+    code_exercise(
+        "write-backward",
+        notebook="07_gradients", instance="worked",
+        skills=("skill.gradients",),
+        case_of=backward_case,
+        probe=diagnose_backward,
+        arguments=("q", "k", "v", "upstream"),
+        outputs=("dq", "dk", "dv"),
+        solution=(softmax, attention_weights, closed_form_backward),
+    ),
+)

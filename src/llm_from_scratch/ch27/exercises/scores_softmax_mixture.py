@@ -1,0 +1,235 @@
+"""The exercises of 02_scores_softmax_mixture: their judges and facts (their strings:
+catalogues/<language>/02_scores_softmax_mixture.toml): the first row of weights, and the challenges on the
+vector plane.
+
+Each challenge on the plane is two exercises: a choice that predicts what the move needs or does, and the move
+itself, an
+exercise of kind "state" whose answer is the plane (``check("plane-equal", plane)``, or the form's button under
+it). The move is judged only after its prediction was answered, on the engine's numbers for the plane as it
+stands; a state that misses says what is missing, in numbers.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ...book.answers import AnswerFormatError
+from ...book.exercises import Exercise, choice_exercise
+from ...book.formatting import num, trimmed, vector
+from ...book.verdicts import Judgement, own, right, wrong
+from ...engine.closed_form import softmax
+from ..given import given
+from ..mistakes import (
+    Asked,
+)
+from ..plane import NAMES, PlaneState, VectorPlane, coordinates, default_vectors, plane_state, subscripted
+from ..strings import text
+from .judging import HeadJudge, worked_facts
+
+EQUAL_WEIGHTS = 0.025  # each weight this close to 1/2 (scaled scores 0.1 apart): the 0.5 grid lands exactly
+NEAR_SCORES = 1.0  # scores closer than this: a near miss, told as one (not as a misconception)
+STRONG_WEIGHT = 0.9  # what q₁ must give k₁
+POSITION = 0.05  # a tip this close to a named point is on it (Shift moves by 0.1)
+PARALLEL_DEGREES = 8.0  # an arrow this close in angle to another points along it
+
+
+def read_plane(answer: object, form: str) -> PlaneState:
+    """The plane's state: a VectorPlane, its ``state``, or the six vectors by name."""
+    if isinstance(answer, VectorPlane):
+        return answer.state
+    if isinstance(answer, PlaneState):
+        return answer
+    if isinstance(answer, dict) and set(answer) == set(NAMES):
+        try:
+            return plane_state({n: (float(answer[n][0]), float(answer[n][1])) for n in NAMES})
+        except (TypeError, ValueError, IndexError):
+            pass
+    raise AnswerFormatError(text("challenge.form", form=form))
+
+
+def _moved(state: PlaneState) -> list[str]:
+    """The vectors away from the worked example (by more than a tip one can see move)."""
+    start = default_vectors()
+    return [n for n in NAMES if not np.allclose(state.vectors[n], start[n], atol=POSITION, rtol=0)]
+
+
+def _only(state: PlaneState, vector: str) -> Judgement | None:
+    """A wrong judgement if other vectors moved or this one did not; None if only ``vector`` moved."""
+    moved = _moved(state)
+    others = [n for n in moved if n != vector]
+    if others:
+        moved_to = ", ".join(f"{subscripted(n)} = {coordinates(state.vectors[n])}" for n in others)
+        return wrong(None, "challenge.others", moved=moved_to, name=subscripted(vector), reset=text("plane.reset"))
+    if vector not in moved:
+        return wrong(None, "challenge.unmoved", name=subscripted(vector), at=coordinates(state.vectors[vector]))
+    return None
+
+
+def _angle(a, b) -> float:
+    """Degrees between two arrows (180 when one has no length)."""
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    lengths = np.hypot(*a) * np.hypot(*b)
+    return 180.0 if lengths == 0 else math.degrees(math.acos(float(np.clip(a @ b / lengths, -1, 1))))
+
+
+def _row(state: PlaneState, i: int) -> dict[str, str]:
+    return {"s0": num(state.scores[i, 0], 2), "s1": num(state.scores[i, 1], 2),
+            "w0": num(state.weights[i, 0], 3), "w1": num(state.weights[i, 1], 3)}
+
+
+def _start() -> PlaneState:
+    return plane_state(default_vectors())
+
+
+# --- 1: equal weights ----------------------------------------------------------------------
+
+def _equal(state: PlaneState, expected, ev) -> Judgement:
+    missing = _only(state, "k1")
+    if missing:
+        return missing
+    fields = {**_row(state, 0), "k1": coordinates(state.vectors["k1"])}
+    if abs(state.weights[0, 0] - 0.5) <= EQUAL_WEIGHTS:
+        return right(own("right"), **fields)
+    if abs(state.scores[0, 1] - state.scores[0, 0]) < NEAR_SCORES:
+        return wrong(None, own("near"), **fields)
+    k0, k1 = (np.hypot(*state.vectors[k]) for k in ("k0", "k1"))
+    if abs(k1 - k0) <= POSITION:
+        return wrong("equal-length", own("length"), length=trimmed(k0), **fields)
+    return wrong(None, own("missing"), **fields)
+
+
+def _equal_facts(expected, ev) -> dict[str, str]:
+    start = _start()
+    s0 = trimmed(start.scores[0, 0])  # q₀·k₀, which the hint names too
+    return {"answer": own("answer", k0=coordinates(start.vectors["k0"]),
+                           q0=coordinates(start.vectors["q0"]), s0=num(start.scores[0, 0], 2)), "s0": s0}
+
+
+# --- 2: a strong weight --------------------------------------------------------------------
+
+def _gap(state: PlaneState) -> float:
+    """q₁'s scaled score for k₁ minus that for k₀: a row of two weights depends on this alone."""
+    return float(state.scaled[1, 1] - state.scaled[1, 0])
+
+
+def _strong(state: PlaneState, expected, ev) -> Judgement:
+    missing = _only(state, "q1")
+    if missing:
+        return missing
+    q1 = state.vectors["q1"]
+    fields = {**_row(state, 1), "q1": coordinates(q1), "o1": coordinates(state.outputs[1]),
+              "v1": coordinates(state.vectors["v1"]), "gap": num(_gap(state), 2), "length": trimmed(np.hypot(*q1)),
+              "need": num(math.log(STRONG_WEIGHT / (1 - STRONG_WEIGHT)), 2), "goal": num(STRONG_WEIGHT, 1)}
+    if state.weights[1, 1] >= STRONG_WEIGHT:
+        return right(own("right"), **fields)
+    if _angle(q1, state.vectors["v1"]) <= PARALLEL_DEGREES:
+        return wrong("aims-at-value", own("value"), **fields)
+    if _angle(q1, state.vectors["k1"]) <= PARALLEL_DEGREES:
+        return wrong("length-irrelevant", own("short"), **fields)
+    return wrong(None, own("missing"), **fields)
+
+
+def _strong_facts(expected, ev) -> dict[str, str]:
+    start = _start()
+    aimed = plane_state({**start.vectors, "q1": start.vectors["k1"]})  # q₁ pointed at k₁, as long as k₁
+    need = math.log(STRONG_WEIGHT / (1 - STRONG_WEIGHT))  # the scaled gap a weight of 0.9 needs, which hints name
+    return {"need": num(need, 1), "need_raw": num(math.sqrt(2) * need, 1),
+            "answer": own("answer", need=num(need, 2),
+                           k1=coordinates(start.vectors["k1"]), w1=num(aimed.weights[1, 1], 3),
+                           goal=num(STRONG_WEIGHT, 1))}
+
+
+# --- 3: a query twice as long -------------------------------------------------------------
+
+def _long(state: PlaneState, expected, ev) -> Judgement:
+    missing = _only(state, "q0")
+    if missing:
+        return missing
+    start, q0 = _start(), np.array(state.vectors["q0"])
+    original = np.hypot(*start.vectors["q0"])
+    along = np.array(start.vectors["q0"]) / original  # the original direction, length 1
+    fields = {**_row(state, 0), "q0": coordinates(q0), "start": coordinates(start.vectors["q0"]),
+              "before": vector(start.weights[0], 3), "after": vector(state.weights[0], 4),
+              "b0": num(start.scores[0, 0], 2), "b1": num(start.scores[0, 1], 2), "length": trimmed(np.hypot(*q0)),
+              "original": trimmed(original), "target": trimmed(2 * original)}
+    if np.allclose(q0, 2 * np.array(start.vectors["q0"]), atol=POSITION, rtol=0):
+        return right(own("right"), **fields)
+    if not q0.any():
+        return wrong(None, own("zero"), **fields)
+    if np.hypot(*(q0 - (q0 @ along) * along)) > POSITION:  # off the original line
+        return wrong(None, own("turned"), **fields)
+    if q0 @ along < 0:
+        return wrong(None, own("reversed"), **fields)
+    return wrong(None, own("length"), **fields)
+
+
+def _long_facts(expected, ev) -> dict[str, str]:
+    start = _start()
+    doubled = plane_state({**start.vectors, "q0": tuple(2 * c for c in start.vectors["q0"])})
+    return {"answer": own("answer", target=coordinates(doubled.vectors["q0"]),
+                           before=vector(start.weights[0], 3), after=vector(doubled.weights[0], 4))}
+
+
+def _move(exercise_id: str, **declared) -> Exercise:
+    """A move on the plane: its answer is the plane, judged once its prediction was answered."""
+    return Exercise(exercise_id, "state", expected=lambda ev: None, read=read_plane,
+                    after=f"{exercise_id}-prediction", **declared)
+
+
+EXERCISES = (
+    Exercise(
+        "weights", "numbers",
+        notebook="02_scores_softmax_mixture", instance="worked",
+        skills=("skill.row-softmax",),
+        expected=lambda ev: ev.worked.weights[0, 0],
+        judge=HeadJudge(lambda ev: Asked(ev.worked, ev.hand, "weights", (0,)), lambda e: {"count": e.size},
+                        "q", rows_sum_to_one=True),
+        given=given("S", answer=lambda v: softmax(v["S"][0, 0])),
+        facts=lambda expected, ev: {**worked_facts(ev), "answer": vector(expected)},
+    ),
+    # the vector plane: three predictions, each before its move
+    choice_exercise(
+        "plane-equal-prediction",
+        notebook="02_scores_softmax_mixture", instance="worked",
+        skills=("skill.dot-products",),
+        correct="c",
+        misconceptions={"a": "equal-needs-identical", "b": "equal-length", "d": "perpendicular-zero-weight"},
+    ),
+    _move(
+        "plane-equal",
+        notebook="02_scores_softmax_mixture", instance="worked",
+        skills=("skill.dot-products",),
+        judge=_equal,
+        facts=_equal_facts,
+    ),
+    choice_exercise(
+        "plane-long-prediction",
+        notebook="02_scores_softmax_mixture", instance="worked",
+        skills=("skill.scaling",),
+        correct="c",
+        misconceptions={"a": "length-cancels", "b": "weights-scale", "d": "longer-divides-more"},
+    ),
+    _move(
+        "plane-long",
+        notebook="02_scores_softmax_mixture", instance="worked",
+        skills=("skill.scaling",),
+        judge=_long,
+        facts=_long_facts,
+    ),
+    choice_exercise(
+        "plane-strong-prediction",
+        notebook="02_scores_softmax_mixture", instance="worked",
+        skills=("skill.row-softmax",),
+        correct="b",
+        misconceptions={"a": "aims-at-value", "c": "length-irrelevant", "d": "keys-only"},
+    ),
+    _move(
+        "plane-strong",
+        notebook="02_scores_softmax_mixture", instance="worked",
+        skills=("skill.row-softmax",),
+        judge=_strong,
+        facts=_strong_facts,
+    ),
+)
