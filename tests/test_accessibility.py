@@ -23,7 +23,7 @@ from llm_from_scratch.book.figures import (
     relative_luminance,
     text_colour,
 )
-from llm_from_scratch.book.text import set_language, text
+from llm_from_scratch.book.text import book_text, set_language
 from llm_from_scratch.book.widgets import (
     ASSETS,
     LIVE_CLASS,
@@ -137,8 +137,8 @@ def test_the_live_widgets_figures_are_described_too(lang):
         assert '<div role="img" aria-label="' in explorer.figure.value
         assert "<title>" in explorer.figure.value and "<desc>" in explorer.figure.value
     for figure in (width.render(width.state_for(64))[0], width.averages):
-        assert f'aria-label="{escape(figure.title)}. {escape(text("figure.live"))}"' in figure_html(figure)
-        assert text("figure.alt") not in figure_html(figure), "no table stands beside a live figure"
+        assert f'aria-label="{escape(figure.title)}. {escape(book_text("figure.live"))}"' in figure_html(figure)
+        assert book_text("figure.alt") not in figure_html(figure), "no table stands beside a live figure"
 
 
 @pytest.mark.slow

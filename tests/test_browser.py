@@ -64,7 +64,7 @@ from llm_from_scratch.book.progress import ENV as PROGRESS_ENV
 from llm_from_scratch.book.progress import Store
 from llm_from_scratch.book.widgets import SNAPSHOT_CLASS
 from llm_from_scratch.ch27.evidence import run_head
-from llm_from_scratch.ch27.examples import worked_inputs
+from llm_from_scratch.ch27.examples import worked_arrays
 from llm_from_scratch.ch27.exercises import EXERCISE_BOOK
 from llm_from_scratch.ch27.widgets import KEY_WIDTHS, ScaleExplorer
 
@@ -420,7 +420,7 @@ def check_head_editor(page):
     field = page.locator(".widget-text", has_text="Q[0,0]").locator("input")
     field.fill("1")
     field.press("Tab")
-    q, k, v = worked_inputs()
+    q, k, v = worked_arrays()
     q[0, 0, 0] = 1.0
     run = run_head(q, k, v)
     wait_for_widget_text(page, f"o_0 = {vector(run.output[0, 0])}")
@@ -597,7 +597,7 @@ def keyboard_editor(page, lang: str):
     tab_to(page, "(e, text) => e.tagName === 'BUTTON' && e.innerText.trim() === text", arg=reset, limit=12)
     assert_focus_visible(page, "the reset button")
     page.keyboard.press("Enter")
-    run = run_head(*worked_inputs())
+    run = run_head(*worked_arrays())
     wait_for_widget_text(page, f"o_0 = {vector(run.output[0, 0])}")
     after = notebook_state(page)
     assert (after["cells"], after["active"]) == (before["cells"], before["active"]), "a key reached the notebook"

@@ -22,7 +22,7 @@ def _row_sums(a, expected, ev):
 
 THROWAWAY = Exercise(
     "row-sums-again", "numbers",
-    notebook="10_exercises", instance="worked",
+    notebook="10_exercises", example="worked",
     expected=lambda ev: ev.worked.weights[0].sum(axis=1),
     judge=_row_sums,
     facts=lambda expected, ev: {"answer": f"[{expected[0]:.0f}, {expected[1]:.0f}]"},

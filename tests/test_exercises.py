@@ -29,7 +29,7 @@ from llm_from_scratch.book.feedback import Feedback
 from llm_from_scratch.book.progress import store
 from llm_from_scratch.book.text import set_language
 from llm_from_scratch.ch27.evidence import LearnerEvidence
-from llm_from_scratch.ch27.examples import hand_inputs, worked_inputs
+from llm_from_scratch.ch27.examples import hand_arrays, worked_arrays
 from llm_from_scratch.ch27.exercises import (
     EXERCISE_BOOK,
     EXERCISES,
@@ -45,7 +45,7 @@ CH27 = next(c for c in chapters(pathlib.Path(__file__).resolve().parents[1]) if 
 
 # --- the second example, by hand --------------------------------------------------------
 
-Q, K, V = (x[0] for x in hand_inputs())  # the second example's inputs (literals in evidence.py)
+Q, K, V = (x[0] for x in hand_arrays())  # the second example's inputs (literals in evidence.py)
 
 
 S = Q @ K.T
@@ -56,7 +56,7 @@ CAUSAL = np.array([[1, 0, 0], [1 / (1 + math.e), math.e / (1 + math.e), 0], list
 
 # --- the worked example's backward pass, one step at a time (upstream Ō = I) -------------------------------------
 
-WQ, WK, WV = (x[0] for x in worked_inputs())
+WQ, WK, WV = (x[0] for x in worked_arrays())
 WA = softmax(WQ @ WK.T / math.sqrt(2))
 GRAD_V = WA.T  # Aᵀ Ō
 GRAD_A = WV.T  # Ō Vᵀ
@@ -634,7 +634,7 @@ def test_the_form_reveals_and_opens_its_folded_answer_only_after_an_attempt():
 def test_every_exercise_names_an_instance_its_evidence_has_and_a_notebook_that_asks_it():
     ev = LearnerEvidence()
     for exercise in EXERCISE_BOOK.exercises.values():
-        assert getattr(ev, exercise.instance) is not None, exercise.id
+        assert getattr(ev, exercise.example) is not None, exercise.id
         assert exercise.id in next(n.asks for n in NOTEBOOKS if n.stem == exercise.notebook)
 
 

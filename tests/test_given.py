@@ -22,7 +22,7 @@ from llm_from_scratch import Tensor
 from llm_from_scratch.book.export import EXPORT_COLUMNS, export
 from llm_from_scratch.book.progress import ENV, store
 from llm_from_scratch.book.text import set_language
-from llm_from_scratch.ch27.examples import hand_inputs
+from llm_from_scratch.ch27.examples import hand_arrays
 from llm_from_scratch.ch27.exercises import EXERCISE_BOOK, check, mastery
 from llm_from_scratch.ch27.strings import STRINGS
 
@@ -100,7 +100,7 @@ def test_scores_divided_by_the_root_of_their_own_width_name_no_divisor():
 
 
 def test_q_and_k_in_each_others_place_are_named_as_such_not_as_new_inputs():
-    q, k, _ = (Tensor(x) for x in hand_inputs())
+    q, k, _ = (Tensor(x) for x in hand_arrays())
     scaled = k @ q.transpose(1, 2) / 2
     feedback = check("weights-by-hand", softmax_rows(scaled.data[0]).round(2), S=scaled)
     assert feedback.correct and said("graph.swapped") in feedback.message
@@ -121,9 +121,9 @@ def test_a_softmax_along_the_queries_is_named_from_the_graph():
 
 
 def test_the_second_examples_exercises_read_its_values_in_03():
-    """03's hand exercises are on the second example (their ``instance``): its own values are judged as ever, and a
+    """03's hand exercises are on the second example (their ``example``): its own values are judged as ever, and a
     changed key is the learner's own, judged within a hand computation's ±0.01."""
-    q, k, v = (Tensor(x) for x in hand_inputs())
+    q, k, v = (Tensor(x) for x in hand_arrays())
     scaled = q @ k.transpose(1, 2) / 2
     assert check("weights-by-hand", softmax_rows(scaled.data[0]).round(2), S=scaled).correct
     assert kept("weights-by-hand") == ([True], [])

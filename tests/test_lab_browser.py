@@ -19,7 +19,7 @@ from support.browser import cell_index, close_notebook, jupyterlab, lab_page, op
 from support.oracle import head
 
 from llm_from_scratch.book.text import LANGUAGES
-from llm_from_scratch.ch27.examples import worked_inputs
+from llm_from_scratch.ch27.examples import worked_arrays
 from llm_from_scratch.ch27.exercises import EXERCISE_BOOK
 
 text_in = EXERCISE_BOOK.strings.text_in  # the exercises' strings, over the chapter's and the book's
@@ -84,7 +84,7 @@ def test_a_changed_line_flows_to_the_figures_below_and_back(lab, lang):
     page = lab
     open_and_run(page, notebook_of(lang))
     scaled, output, folded = (cell_index(page, needle) for needle in (LINE, "O = A @ V", "S.softmax(2)"))
-    q, k, v = worked_inputs()
+    q, k, v = worked_arrays()
     scores = q @ k.transpose(0, 2, 1)
     before = {"scaled": shown(page, scaled), "output": shown(page, output), "folded": shown(page, folded)}
     assert f"{scores[0, 0, 1] / math.sqrt(2):.6f}" in before["scaled"] and f"{head(q, k, v)[1][0, 0, 0]:.6f}" in \

@@ -8,12 +8,12 @@ import pytest
 from llm_from_scratch.book.sections import to_text
 from llm_from_scratch.book.text import set_language
 from llm_from_scratch.ch27.evidence import LearnerEvidence
-from llm_from_scratch.ch27.examples import hand_inputs
+from llm_from_scratch.ch27.examples import hand_arrays
 from llm_from_scratch.ch27.sections import hand_example, render_report
 from llm_from_scratch.ch27.strings import text
 from llm_from_scratch.engine.closed_form import softmax
 
-Q, K, V = (x[0] for x in hand_inputs())  # the second example's inputs (literals in evidence.py)
+Q, K, V = (x[0] for x in hand_arrays())  # the second example's inputs (literals in evidence.py)
 
 
 @pytest.fixture(scope="module")

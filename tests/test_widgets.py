@@ -9,7 +9,7 @@ from support.oracle import head, softmax
 
 from llm_from_scratch.book.progress import store
 from llm_from_scratch.book.widgets import CHANGED_STYLE, CHOICE_CLASS, ExerciseForm, mark_changes
-from llm_from_scratch.ch27.examples import worked_inputs
+from llm_from_scratch.ch27.examples import worked_arrays
 from llm_from_scratch.ch27.exercises import EXERCISE_BOOK
 from llm_from_scratch.ch27.strings import text
 from llm_from_scratch.ch27.widgets import HeadEditor, ScaleExplorer, WidthExplorer, softmax_jacobian_norm
@@ -24,7 +24,7 @@ def scale():
 @pytest.mark.parametrize("factor", [0.0, 0.35, 1 / math.sqrt(2), 1.0, 2.0])
 def test_scale_state_is_softmax_of_the_factor_times_the_scores(scale, factor):
     state = scale.state_for(factor)
-    q, k, v = (x[0] for x in worked_inputs())
+    q, k, v = (x[0] for x in worked_arrays())
     expected = softmax(factor * (q @ k.T))
     np.testing.assert_allclose(state.weights, expected, atol=1e-12)
     np.testing.assert_allclose(state.output, expected @ v, atol=1e-12)
@@ -94,14 +94,14 @@ def test_editing_q_k_v_updates_scores_weights_and_outputs():
     editor = HeadEditor()
     editor.fields[("Q", 0, 0)].value = "1"
     editor.fields[("V", 1, 1)].value = "−2"  # a typographic minus reads as one
-    q, k, v = worked_inputs()
+    q, k, v = worked_arrays()
     q[0, 0, 0], v[0, 1, 1] = 1.0, -2.0
     weights, output = head(q, k, v)
     np.testing.assert_allclose(editor.run.weights, weights, atol=1e-12)
     np.testing.assert_allclose(editor.run.output, output, atol=1e-12)
     np.testing.assert_allclose(editor.run.head.raw_scores.data, q @ np.swapaxes(k, 1, 2))
     editor.reset.click()
-    np.testing.assert_array_equal(np.concatenate(editor.current()), np.concatenate(worked_inputs()))
+    np.testing.assert_array_equal(np.concatenate(editor.current()), np.concatenate(worked_arrays()))
 
 
 def test_the_editor_shows_no_second_copy_of_its_inputs():
@@ -154,7 +154,7 @@ def test_the_editor_explains_an_overflow_and_recovers():
     assert "сбой на этапе" in editor.view.value
     editor.reset.click()
     assert editor.error is None and editor.shown == good
-    np.testing.assert_array_equal(np.concatenate(editor.current()), np.concatenate(worked_inputs()))
+    np.testing.assert_array_equal(np.concatenate(editor.current()), np.concatenate(worked_arrays()))
 
 
 def test_huge_but_finite_numbers_print_in_exponent_form():

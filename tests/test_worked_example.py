@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from llm_from_scratch.ch27.evidence import gradcheck_head, run_head
-from llm_from_scratch.ch27.examples import worked_inputs
+from llm_from_scratch.ch27.examples import worked_arrays
 from llm_from_scratch.engine.closed_form import closed_form_backward
 
 # The source's figures (ch27-self-attention.ru.txt), to six decimals.
@@ -22,7 +22,7 @@ SOURCE = {
 
 @pytest.fixture(scope="module")
 def worked():
-    return run_head(*worked_inputs(), upstream=np.eye(2)[None])
+    return run_head(*worked_arrays(), upstream=np.eye(2)[None])
 
 
 def close(actual, expected):

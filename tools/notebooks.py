@@ -21,7 +21,7 @@ from unittest import mock
 import nbformat
 from nbclient import NotebookClient
 
-from llm_from_scratch.book.chapters import NOTEBOOKS, chapters
+from llm_from_scratch.book.chapters import NOTEBOOK_FILES, chapters
 from llm_from_scratch.book.progress import ENV as PROGRESS_ENV
 from llm_from_scratch.book.progress import LEARNER_ENV
 
@@ -50,7 +50,7 @@ def _run(notebook: nbformat.NotebookNode, path: pathlib.Path) -> None:
 
 def main(places: list[str]) -> None:
     paths = ([p for place in map(pathlib.Path, places)
-              for p in ([place] if place.is_file() else sorted(place.rglob(NOTEBOOKS)))] if places
+              for p in ([place] if place.is_file() else sorted(place.rglob(NOTEBOOK_FILES)))] if places
              else [p for chapter in chapters() for p in chapter.notebooks()])
     for path in paths:
         if ".ipynb_checkpoints" in path.parts:

@@ -40,7 +40,7 @@ import re
 import numpy as np
 
 from ..engine import Tensor
-from .text import text
+from .text import book_text
 
 LARGEST_PLAUSIBLE = 1e6
 MAX_TEXT = 10_000  # characters of a typed answer (a 4,301-digit number still gets its own message)
@@ -100,7 +100,7 @@ class AnswerFormatError(ValueError):
 
 
 def _refuse(key: str, form: str, pending: bool = False, **fields: object) -> AnswerFormatError:
-    return AnswerFormatError(text(key, form=form, **fields), pending)
+    return AnswerFormatError(book_text(key, form=form, **fields), pending)
 
 
 def _number_token(token: str, percent: bool, form: str) -> float:
@@ -474,16 +474,16 @@ def read_choice(answer: object, options: tuple[str, ...]) -> str:
     "c)", "c.", "(c)", "[c]", "C"; or AnswerFormatError."""
     letters = ", ".join(options)
     if answer is None or answer is Ellipsis:
-        raise AnswerFormatError(text("answer.choice_missing", letters=letters), pending=True)
+        raise AnswerFormatError(book_text("answer.choice_missing", letters=letters), pending=True)
     try:
         typed = str.__str__(answer) if isinstance(answer, str) else None
     except Exception:  # a value whose own methods fail is not a letter either
         typed = None
     if typed is None or len(typed) > 20:
-        raise AnswerFormatError(text("answer.choice_form", letters=letters))
+        raise AnswerFormatError(book_text("answer.choice_form", letters=letters))
     letter = typed.strip().lower().strip("()[]. ").translate(str.maketrans("абвгс", "abcdc"))
     if not letter:
-        raise AnswerFormatError(text("answer.choice_missing", letters=letters))
+        raise AnswerFormatError(book_text("answer.choice_missing", letters=letters))
     if letter not in options:
-        raise AnswerFormatError(text("answer.choice_form", letters=letters))
+        raise AnswerFormatError(book_text("answer.choice_form", letters=letters))
     return letter

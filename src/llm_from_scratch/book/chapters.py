@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from .text import LANGUAGES
 
 CHAPTER_FOLDERS = "chapter[0-9]*"
-NOTEBOOKS = "[0-9][0-9]_*.ipynb"
+NOTEBOOK_FILES = "[0-9][0-9]_*.ipynb"
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,7 @@ class Chapter:
     def notebooks(self, language: str | None = None) -> list[pathlib.Path]:
         """The notebooks of one edition in reading order, or of every edition."""
         languages = [language] if language else list(self.editions())
-        return [path for lang in languages for path in sorted(self.editions()[lang].glob(NOTEBOOKS))]
+        return [path for lang in languages for path in sorted(self.editions()[lang].glob(NOTEBOOK_FILES))]
 
 
 def chapters(root: pathlib.Path | str = ".") -> list[Chapter]:

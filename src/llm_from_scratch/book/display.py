@@ -19,7 +19,7 @@ from IPython.display import display
 
 from .figures import Figure, without_numbers
 from .sections import Section, to_text
-from .text import language, text
+from .text import book_text, language
 
 
 def _html(part: Section | Figure) -> str:
@@ -34,7 +34,7 @@ FOLDED_CLASS = "llm-folded"  # an answer folded until the learner opens it (a fo
 def figure_bundle(figure: Figure) -> dict[str, str]:
     """One output of a figure: the image with its table folded beneath it (HTML, what JupyterLab shows), the SVG
     (which nbval compares by meaning) and the table as plain text."""
-    table = (f"<details><summary>{escape(text('figure.table_summary'))}</summary>"
+    table = (f"<details><summary>{escape(book_text('figure.table_summary'))}</summary>"
              f"<pre>{escape(figure.table)}</pre></details>")
     return {"text/html": figure._repr_html_() + table, "image/svg+xml": figure.described_svg(),
             "text/plain": figure.table}
@@ -57,7 +57,8 @@ def show(*parts: Section | Figure) -> None:
 def folded_html(*parts: Section | Figure) -> str:
     """The parts inside a closed <details>, whose summary says to open it after answering."""
     body = "".join(_html(part) for part in parts)
-    return (f'<details class="{FOLDED_CLASS}" lang="{language()}"><summary>{escape(text("folded.summary"))}</summary>'
+    summary = escape(book_text("folded.summary"))
+    return (f'<details class="{FOLDED_CLASS}" lang="{language()}"><summary>{summary}</summary>'
             f"{body}</details>")
 
 
@@ -71,7 +72,7 @@ def show_folded(*parts: Section | Figure) -> None:
     figures = [part for part in parts if isinstance(part, Figure)]
     if len(figures) > 1:
         raise ValueError("show_folded takes at most one figure: one output holds one SVG")
-    bundle = {"text/html": folded_html(*parts), "text/plain": text("folded.summary")}
+    bundle = {"text/html": folded_html(*parts), "text/plain": book_text("folded.summary")}
     if figures:
         bundle["image/svg+xml"] = without_numbers(figures[0].described_svg())
     display(bundle, raw=True)

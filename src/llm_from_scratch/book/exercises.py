@@ -6,7 +6,7 @@ and the misconceptions the judge names. Its strings are data, in the chapter's c
 keys derived from its id. A chapter lists its exercises in an ``ExerciseBook`` with its catalogue
 and its evidence.
 
-Pieces that do not call each other: the judge (``ExerciseBook.verdict``: an answer, an instance and
+Pieces that do not call each other: the judge (``ExerciseBook.verdict``: an answer, an example's evidence and
 a snapshot of the records it reads in, a ``Judgement`` or an ``Unread`` out, no store written), the
 store (``book.progress``), the presenter (``ExerciseBook.present``: a verdict in, the ``Feedback``
 the learner reads out) and the report (``progress``, ``mastery``). ``check`` calls them in that
@@ -16,7 +16,7 @@ meanwhile), the verdict presented. It never raises for any answer. A form shows 
 ``check`` returns; nothing calls back. ``reveal`` (which opens the answer only after an attempt) and ``progress`` see
 attempts from every notebook and kernel.
 
-An exercise that ``varies`` has fresh instances: variant 0 is the one the notebooks show,
+An exercise that ``varies`` has fresh examples: variant 0 is the one the notebooks show,
 and variant n ≥ 1 is made for the learner by the chapter's ``Variants`` (the same learner
 gets the same n-th variant again). ``check``, ``hint``, ``reveal`` and the form take the
 variant; ``mastery`` reads the skills the exercises serve (``book.mastery``).
@@ -79,7 +79,7 @@ HINTS = "hint_"  # an exercise's hints are its strings whose field begins so, in
 class Exercise:
     """One exercise, declared in one place: what it asks and how it is judged; its strings are data.
 
-    ``notebook`` is the stem of the notebook that asks it; ``instance`` names the example it is asked on (the
+    ``notebook`` is the stem of the notebook that asks it; ``example`` names the example it is asked on (the
     evidence's attribute the judge reads: "worked", "hand", …). Its strings stand in the chapter's catalogue, in
     the table ``[ex.<id>]`` of each language (catalogues/<language>/<notebook>.toml), by field ("title", "prompt",
     "form", "explain", "hint_stage", …, a choice's "a" … "d", "right" and "why_a" …, and whatever its judge names
@@ -94,7 +94,7 @@ class Exercise:
     id: str
     kind: str  # "numbers", "choice", "code", or "state": a widget's state (a move on a plane), read when checked
     notebook: str
-    instance: str
+    example: str  # the example it is asked on: the evidence's attribute its judge reads
     expected: Callable[[Any], Any]
     judge: Callable[[Any, Any, Any], Judgement]
     facts: Callable[[Any, Any], Fields]
@@ -102,7 +102,7 @@ class Exercise:
     read: Callable[[object, str], Any] = read_numbers
     options: Mapping[str, str | None] = field(default_factory=dict)  # a choice: letter -> the misconception it shows
     skills: tuple[str, ...] = ()  # the skills it serves (each its name's catalogue key, "skill.…")
-    varies: str = ""  # the family of variants it draws from ("" = one instance); exercises of one family share them
+    varies: str = ""  # the family of variants it draws from ("" = one example); exercises of one family share them
     after: str = ""  # the prediction it follows: it is judged only once that one was answered
     given: Given | None = None  # the values its answer cell passes by keyword, if any
     fields: tuple[str, ...] = ()  # the names of its strings, from the catalogue
@@ -143,7 +143,7 @@ class Exercise:
         return tuple(self.key(name) for name in self.fields if name.startswith(HINTS))
 
 
-def choice_exercise(exercise_id: str, *, notebook: str, instance: str, correct: str,
+def choice_exercise(exercise_id: str, *, notebook: str, example: str, correct: str,
                     misconceptions: Mapping[str, str], skills: tuple[str, ...],
                     facts: Callable[[Any], Fields] = _no_fields, inputs: Callable[[Any], Fields] = _no_fields
                     ) -> Exercise:
@@ -157,7 +157,7 @@ def choice_exercise(exercise_id: str, *, notebook: str, instance: str, correct: 
         why = own("right" if letter == expected else f"why_{letter}")
         return Judgement(letter == expected, why, options[letter], {**facts(ev), "answer": expected})
 
-    return Exercise(exercise_id, "choice", notebook, instance, lambda ev: correct, judge,
+    return Exercise(exercise_id, "choice", notebook, example, lambda ev: correct, judge,
                     lambda expected, ev: {**facts(ev), "answer": expected}, inputs=inputs,
                     read=lambda answer, form: read_choice(answer, OPTIONS), options=options, skills=skills)
 
@@ -185,7 +185,7 @@ class Notebook:
 
 
 class Variants(Protocol):
-    """A chapter's fresh instances: the evidence of a family's variant n ≥ 1 for a learner, and its inputs."""
+    """A chapter's fresh examples: the evidence of a family's variant n ≥ 1 for a learner, and its inputs."""
 
     def evidence(self, family: str, learner: str, n: int) -> Any: ...
 
@@ -342,8 +342,8 @@ class ExerciseBook:
     # checking
     def judge(self, exercise: Exercise, answer: object, ev: Any, values: Mapping[str, object] | None = None
               ) -> Judgement | Unread:
-        """The verdict on ``answer`` to ``exercise`` on the instance ``ev`` (its evidence), or on the learner's own
-        ``values`` where they are not the instance's; or why it cannot be read. It reads no store and writes none."""
+        """The verdict on ``answer`` to ``exercise`` on the example's evidence ``ev``, or on the learner's own
+        ``values`` where they are not the example's; or why it cannot be read. It reads no store and writes none."""
         read = None
         try:
             read = exercise.read(answer, self._form(exercise, ev))
@@ -357,7 +357,7 @@ class ExerciseBook:
             return Unread(f"{self._read_as(read)} {why}" if numbers else why, error.pending)
 
     def own_values(self, exercise_id: str, values: Mapping[str, object]) -> str:
-        """The values an answer cell passes, written out, where they are not those of the exercise's instance (a
+        """The values an answer cell passes, written out, where they are not those of the exercise's example (a
         cell above changed); "" where they are (or none are given)."""
         exercise = self[exercise_id]
         if not values or self._misgiven(exercise_id, 0, values) or self._are_the_exercises(
@@ -369,7 +369,7 @@ class ExerciseBook:
     @staticmethod
     def _are_the_exercises(exercise: Exercise, values: Mapping[str, object], ev: Any) -> bool:
         """Whether the given values are those of the exercise's own inputs (to float64's noise)."""
-        ours = exercise.given.chapter(getattr(ev, exercise.instance))
+        ours = exercise.given.chapter(getattr(ev, exercise.example))
         return all(as_array(values[name]).shape == ours[name].shape and np.allclose(
             as_array(values[name]), ours[name], rtol=0.0, atol=FLOAT_NOISE) for name in exercise.given.names)
 
@@ -383,7 +383,7 @@ class ExerciseBook:
             raise AnswerFormatError(self.strings.text("given.unfit", names=", ".join(values))) from None
         if read.shape != expected.shape:
             raise AnswerFormatError(self.strings.text("given.form", shape=shape(expected.shape)))
-        fields = {"difference": exercise.given.differs(values, ev, getattr(ev, exercise.instance))}
+        fields = {"difference": exercise.given.differs(values, ev, getattr(ev, exercise.example))}
         tolerance = max(exercise.given.tolerance, ROUNDED)
         if np.abs(read - expected).max(initial=0.0) <= tolerance:
             return Judgement(True, "given.right", None, fields, own=True)
@@ -429,7 +429,7 @@ class ExerciseBook:
             return self.strings.text(key, id=exercise_id, names=", ".join(names), given=given)
         if variant:
             return self.strings.text("given.variant", id=exercise_id, variant=variant)
-        ours = self[exercise_id].given.chapter(getattr(self.evidence(), self[exercise_id].instance))
+        ours = self[exercise_id].given.chapter(getattr(self.evidence(), self[exercise_id].example))
         for name, value in values.items():
             try:
                 if not np.isfinite(as_array(value)).all():

@@ -24,7 +24,7 @@ from typing import Any, TextIO
 
 from .mastery import mastery
 from .progress import Learner, parse
-from .text import LANGUAGES, set_language, text
+from .text import LANGUAGES, book_text, set_language
 
 CHAPTERS = "llm_from_scratch.chapters"  # the entry point group: chapter name -> its ExerciseBook
 EXPORT_COLUMNS = ("learner", "name", "chapter", "skill", "skill_name", "attempts", "attempts_on_own_values",
@@ -69,18 +69,18 @@ def export(files: list[Path], out: TextIO, complain: TextIO) -> int:
     for file in files:
         try:
             data = parse(file.read_bytes())
-            reason = text("export.not_a_store")
+            reason = book_text("export.not_a_store")
         except OSError as error:
             data, reason = None, error.strerror or type(error).__name__
         if data is None:
             skipped += 1
-            print(text("export.skipped", path=str(file), reason=reason), file=complain)
+            print(book_text("export.skipped", path=str(file), reason=reason), file=complain)
             continue
         learner = data["learner"] or Learner(str(file.absolute()))  # a store older than ids: its path tells it apart
         who = (as_data(learner.id, LONGEST_NAME), as_data(learner.name, LONGEST_NAME))
         for chapter, records in sorted(data["chapters"].items()):
             if chapter not in books:
-                print(text("export.unknown_chapter", path=str(file), chapter=chapter), file=complain)
+                print(book_text("export.unknown_chapter", path=str(file), chapter=chapter), file=complain)
                 continue
             rows = chapter_mastery(books[chapter].load(), records)
             writer.writerows(row_as_data((*who, chapter, *row)) for row in rows)
@@ -89,12 +89,12 @@ def export(files: list[Path], out: TextIO, complain: TextIO) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m llm_from_scratch.book.progress",
-                                     description=text("export.description"))
+                                     description=book_text("export.description"))
     commands = parser.add_subparsers(dest="command", required=True)
-    command = commands.add_parser("export", help=text("export.help"))
+    command = commands.add_parser("export", help=book_text("export.help"))
     command.add_argument("files", nargs="+", type=Path, metavar="FILE")
-    command.add_argument("--csv", action="store_true", required=True, help=text("export.csv"))
-    command.add_argument("--language", choices=LANGUAGES, default=LANGUAGES[0], help=text("export.language"))
+    command.add_argument("--csv", action="store_true", required=True, help=book_text("export.csv"))
+    command.add_argument("--language", choices=LANGUAGES, default=LANGUAGES[0], help=book_text("export.language"))
     args = parser.parse_args(argv)
     set_language(args.language)
     skipped = export(args.files, sys.stdout, sys.stderr)

@@ -27,7 +27,7 @@ from matplotlib.patches import Rectangle
 
 from .formatting import num, places, powers_of_two, table
 from .sections import FRAMES
-from .text import language, text
+from .text import book_text, language
 
 matplotlib.rcParams.update({
     "svg.hashsalt": "llm-from-scratch",  # fixed ids: the same figure gives the same bytes
@@ -61,13 +61,13 @@ class Figure:
 
     @property
     def alt(self) -> str:
-        return f"{self.title}. {text('figure.alt')}"
+        return f"{self.title}. {book_text('figure.alt')}"
 
     def described_svg(self, description: str | None = None) -> str:
         """The SVG with its title and description (by default: where its numbers are written) as its first
         children, for screen readers."""
         start = self.svg.index(">", self.svg.index("<svg")) + 1
-        head = f"<title>{escape(self.title)}</title><desc>{escape(description or text('figure.alt'))}</desc>"
+        head = f"<title>{escape(self.title)}</title><desc>{escape(description or book_text('figure.alt'))}</desc>"
         return self.svg[:start] + head + self.svg[start:]
 
     def _repr_svg_(self) -> str:
@@ -176,7 +176,7 @@ def heatmap(matrix, row_labels, column_labels, title: str, row_axis: str, column
             ax.text(columns - 0.4, i, f"Σ = {num(total)}", ha="left", va="center", fontsize=10)
         alt = "\n".join(line + ("" if i == 0 else f"   Σ = {num(sums[i - 1])}")
                         for i, line in enumerate(alt.splitlines()))
-    caption = "\n".join(line for line in (role and text(FRAMES[role].caption), note) if line)
+    caption = "\n".join(line for line in (role and book_text(FRAMES[role].caption), note) if line)
     if caption:
         fig.text(0.5, -0.06, caption, ha="center", va="top", fontsize=9, style="italic", transform=ax.transAxes)
     return Figure(to_svg(fig), title, alt + (f"\n{note}" if note else ""))
@@ -253,7 +253,7 @@ def line_panels(x_labels: list[str], xlabel: str, panels: list[Panel], mark: int
             for i in range(len(x_labels))]
         tables.append(panel.title + "\n" + "\n".join(rows))
     if mark is not None:
-        fig.text(0.5, 0.005, text("figure.mark", label=x_labels[mark]), ha="center", fontsize=9, style="italic")
+        fig.text(0.5, 0.005, book_text("figure.mark", label=x_labels[mark]), ha="center", fontsize=9, style="italic")
     fig.subplots_adjust(left=MARGINS["left"] / width, right=1 - MARGINS["right"] / width,
                         bottom=MARGINS["bottom"] / height, top=1 - MARGINS["top"] / height, wspace=0.3,
                         hspace=0.55)

@@ -17,7 +17,7 @@ from html import escape
 import numpy as np
 
 from .formatting import num, places, shape, table
-from .text import text
+from .text import book_text
 
 
 @dataclass(frozen=True)
@@ -117,7 +117,7 @@ def _part_text(part: Part) -> list[str]:
     if isinstance(part, Matrix):
         lines = [f"{part.name}  ({part.caption})" if part.caption else part.name]
         lines += table(part.values, list(part.rows), list(part.columns)).splitlines()
-        return lines + ([f"{text('shape')}: {shape(part.shape)}"] if part.shape is not None else [])
+        return lines + ([f"{book_text('shape')}: {shape(part.shape)}"] if part.shape is not None else [])
     if isinstance(part, Value):
         return [f"{part.label}{part.sep}{part.value}"]
     if isinstance(part, Verdict):
@@ -157,7 +157,8 @@ def _html_matrix(part: Matrix) -> str:
         for label, row in zip(part.rows, np.asarray(part.values))
     )
     caption = escape(part.name) + (f" <em>({escape(part.caption)})</em>" if part.caption else "")
-    shape_line = f"<div>{escape(text('shape'))}: {_code(shape(part.shape))}</div>" if part.shape is not None else ""
+    shape_line = (f"<div>{escape(book_text('shape'))}: {_code(shape(part.shape))}</div>" if part.shape is not None
+                  else "")
     return (f'<table style="border-collapse:collapse"><caption style="font-weight:bold;text-align:left">{caption}'
             f"</caption><thead><tr><th></th>{head}</tr></thead><tbody>{rows}</tbody></table>{shape_line}")
 
@@ -192,7 +193,7 @@ def _part_html(part: Part) -> str:
     if part.role is None:
         return f"<div>{caption}{body}</div>"
     frame = FRAMES[part.role]
-    return (f'<div role="group" aria-label="{escape(part.caption or text(frame.name))}" '
+    return (f'<div role="group" aria-label="{escape(part.caption or book_text(frame.name))}" '
             f'style="border:{frame.border};padding:6px 8px;margin:6px;display:inline-block;vertical-align:top">'
             f"{caption}{body}</div>")
 
@@ -211,4 +212,4 @@ def to_folded_html(*sections: Section) -> str:
 
 def legend() -> str:
     """Every role's frame, with its meaning in words."""
-    return "".join(_part_html(Group((Note(text(frame.caption)),), role)) for role, frame in FRAMES.items())
+    return "".join(_part_html(Group((Note(book_text(frame.caption)),), role)) for role, frame in FRAMES.items())

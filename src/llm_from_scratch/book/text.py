@@ -102,4 +102,4 @@ class Catalogue:
 
 
 BOOK_STRINGS = Catalogue(BOOK_CATALOGUE)
-text = BOOK_STRINGS.text
+book_text = BOOK_STRINGS.text

@@ -67,9 +67,9 @@ class Unread:
 @dataclass(frozen=True)
 class Given:
     """The values an answer cell passes to ``check`` by keyword, by the names the cell uses (``S=S``): what the
-    answer is computed from. ``chapter(instance)`` gives them on the exercise's own instance (the evidence's
-    attribute its ``instance`` names), ``answer(values)`` the right answer for any values (arrays), right within
-    ``tolerance``, and ``differs(values, evidence, instance)`` names, as a ``Phrase``, how values that are not the
+    answer is computed from. ``chapter(example)`` gives them on the exercise's own example (the evidence's
+    attribute its ``example`` names), ``answer(values)`` the right answer for any values (arrays), right within
+    ``tolerance``, and ``differs(values, evidence, example)`` names, as a ``Phrase``, how values that are not the
     exercise's came about (which stage of the learner's cells differs), reading their graph."""
 
     names: tuple[str, ...]

@@ -30,7 +30,7 @@ from .feedback import Feedback
 from .figures import Figure
 from .sections import Section, to_html, to_text
 from .state import STATE
-from .text import language, text
+from .text import book_text, language
 
 LABEL_STYLE = {"description_width": "initial"}
 CHOICE_CLASS = "llm-choice"  # its list box wraps and grows to fit its options (assets/live.css)
@@ -96,7 +96,7 @@ def lang_div(html: str) -> str:
 def figure_html(figure: Figure) -> str:
     """A live figure: the SVG with its title and description, named as one image (its table is not beside it:
     the explorer's numbers under it say what the step changed)."""
-    live = text("figure.live")
+    live = book_text("figure.live")
     return f'<div role="img" aria-label="{escape(f"{figure.title}. {live}")}">{figure.described_svg(live)}</div>'
 
 
@@ -207,7 +207,7 @@ def show_snapshot(html: str, plain: str, svg: str | None = None) -> None:
 def snapshot(parts: list[Figure | Section | str]) -> None:
     """Show a default state statically, for readers without a kernel: a note that it is a snapshot, then figures
     (each with its table folded beneath it), sections and text, each output marked as the snapshot."""
-    note = text("widget.snapshot")
+    note = book_text("widget.snapshot")
     show_snapshot(f"<p><em>{escape(note)}</em></p>", note)
     for part in parts:
         if isinstance(part, Figure):
@@ -287,7 +287,7 @@ class ExerciseForm:
         self.answer_cell_below = answer_cell_below  # the prompt says once that the cell below takes an answer too
         options = book.options(exercise_id)
         self.choices = None
-        check = text("widget.exercise.check")
+        check = book_text("widget.exercise.check")
         if self.exercise.kind == "state":
             self.answer = None
             self.check_button = w.Button(description=check)
@@ -296,22 +296,23 @@ class ExerciseForm:
             # named by its tooltip (ipywidgets writes it as the list's title): it has no visible label
             self.choices = w.Select(options=[(f"{k}) {v}".replace(" ", WRAP_AFTER_SPACE), k) for k, v in options],
                                     value=None, rows=len(options), tabbable=False, layout=w.Layout(width="auto"),
-                                    tooltip=text("widget.exercise.options", title=book.title(exercise_id)))
+                                    tooltip=book_text("widget.exercise.options", title=book.title(exercise_id)))
             self.choices.add_class(CHOICE_CLASS)
             self.choices.observe(lambda change: setattr(self.answer, "value", change["new"] or ""), names="value")
-            self.answer = AnswerBox(placeholder=text("widget.exercise.letters", letters=", ".join(OPTIONS[:-1]),
+            self.answer = AnswerBox(placeholder=book_text("widget.exercise.letters", letters=", ".join(OPTIONS[:-1]),
                                                      last=OPTIONS[-1]),
-                                    description=text("widget.exercise.choose"), check_label=check, width="10em")
+                                    description=book_text("widget.exercise.choose"), check_label=check, width="10em")
         else:
-            self.answer = AnswerBox(placeholder=book.form(exercise_id, variant), description=text(
+            self.answer = AnswerBox(placeholder=book.form(exercise_id, variant), description=book_text(
                 "widget.exercise.answer"), check_label=check, width="36em")
         self.judged: str | None = None  # the text last judged: its value arriving late clears nothing
         if self.answer is not None:
             self.answer.on_submit(self.submit)
             self.answer.observe(self._answer_changed, names="value")
-        self.hint_button = w.Button(description=text("widget.exercise.hint"))
-        self.reveal_button = w.Button(description=text("widget.exercise.reveal"))
-        self.new_button = w.Button(description=text("widget.exercise.new_example")) if self.exercise.varies else None
+        self.hint_button = w.Button(description=book_text("widget.exercise.hint"))
+        self.reveal_button = w.Button(description=book_text("widget.exercise.reveal"))
+        self.new_button = (w.Button(description=book_text("widget.exercise.new_example")) if self.exercise.varies
+                           else None)
         self.given = w.HTML()  # a fresh variant's task (the static part above shows the form's first one)
         self._unlock()
         self.feedback = w.HTML()
@@ -377,7 +378,8 @@ class ExerciseForm:
     def new_example(self) -> int:
         """Move to the next variant: its task above the box, an empty box, and no feedback of the last one."""
         self.variant = max(self.book.next_variant(self.exercise.id), self.variant + 1)
-        self.given.value = lang_div(f"<p><strong>{escape(text('widget.exercise.variant', n=self.variant))}</strong> "
+        variant = escape(book_text("widget.exercise.variant", n=self.variant))
+        self.given.value = lang_div(f"<p><strong>{variant}</strong> "
                                     f"{escape(self.book.prompt(self.exercise.id, self.variant))}</p>")
         self.answer.placeholder = self.book.form(self.exercise.id, self.variant)
         self.answer.value = ""
@@ -389,13 +391,13 @@ class ExerciseForm:
         """The exercise's title and task, and the answer's written form; a choice's options are in ``show``."""
         exercise_id = self.exercise.id
         written = self.book.form(exercise_id, self.variant)
-        form = f"<p><em>{escape(text('widget.exercise.form'))}: {escape(written)}</em></p>" if written else ""
-        which = f" {text('widget.exercise.variant', n=self.variant)}" if self.variant else ""
+        form = f"<p><em>{escape(book_text('widget.exercise.form'))}: {escape(written)}</em></p>" if written else ""
+        which = f" {book_text('widget.exercise.variant', n=self.variant)}" if self.variant else ""
         own = self.book.own_values(exercise_id, self.values) if not self.variant else ""
-        own = f"<p><strong>{escape(text('widget.exercise.own_values', values=own))}</strong></p>" if own else ""
-        in_code = f"<p>{escape(text('widget.exercise.in_code'))}</p>" if self.answer_cell_below else ""
+        own = f"<p><strong>{escape(book_text('widget.exercise.own_values', values=own))}</strong></p>" if own else ""
+        in_code = f"<p>{escape(book_text('widget.exercise.in_code'))}</p>" if self.answer_cell_below else ""
         return (f'<div lang="{language()}" style="border:2px solid #000;padding:6px 10px">'
-                f"<p><strong>{escape(text('widget.exercise.title', title=self.book.title(exercise_id)) + which)}"
+                f"<p><strong>{escape(book_text('widget.exercise.title', title=self.book.title(exercise_id)) + which)}"
                 f"</strong> {escape(self.book.prompt(exercise_id, self.variant))}</p>{own}{form}{in_code}</div>")
 
     def show_options(self) -> None:
@@ -416,7 +418,7 @@ class ExerciseForm:
             form = [self.answer, w.HBox(buttons)]
         else:
             form = [self.choices, w.HBox([self.answer, *buttons])]
-        description = text("widget.exercise.repr", title=self.book.title(self.exercise.id))
+        description = book_text("widget.exercise.repr", title=self.book.title(self.exercise.id))
         live = LiveWidget([self.given, *form, self.feedback, self.hint_text, self.solution, self.unfold], description)
         live.add_class(EXERCISE_CLASS)
         display(live)

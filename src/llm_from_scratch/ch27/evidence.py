@@ -5,7 +5,7 @@ edge cases'), as the notebooks write them out; every score, weight, output, grad
 is computed here with the same Tensor operations the notebooks' cells use.
 ``evidence()`` is the kernel's one ``LearnerEvidence``: each fact is computed the first
 time something asks for it, and kept. A variant's evidence is a ``LearnerEvidence`` of an
-``Instance``: the inputs that variant draws in place of the chapter's (``ch27.variants``).
+``Draw``: the inputs that variant draws in place of the chapter's (``ch27.variants``).
 """
 
 from __future__ import annotations
@@ -42,9 +42,9 @@ from .examples import (
     TEMPERATURE_SCORES,
     WIDTH_ONE_QUERY,
     WIDTH_TWO_QUERY,
-    hand_inputs,
+    hand_arrays,
     invalid_inputs,
-    worked_inputs,
+    worked_arrays,
 )
 from .graph import Stages
 
@@ -126,7 +126,7 @@ def gradcheck_head(run: HeadRun) -> GradCheckReport:
 
 def worked_example() -> HeadRun:
     """The source's example with upstream dO = I, so L = O[0,0] + O[1,1]."""
-    return run_head(*worked_inputs(), upstream=np.eye(2)[None])
+    return run_head(*worked_arrays(), upstream=np.eye(2)[None])
 
 
 @dataclass(frozen=True)
@@ -259,7 +259,7 @@ def row_shift(run: HeadRun) -> RowShift:
 
 def saturated() -> HeadRun:
     """The worked example with Q times SATURATING_FACTOR (upstream dO = I): one-hot rows of A, Q̄ ≈ 0."""
-    q, k, v = worked_inputs()
+    q, k, v = worked_arrays()
     return run_head(SATURATING_FACTOR * q, k, v, upstream=np.eye(2)[None])
 
 
@@ -287,7 +287,7 @@ def single_token_inputs() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def identical_keys_inputs() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The worked example's Q and V, with keys whose rows are all its first key k_0 (05's K_same)."""
-    q, k, v = worked_inputs()
+    q, k, v = worked_arrays()
     return q, k[:, [0] * k.shape[1]], v
 
 
@@ -305,7 +305,7 @@ class PermutationEvidence:
 
 def permutation(order=(1, 0)) -> PermutationEvidence:
     """Permute the token positions of Q, K, V together; the output rows follow."""
-    q, k, v = worked_inputs()
+    q, k, v = worked_arrays()
     order = tuple(order)
     moved = [x[:, list(order)] for x in (q, k, v)]
     return PermutationEvidence(order, run_head(q, k, v), run_head(*moved))
@@ -331,7 +331,7 @@ class BatchEvidence:
 
 def batch_independence() -> BatchEvidence:
     """A batch of two (the worked example and its reversed-sign twin) against each alone."""
-    q, k, v = worked_inputs()
+    q, k, v = worked_arrays()
     second = (-q, k[:, ::-1], 2.0 * v)
     together = run_head(*(np.concatenate(pair) for pair in zip((q, k, v), second)))
     return BatchEvidence(together, (run_head(q, k, v), run_head(*second)))
@@ -415,7 +415,7 @@ def attention_history() -> HistoryEvidence:
 
 
 @dataclass(frozen=True)
-class Instance:
+class Draw:
     """The inputs a variant draws in place of the chapter's (None: the chapter's own), and its number."""
 
     variant: int = 0
@@ -433,8 +433,8 @@ class LearnerEvidence:
 
     seen: tuple[LearnerEvidence, ...] = ()
 
-    def __init__(self, instance: Instance | None = None) -> None:
-        self.instance = instance or Instance()
+    def __init__(self, draw: Draw | None = None) -> None:
+        self.draw = draw or Draw()
 
     @cached_property
     def worked(self) -> HeadRun:
@@ -456,12 +456,12 @@ class LearnerEvidence:
     @cached_property
     def output_shape(self) -> ShapeCase:
         """The shape rule's question: Q, K [4, 7, 3] and V [4, 7, 5] (or a variant's shapes)."""
-        return shape_case(*(self.instance.shapes or OUTPUT_SHAPE_INPUTS))
+        return shape_case(*(self.draw.shapes or OUTPUT_SHAPE_INPUTS))
 
     @cached_property
     def hand(self) -> HeadRun:
         """The second example, small enough to compute with a pencil (and e)."""
-        return run_head(*(self.instance.hand or hand_inputs()))
+        return run_head(*(self.draw.hand or hand_arrays()))
 
     @cached_property
     def hand_first_output(self) -> HeadRun:
@@ -503,7 +503,7 @@ class LearnerEvidence:
 
     @cached_property
     def head_split(self) -> HeadSplit:
-        return head_split(*(self.instance.split or (MODEL_WIDTH, HEADS)))
+        return head_split(*(self.draw.split or (MODEL_WIDTH, HEADS)))
 
     @cached_property
     def width_one(self) -> HeadRun:
@@ -526,12 +526,12 @@ class LearnerEvidence:
     @cached_property
     def single_token(self) -> HeadRun:
         """One token: its only weight is 1, its output is its value, Q and K get no gradient."""
-        return run_head(*(self.instance.single or single_token_inputs()))
+        return run_head(*(self.draw.single or single_token_inputs()))
 
     @cached_property
     def identical_keys(self) -> HeadRun:
         """Equal key rows give equal scores, so every weight row is uniform."""
-        return run_head(*(self.instance.identical or identical_keys_inputs()))
+        return run_head(*(self.draw.identical or identical_keys_inputs()))
 
     @cached_property
     def permutation(self) -> PermutationEvidence:

@@ -45,12 +45,12 @@ NO_MATCH_KEY = ((1.0, 0.0), (0.0, 1.0), (1.0, 1.0))
 NO_MATCH_VALUE = ((3.0, -3.0), (1.0, 3.0), (0.0, 2.0))
 
 
-def worked_inputs() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def worked_arrays() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Q, K, V of the worked example as [1, 2, 2] arrays (fresh copies)."""
     return tuple(np.array([m], dtype=np.float64) for m in (WORKED_QUERY, WORKED_KEY, WORKED_VALUE))
 
 
-def hand_inputs() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def hand_arrays() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Q, K, V of the second example as [1, 3, 4], [1, 3, 4] and [1, 3, 2] arrays (fresh copies)."""
     return tuple(np.array([m], dtype=np.float64) for m in (HAND_QUERY, HAND_KEY, HAND_VALUE))
 

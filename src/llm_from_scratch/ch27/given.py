@@ -145,13 +145,13 @@ def differs(values: Mapping[str, object], ev: LearnerEvidence, run: HeadRun) -> 
 
 def given(*names: str, answer, tolerance: float = ROUNDED) -> Given:
     """The values ``names`` an answer cell passes by keyword, and the right answer for any of them, ``answer(values)``
-    (right within ``tolerance``); on the exercise's own inputs they are its example's (its ``instance``)."""
+    (right within ``tolerance``); on the exercise's own inputs they are its example's (its ``example``)."""
     return Given(names, lambda run: {name: of_run(run)[name] for name in names}, answer, differs, tolerance)
 
 
 def fold_difference(value: object, role: str, run: object) -> Phrase:
     """How a fold's tensor, shown in ``role``, differs from the answer on ``run`` (the exercise's example), read from
-    its graph as ``differs`` reads a stage; for a gradient or another instance, which keep no graph to read, that a
+    its graph as ``differs`` reads a stage; for a gradient or another example, which keep no graph to read, that a
     cell above changed."""
     name = ROLE_STAGES.get(role)
     if name is None or not isinstance(run, HeadRun):

@@ -26,7 +26,7 @@ from ..book.text import language
 from ..book.tolerances import FLOAT_NOISE
 from ..book.widgets import LiveWidget, esm, lang_div, snapshot
 from .evidence import HeadRun, run_head
-from .examples import worked_inputs
+from .examples import worked_arrays
 from .graph import Stages, stages_note, stages_of
 from .strings import text
 
@@ -47,7 +47,7 @@ FIRST_SELECTED = "q1"  # the query whose projections show first: both of q₁'s 
 def default_vectors(query: object = None, key: object = None, value: object = None) -> dict[str, tuple[float, float]]:
     """The rows of Q, K and V (Tensors or arrays of two rows of two, a batch axis of one allowed), the worked
     example's where one is not given: q₀ = (0, 3), q₁ = (2, −1), k₀ = (3, 0), …"""
-    worked = (x[0] for x in worked_inputs())
+    worked = (x[0] for x in worked_arrays())
     rows = {}
     for letter, given, default in zip("qkv", (query, key, value), worked):
         matrix = default if given is None else np.asarray(getattr(given, "data", given), dtype=np.float64)

@@ -27,8 +27,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..engine.closed_form import softmax
-from .evidence import Instance, LearnerEvidence, identical_keys_inputs, single_token_inputs
-from .examples import HEADS, MODEL_WIDTH, OUTPUT_SHAPE_INPUTS, hand_inputs
+from .evidence import Draw, LearnerEvidence, identical_keys_inputs, single_token_inputs
+from .examples import HEADS, MODEL_WIDTH, OUTPUT_SHAPE_INPUTS, hand_arrays
 
 HAND_TOKENS, HAND_TOKENS_P = (2, 3, 4), (0.35, 0.45, 0.2)  # how often each: a 4×4 by hand is long work
 HAND_KEY_WIDTHS, HAND_KEY_WIDTHS_P = (1, 4, 9), (0.3, 0.5, 0.2)
@@ -67,7 +67,7 @@ def _queries_for(keys: np.ndarray, rng: np.random.Generator) -> np.ndarray | Non
     return candidates[chosen]
 
 
-def _hand_draw(rng: np.random.Generator) -> Instance | None:
+def _hand_draw(rng: np.random.Generator) -> Draw | None:
     tokens, width = int(rng.choice(HAND_TOKENS, p=HAND_TOKENS_P)), int(rng.choice(HAND_KEY_WIDTHS, p=HAND_KEY_WIDTHS_P))
     keys = rng.choice((-1.0, 0.0, 1.0), size=(tokens, width), p=(0.25, 0.5, 0.25))
     if not keys.any(axis=1).all():
@@ -78,13 +78,13 @@ def _hand_draw(rng: np.random.Generator) -> Instance | None:
     values = rng.choice(VALUE_ENTRIES, size=(tokens, 2)).astype(np.float64)
     if len(np.unique(values, axis=0)) < tokens:
         return None
-    return Instance(hand=_batch(queries, keys, values))
+    return Draw(hand=_batch(queries, keys, values))
 
 
-def _hand_fits(instance: Instance) -> bool:
+def _hand_fits(draw: Draw) -> bool:
     """QKᵀ not symmetric, no weight above 0.9, and the weights that the commonest mistakes give (KQᵀ, the scale
     missing, the columns normalized, uniform rows) each far from the right ones and from each other."""
-    query, key, _ = (x[0] for x in instance.hand)
+    query, key, _ = (x[0] for x in draw.hand)
     raw = query @ key.T
     root = np.sqrt(query.shape[1])
     weights = softmax(raw / root)
@@ -95,48 +95,48 @@ def _hand_fits(instance: Instance) -> bool:
     return not np.array_equal(raw, raw.T) and bool(weights.max() <= 0.9) and apart
 
 
-def _shape_draw(rng: np.random.Generator) -> Instance | None:
+def _shape_draw(rng: np.random.Generator) -> Draw | None:
     batch, tokens, key_width, value_width = (int(x) for x in rng.choice(SHAPE_SIZES, size=4))
     if len({batch, tokens, key_width, value_width}) < 4:  # every axis of a wrong shape tells which it is
         return None
-    return Instance(shapes=((batch, tokens, key_width), (batch, tokens, key_width), (batch, tokens, value_width)))
+    return Draw(shapes=((batch, tokens, key_width), (batch, tokens, key_width), (batch, tokens, value_width)))
 
 
-def _split_draw(rng: np.random.Generator) -> Instance | None:
+def _split_draw(rng: np.random.Generator) -> Draw | None:
     heads, key_width = int(rng.choice(HEAD_COUNTS)), int(rng.choice(HEAD_KEY_WIDTHS))
-    return Instance(split=(heads * key_width, heads))
+    return Draw(split=(heads * key_width, heads))
 
 
-def _single_draw(rng: np.random.Generator) -> Instance | None:
+def _single_draw(rng: np.random.Generator) -> Draw | None:
     query, key, value = rng.choice(SINGLE_ENTRIES, size=(3, 2))
     if not (query.any() and key.any() and value.all()):
         return None
-    return Instance(single=_batch([query], [key], [value]))
+    return Draw(single=_batch([query], [key], [value]))
 
 
-def _identical_draw(rng: np.random.Generator) -> Instance | None:
+def _identical_draw(rng: np.random.Generator) -> Draw | None:
     tokens = int(rng.choice(IDENTICAL_TOKENS))
     query = rng.choice(VALUE_ENTRIES, size=(tokens, 2))
     key = np.tile(rng.choice(VALUE_ENTRIES, size=2), (tokens, 1))
     value = rng.choice(VALUE_ENTRIES, size=(tokens, 2))
-    return Instance(identical=_batch(query, key, value)) if key.any() and query.any() else None
+    return Draw(identical=_batch(query, key, value)) if key.any() and query.any() else None
 
 
-def _code_draw(rng: np.random.Generator) -> Instance | None:
+def _code_draw(rng: np.random.Generator) -> Draw | None:
     hand = _hand_draw(rng)
-    return None if hand is None else Instance(hand=hand.hand, case_seed=int(rng.integers(2**31)))
+    return None if hand is None else Draw(hand=hand.hand, case_seed=int(rng.integers(2**31)))
 
 
-def _hand_default() -> Instance:
-    return Instance(hand=hand_inputs())
+def _hand_default() -> Draw:
+    return Draw(hand=hand_arrays())
 
 
 @dataclass(frozen=True)
 class Family:
-    draw: Callable[[np.random.Generator], Instance | None]  # one candidate, or None when it cannot be one
-    key: Callable[[Instance], bytes]  # what makes two variants alike
-    default: Callable[[], Instance]  # variant 0, the notebooks' own
-    fits: Callable[[Instance], bool] = lambda instance: True
+    draw: Callable[[np.random.Generator], Draw | None]  # one candidate, or None when it cannot be one
+    key: Callable[[Draw], bytes]  # what makes two variants alike
+    default: Callable[[], Draw]  # variant 0, the notebooks' own
+    fits: Callable[[Draw], bool] = lambda draw: True
 
 
 def _arrays(*arrays) -> bytes:
@@ -147,11 +147,11 @@ FAMILIES = {
     "hand": Family(_hand_draw, lambda i: _arrays(*i.hand), _hand_default, _hand_fits),
     "causal": Family(_hand_draw, lambda i: _arrays(*i.hand), _hand_default, _hand_fits),
     "code": Family(_code_draw, lambda i: _arrays(*i.hand), _hand_default, _hand_fits),
-    "shape": Family(_shape_draw, lambda i: str(i.shapes).encode(), lambda: Instance(shapes=OUTPUT_SHAPE_INPUTS)),
-    "split": Family(_split_draw, lambda i: str(i.split).encode(), lambda: Instance(split=(MODEL_WIDTH, HEADS))),
-    "single": Family(_single_draw, lambda i: _arrays(*i.single), lambda: Instance(single=single_token_inputs())),
+    "shape": Family(_shape_draw, lambda i: str(i.shapes).encode(), lambda: Draw(shapes=OUTPUT_SHAPE_INPUTS)),
+    "split": Family(_split_draw, lambda i: str(i.split).encode(), lambda: Draw(split=(MODEL_WIDTH, HEADS))),
+    "single": Family(_single_draw, lambda i: _arrays(*i.single), lambda: Draw(single=single_token_inputs())),
     "identical": Family(_identical_draw, lambda i: _arrays(*i.identical),
-                        lambda: Instance(identical=identical_keys_inputs())),
+                        lambda: Draw(identical=identical_keys_inputs())),
 }
 
 
@@ -163,9 +163,9 @@ class ChapterVariants:
     """Each learner's variants of each family, drawn once per kernel and kept."""
 
     def __init__(self) -> None:
-        self._drawn: dict[tuple[str, str], tuple[np.random.Generator, list[Instance], set[bytes]]] = {}
+        self._drawn: dict[tuple[str, str], tuple[np.random.Generator, list[Draw], set[bytes]]] = {}
 
-    def instance(self, family: str, learner: str, n: int) -> Instance:
+    def draw(self, family: str, learner: str, n: int) -> Draw:
         """Variant ``n`` ≥ 1 of ``family`` for ``learner``: the first DISTINCT drawn in turn, each unlike the ones
         before; a later one drawn at once from its own stream, so any n takes as long as one draw."""
         kind = FAMILIES[family]
@@ -196,7 +196,7 @@ class ChapterVariants:
         return dataclasses.replace(found[n - 1], variant=n)
 
     def evidence(self, family: str, learner: str, n: int) -> LearnerEvidence:
-        return LearnerEvidence(self.instance(family, learner, n))
+        return LearnerEvidence(self.draw(family, learner, n))
 
     def inputs(self, family: str, ev: LearnerEvidence) -> dict[str, object]:
         """What a variant gives the learner to work on."""

@@ -35,7 +35,7 @@ from ..engine import SelfAttentionError, scaled_dot_product_self_attention
 from ..engine.closed_form import softmax
 from . import sections
 from .evidence import HeadRun, evidence, random_query_key, run_head
-from .examples import RANDOM_BATCH, RANDOM_SEED, RANDOM_TOKENS, worked_inputs
+from .examples import RANDOM_BATCH, RANDOM_SEED, RANDOM_TOKENS, worked_arrays
 from .exercises import EXERCISE_BOOK
 from .graph import stages_note, stages_of
 from .plane import NotOnThePlane
@@ -231,7 +231,7 @@ class HeadEditor:
         given = (query, key, value)
         self.stages = stages_of(weights) if weights is not None else None  # how the cells computed A
         self.inputs = {name: _one_batch(default if x is None else x)
-                       for name, x, default in zip("QKV", given, worked_inputs())}
+                       for name, x, default in zip("QKV", given, worked_arrays())}
         self.fields: dict[tuple[str, int, int], w.Text] = {}
         self.notes: dict[tuple[str, int, int], w.HTML] = {}
         grids = []

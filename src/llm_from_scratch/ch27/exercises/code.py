@@ -61,7 +61,7 @@ def backward_case(name: str, run: HeadRun) -> Case:
 
 def _runs(ev: LearnerEvidence) -> list[tuple[str, HeadRun]]:
     """Every case's name and the engine's forward and backward on it, in the order they are tried."""
-    rng = np.random.default_rng(SEED if ev.instance.case_seed is None else ev.instance.case_seed)
+    rng = np.random.default_rng(SEED if ev.draw.case_seed is None else ev.draw.case_seed)
 
     def drawn(batch, tokens, key_width, value_width):
         q, k = rng.normal(size=(2, batch, tokens, key_width))
@@ -80,7 +80,7 @@ def _runs(ev: LearnerEvidence) -> list[tuple[str, HeadRun]]:
 
 # --- judging -------------------------------------------------------------------------------
 
-def code_exercise(exercise_id: str, *, notebook: str, instance: str, skills: tuple[str, ...],
+def code_exercise(exercise_id: str, *, notebook: str, example: str, skills: tuple[str, ...],
                   case_of: Callable[[str, HeadRun], Case], probe: Callable,
                   arguments: tuple[str, ...], outputs: tuple[str, ...], solution: tuple[Callable, ...]) -> Exercise:
     """A code exercise: the cases say whether the learner's function is right; where it is not, ``probe``
@@ -113,7 +113,7 @@ def code_exercise(exercise_id: str, *, notebook: str, instance: str, skills: tup
         return {"answer": own("answer"), "solution": "\n\n".join(inspect.getsource(f).strip() for f in solution),
                 "first": vector(first)}
 
-    return Exercise(exercise_id, "code", notebook, instance, lambda ev: solution[-1], judge, facts,
+    return Exercise(exercise_id, "code", notebook, example, lambda ev: solution[-1], judge, facts,
                     read=lambda fn, form: fn, skills=skills, varies="code")
 
 

@@ -67,7 +67,7 @@ def _score_gradient_facts(expected, ev):
 EXERCISES = (
     Exercise(
         "value-gradient", "numbers",
-        notebook="07_gradients", instance="worked",
+        notebook="07_gradients", example="worked",
         skills=("skill.gradients",),
         expected=lambda ev: ev.worked_steps.grad_value,
         given=given("A", "O_bar", answer=lambda v: v["A"][0].T @ v["O_bar"][0]),
@@ -77,7 +77,7 @@ EXERCISES = (
     ),
     Exercise(
         "weight-gradient", "numbers",
-        notebook="07_gradients", instance="worked",
+        notebook="07_gradients", example="worked",
         skills=("skill.gradients",),
         expected=lambda ev: ev.worked_steps.grad_weights,
         given=given("V", "O_bar", answer=lambda v: v["O_bar"][0] @ v["V"][0].T),
@@ -87,7 +87,7 @@ EXERCISES = (
     ),
     Exercise(
         "score-gradient", "numbers",
-        notebook="07_gradients", instance="hand",
+        notebook="07_gradients", example="hand",
         skills=("skill.gradients",),
         expected=lambda ev: ev.hand_steps.grad_scores[0],
         judge=_score_gradient,
@@ -96,7 +96,7 @@ EXERCISES = (
     ),
     choice_exercise(
         "small-query-gradients",
-        notebook="07_gradients", instance="worked",
+        notebook="07_gradients", example="worked",
         skills=("skill.gradients",),
         correct="c",
         facts=_small_gradient_facts,
@@ -104,7 +104,7 @@ EXERCISES = (
     ),
     code_exercise(
         "write-backward",
-        notebook="07_gradients", instance="worked",
+        notebook="07_gradients", example="worked",
         skills=("skill.gradients",),
         case_of=backward_case,
         probe=diagnose_backward,

@@ -49,7 +49,7 @@ def _permutation_facts(ev: LearnerEvidence) -> dict[str, str]:
 EXERCISES = (
     Exercise(
         "single-token", "numbers",
-        notebook="06_head_from_primitives", instance="single_token",
+        notebook="06_head_from_primitives", example="single_token",
         skills=("skill.mixing", "skill.properties"),
         varies="single",
         inputs=lambda ev: {"value": vector(ev.single_token.value[0, 0], 0)},
@@ -60,7 +60,7 @@ EXERCISES = (
     ),
     choice_exercise(
         "permutation",
-        notebook="06_head_from_primitives", instance="permutation",
+        notebook="06_head_from_primitives", example="permutation",
         skills=("skill.properties",),
         correct="d",
         facts=_permutation_facts,
@@ -68,7 +68,7 @@ EXERCISES = (
     ),
     code_exercise(
         "write-head",
-        notebook="06_head_from_primitives", instance="worked",
+        notebook="06_head_from_primitives", example="worked",
         skills=("skill.row-softmax", "skill.mixing"),
         case_of=head_case,
         probe=diagnose_head,

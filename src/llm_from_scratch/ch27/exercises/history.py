@@ -44,7 +44,7 @@ def _identical_inputs(ev: LearnerEvidence) -> dict[str, str]:
 EXERCISES = (
     choice_exercise(
         "recurrent-vs-self",
-        notebook="05_history", instance="history",
+        notebook="05_history", example="history",
         skills=("skill.history",),
         correct="b",
         facts=_history_facts,
@@ -52,7 +52,7 @@ EXERCISES = (
     ),
     Exercise(
         "identical-keys", "numbers",
-        notebook="05_history", instance="identical_keys",
+        notebook="05_history", example="identical_keys",
         skills=("skill.row-softmax", "skill.properties"),
         varies="identical",
         inputs=_identical_inputs,

@@ -21,7 +21,7 @@ def _causal_facts(expected, ev):
 def _causal_inputs(ev: LearnerEvidence) -> dict[str, str]:
     """The hand example's sizes, and which example it is: the second (variant 0) or one given here."""
     fields = hand_fields(ev)
-    example = (own("second") if ev.instance.variant == 0 else
+    example = (own("second") if ev.draw.variant == 0 else
                own("given", **fields))
     return {**fields, "tokens": str(ev.hand.query.shape[1]), "example": example}
 
@@ -29,7 +29,7 @@ def _causal_inputs(ev: LearnerEvidence) -> dict[str, str]:
 EXERCISES = (
     choice_exercise(
         "future-access",
-        notebook="09_next", instance="worked",
+        notebook="09_next", example="worked",
         skills=("skill.causal-mask",),
         correct="a",
         facts=worked_facts,
@@ -37,7 +37,7 @@ EXERCISES = (
     ),
     Exercise(
         "causal-rows", "numbers",
-        notebook="09_next", instance="hand",
+        notebook="09_next", example="hand",
         skills=("skill.causal-mask",),
         varies="causal",
         inputs=_causal_inputs,

@@ -29,7 +29,7 @@ def _first_look(a, expected, ev):
 EXERCISES = (
     Exercise(
         "first-look", "numbers",
-        notebook="01_predict", instance="worked",
+        notebook="01_predict", example="worked",
         skills=("skill.dot-products",),
         expected=lambda ev: ev.worked.weights[0].argmax(axis=1).astype(float),
         judge=_first_look,
@@ -37,7 +37,7 @@ EXERCISES = (
     ),
     Exercise(
         "scores", "numbers",
-        notebook="01_predict", instance="worked",
+        notebook="01_predict", example="worked",
         skills=("skill.dot-products",),
         expected=lambda ev: ev.worked.head.raw_scores.data[0],
         judge=HeadJudge(lambda ev: Asked(ev.worked, ev.hand, "raw"), lambda e: {"shape": shape(e.shape)}, "q"),

@@ -74,7 +74,7 @@ EXERCISES = (
     # the review (10_exercises): three return to what the chapter computed, in new circumstances; one is new
     Exercise(
         "temperature-limits", "numbers",
-        notebook="10_exercises", instance="temperature",
+        notebook="10_exercises", example="temperature",
         skills=("skill.scaling", "skill.row-softmax"),
         inputs=lambda ev: {"temperature_scores": vector(ev.temperature.scores, 0)},
         expected=lambda ev: np.stack([ev.temperature.cold, ev.temperature.hot]),
@@ -83,7 +83,7 @@ EXERCISES = (
     ),
     choice_exercise(
         "row-shift",
-        notebook="10_exercises", instance="row_shift",
+        notebook="10_exercises", example="row_shift",
         skills=("skill.row-softmax", "skill.properties"),
         inputs=lambda ev: {"shift": num(ev.row_shift.shift, 0)},
         correct="c",
@@ -92,7 +92,7 @@ EXERCISES = (
     ),
     choice_exercise(
         "one-hot-gradient",
-        notebook="10_exercises", instance="saturated",
+        notebook="10_exercises", example="saturated",
         skills=("skill.gradients",),
         inputs=lambda ev: {"factor": num(SATURATING_FACTOR, 0)},
         correct="d",
@@ -101,7 +101,7 @@ EXERCISES = (
     ),
     Exercise(
         "head-width", "numbers",
-        notebook="10_exercises", instance="head_split",
+        notebook="10_exercises", example="head_split",
         skills=("skill.scaling",),
         varies="split",
         inputs=lambda ev: {"model_width": str(ev.head_split.model_width), "heads": str(ev.head_split.heads)},
@@ -112,7 +112,7 @@ EXERCISES = (
     ),
     choice_exercise(
         "width-one-self",
-        notebook="10_exercises", instance="width_one",
+        notebook="10_exercises", example="width_one",
         skills=("skill.dot-products", "skill.properties"),
         correct="c",
         facts=_width_one_facts,
@@ -120,7 +120,7 @@ EXERCISES = (
     ),
     choice_exercise(
         "no-matching-key",
-        notebook="10_exercises", instance="no_match",
+        notebook="10_exercises", example="no_match",
         skills=("skill.row-softmax", "skill.mixing"),
         correct="b",
         facts=_no_match_facts,

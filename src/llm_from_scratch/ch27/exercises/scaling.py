@@ -21,7 +21,7 @@ def _divisor_facts(ev: LearnerEvidence) -> dict[str, str]:
 EXERCISES = (
     choice_exercise(
         "why-root-dk",
-        notebook="04_scaling", instance="divisor",
+        notebook="04_scaling", example="divisor",
         skills=("skill.scaling",),
         correct="d",
         facts=_divisor_facts,

@@ -181,7 +181,7 @@ def _move(exercise_id: str, **declared) -> Exercise:
 EXERCISES = (
     Exercise(
         "weights", "numbers",
-        notebook="02_scores_softmax_mixture", instance="worked",
+        notebook="02_scores_softmax_mixture", example="worked",
         skills=("skill.row-softmax",),
         expected=lambda ev: ev.worked.weights[0, 0],
         judge=HeadJudge(lambda ev: Asked(ev.worked, ev.hand, "weights", (0,)), lambda e: {"count": e.size},
@@ -192,42 +192,42 @@ EXERCISES = (
     # the vector plane: three predictions, each before its move
     choice_exercise(
         "plane-equal-prediction",
-        notebook="02_scores_softmax_mixture", instance="worked",
+        notebook="02_scores_softmax_mixture", example="worked",
         skills=("skill.dot-products",),
         correct="c",
         misconceptions={"a": "equal-needs-identical", "b": "equal-length", "d": "perpendicular-zero-weight"},
     ),
     _move(
         "plane-equal",
-        notebook="02_scores_softmax_mixture", instance="worked",
+        notebook="02_scores_softmax_mixture", example="worked",
         skills=("skill.dot-products",),
         judge=_equal,
         facts=_equal_facts,
     ),
     choice_exercise(
         "plane-long-prediction",
-        notebook="02_scores_softmax_mixture", instance="worked",
+        notebook="02_scores_softmax_mixture", example="worked",
         skills=("skill.scaling",),
         correct="c",
         misconceptions={"a": "length-cancels", "b": "weights-scale", "d": "longer-divides-more"},
     ),
     _move(
         "plane-long",
-        notebook="02_scores_softmax_mixture", instance="worked",
+        notebook="02_scores_softmax_mixture", example="worked",
         skills=("skill.scaling",),
         judge=_long,
         facts=_long_facts,
     ),
     choice_exercise(
         "plane-strong-prediction",
-        notebook="02_scores_softmax_mixture", instance="worked",
+        notebook="02_scores_softmax_mixture", example="worked",
         skills=("skill.row-softmax",),
         correct="b",
         misconceptions={"a": "aims-at-value", "c": "length-irrelevant", "d": "keys-only"},
     ),
     _move(
         "plane-strong",
-        notebook="02_scores_softmax_mixture", instance="worked",
+        notebook="02_scores_softmax_mixture", example="worked",
         skills=("skill.row-softmax",),
         judge=_strong,
         facts=_strong_facts,

@@ -101,7 +101,7 @@ def _bug_facts(ev: LearnerEvidence) -> dict[str, str]:
 EXERCISES = (
     choice_exercise(
         "row-normalization",
-        notebook="03_shapes", instance="worked",
+        notebook="03_shapes", example="worked",
         skills=("skill.row-softmax",),
         correct="c",
         facts=worked_facts,
@@ -109,7 +109,7 @@ EXERCISES = (
     ),
     choice_exercise(
         "bug-hunt",
-        notebook="03_shapes", instance="worked",
+        notebook="03_shapes", example="worked",
         correct="c",
         facts=_bug_facts,
         skills=("skill.row-softmax",),
@@ -117,7 +117,7 @@ EXERCISES = (
     ),
     Exercise(
         "output-shape", "numbers",
-        notebook="03_shapes", instance="output_shape",
+        notebook="03_shapes", example="output_shape",
         skills=("skill.shapes",),
         varies="shape",
         read=read_shape,
@@ -128,7 +128,7 @@ EXERCISES = (
     ),
     Exercise(
         "scores-by-hand", "numbers",
-        notebook="03_shapes", instance="hand",
+        notebook="03_shapes", example="hand",
         skills=("skill.dot-products",),
         varies="hand",
         inputs=hand_fields,
@@ -139,7 +139,7 @@ EXERCISES = (
     ),
     Exercise(
         "weights-by-hand", "numbers",
-        notebook="03_shapes", instance="hand",
+        notebook="03_shapes", example="hand",
         skills=("skill.scaling", "skill.row-softmax"),
         varies="hand",
         inputs=hand_fields,
@@ -151,7 +151,7 @@ EXERCISES = (
     ),
     Exercise(
         "output-by-hand", "numbers",
-        notebook="03_shapes", instance="hand",
+        notebook="03_shapes", example="hand",
         skills=("skill.mixing",),
         varies="hand",
         inputs=hand_fields,
