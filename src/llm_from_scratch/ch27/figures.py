@@ -44,8 +44,8 @@ ROLES = {
     "query": Role("role.query", "query", "q", "", QUERY_ROWS, FEATURES),
     "key": Role("role.key", "key", "k", "", KEY_ROWS, FEATURES),
     "value": Role("role.value", "value", "v", "", VALUE_ROWS, FEATURES),
-    "scores": Role("figure.raw", "score", "q", "k", QUERY_ROWS, KEY_COLUMNS),
-    "scaled": Role("figure.scaled", "score", "q", "k", QUERY_ROWS, KEY_COLUMNS),
+    "raw-scores": Role("figure.raw", "score", "q", "k", QUERY_ROWS, KEY_COLUMNS),
+    "scaled-scores": Role("figure.scaled", "score", "q", "k", QUERY_ROWS, KEY_COLUMNS),
     "exponentials": Role("figure.exponentials", "score", "q", "k", QUERY_ROWS, KEY_COLUMNS, row_sums=True),
     "weights": Role("figure.weights", "weight", "q", "k", QUERY_ROWS, KEY_COLUMNS, row_sums=True),
     "row-sums": Role("figure.row_sums", "weight", "Σ", "q", SUM, "figure.axis.query_columns"),
@@ -58,6 +58,14 @@ ROLES = {
     "grad-query": Role("figure.grad_query", "query", "q", "", QUERY_ROWS, FEATURES),
     "grad-key": Role("figure.grad_key", "key", "k", "", KEY_ROWS, FEATURES),
 }
+
+# the names a cell may also give the score stages' roles: their short names from before they took the engine's
+ROLE_ALIASES = {"scores": "raw-scores", "scaled": "scaled-scores"}
+
+
+def role_named(role: str) -> str:
+    """The role a name given to ``show`` means: itself, or the role an alias stands for."""
+    return ROLE_ALIASES.get(role, role)
 
 
 def _names(prefix: str, count: int) -> tuple[str, ...]:
@@ -84,17 +92,18 @@ def matrices(value: object) -> list[np.ndarray]:
 def title_of(value: object, role: str) -> str:
     """The title of ``value`` drawn in ``role``: the role's formula where the graph is that formula, what it does
     compute where it is a stage of the head computed otherwise, the role's name for anything else."""
+    role = role_named(role)
     key = ROLES[role].title
     if role not in NAMED_ONLY:
         return text(key)
-    if role == "scores" and is_scores(value):
+    if role == "raw-scores" and is_scores(value):
         return text(key)
-    if role == "scaled" and (scaled := divisor_of(value)) and is_scores(scaled[1]):
+    if role == "scaled-scores" and (scaled := divisor_of(value)) and is_scores(scaled[1]):
         divisor, scores = scaled
         if abs(divisor - math.sqrt(scores.inputs[0].shape[-1])) <= FLOAT_NOISE:
             return text(key)
         return text("figure.scaled_by", divisor=trimmed(divisor, 4))
-    if role == "scaled" and is_scores(value):
+    if role == "scaled-scores" and is_scores(value):
         return text("figure.scaled_none")
     if role == "weights" and (softmax := softmax_of(value)):
         axis, argument = softmax
@@ -115,7 +124,7 @@ def title_of(value: object, role: str) -> str:
 
 
 # a role whose title states how it is computed -> its name alone, for a value computed otherwise
-NAMED_ONLY = {"scores": "figure.raw_name", "scaled": "figure.scaled_name", "weights": "figure.weights_name",
+NAMED_ONLY = {"raw-scores": "figure.raw_name", "scaled-scores": "figure.scaled_name", "weights": "figure.weights_name",
               "output": "figure.output_name", "exponentials": "figure.exponentials_name",
               "row-sums": "figure.row_sums_name", "column-sums": "figure.column_sums_name"}
 
@@ -132,6 +141,7 @@ def matrix_figures(value: object, role: str | None = None) -> list[Figure]:
     """Heatmaps of ``value`` (a Tensor or an array) in ``role``, one per batch element, titled by what its graph
     computed (``title_of``); the weights' colours run from 0 to 1. Without a role: rows and columns by number,
     unframed."""
+    role = role if role is None else role_named(role)
     if role is not None and role not in ROLES:
         raise ValueError(text("show.unknown_role", role=role, known=", ".join(ROLES)))
     drawn = ROLES.get(role, Role("show.matrix", None, "", "", "", ""))

@@ -20,12 +20,14 @@ from ..book.tolerances import FLOAT_NOISE, ROUNDED
 from ..book.verdicts import Given, Phrase, as_array
 from ..engine import Tensor
 from .evidence import HeadRun, LearnerEvidence, run_head
+from .figures import role_named
 from .graph import factor_of, is_scores
 
 INPUTS = ("Q", "K", "V")
 # a stage's name in the cells -> the inputs its formula reads, in order
 STAGES = {"scores": ("Q", "K"), "S": ("Q", "K"), "A": ("Q", "K"), "O": ("Q", "K", "V")}
-ROLE_STAGES = {"scores": "scores", "scaled": "S", "weights": "A", "output": "O"}  # a heatmap's role -> its stage
+# a heatmap's role -> its stage's name in the cells
+ROLE_STAGES = {"raw-scores": "scores", "scaled-scores": "S", "weights": "A", "output": "O"}
 KEY_AXES = (2, -1)  # the head's softmax runs along the keys
 
 
@@ -153,7 +155,7 @@ def fold_difference(value: object, role: str, run: object) -> Phrase:
     """How a fold's tensor, shown in ``role``, differs from the answer on ``run`` (the exercise's example), read from
     its graph as ``differs`` reads a stage; for a gradient or another example, which keep no graph to read, that a
     cell above changed."""
-    name = ROLE_STAGES.get(role)
+    name = ROLE_STAGES.get(role_named(role))
     if name is None or not isinstance(run, HeadRun):
         return Phrase("given.cells_changed")
     return _stage_difference(name, value, run)

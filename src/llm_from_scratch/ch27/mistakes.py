@@ -39,12 +39,12 @@ from .evidence import HeadRun, causal_mask, masked_softmax
 
 # a stage given for the asked one: the slip's how -> asked stage -> the stages given instead
 CONFUSIONS = {
-    "scaled-too-early": {"raw": ("scaled",)},
-    "not-normalized": {"weights": ("raw", "scaled")},
-    "weights-for-scores": {"raw": ("weights",), "scaled": ("weights",)},
+    "scaled-too-early": {"raw-scores": ("scaled-scores",)},
+    "not-normalized": {"weights": ("raw-scores", "scaled-scores")},
+    "weights-for-scores": {"raw-scores": ("weights",), "scaled-scores": ("weights",)},
     "weights-for-output": {"output": ("weights",)},
-    "output-for-weights": {"raw": ("output",), "scaled": ("output",), "weights": ("output",)},
-    "exponentials-for-scores": {"raw": ("exp_raw",), "scaled": ("exp_scaled",)},
+    "output-for-weights": {"raw-scores": ("output",), "scaled-scores": ("output",), "weights": ("output",)},
+    "exponentials-for-scores": {"raw-scores": ("exp-raw-scores",), "scaled-scores": ("exp-scaled-scores",)},
 }
 
 
@@ -224,8 +224,8 @@ def _rest(raw: np.ndarray, q: np.ndarray, k: np.ndarray, v: np.ndarray, recipe: 
     for weighed in _weighed(scaled, recipe.get("weigh")):
         weights = weighed / (root if after else 1.0)
         with np.errstate(over="ignore"):
-            found = {"raw": raw, "scaled": scaled, "weights": weights, "exp_raw": np.exp(raw),
-                     "exp_scaled": np.exp(scaled)}
+            found = {"raw-scores": raw, "scaled-scores": scaled, "weights": weights, "exp-raw-scores": np.exp(raw),
+                     "exp-scaled-scores": np.exp(scaled)}
         mixing = weights.T if recipe.get("weights_t") else weights
         mixed = k if recipe.get("mix") == "K" else v
         if mixing.shape[1] == mixed.shape[0]:

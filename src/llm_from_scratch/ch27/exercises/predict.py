@@ -40,7 +40,7 @@ EXERCISES = (
         notebook="01_predict", example="worked",
         skills=("skill.dot-products",),
         expected=lambda ev: ev.worked.head.raw_scores.data[0],
-        judge=HeadJudge(lambda ev: Asked(ev.worked, ev.hand, "raw"), lambda e: {"shape": shape(e.shape)}, "q"),
+        judge=HeadJudge(lambda ev: Asked(ev.worked, ev.hand, "raw-scores"), lambda e: {"shape": shape(e.shape)}, "q"),
         given=given("Q", "K", answer=lambda v: v["Q"][0] @ v["K"][0].T),
         facts=lambda expected, ev: {**worked_facts(ev), "answer": matrix(expected, 0)},
     ),

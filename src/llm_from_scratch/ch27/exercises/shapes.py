@@ -135,7 +135,7 @@ EXERCISES = (
         expected=lambda ev: ev.hand.head.raw_scores.data[0],
         given=given("Q", "K", answer=lambda v: v["Q"][0] @ v["K"][0].T),
         facts=_hand_scores_facts,
-        judge=HeadJudge(lambda ev: Asked(ev.hand, ev.worked, "raw"), lambda e: {"size": matrix_size(e)}, "q"),
+        judge=HeadJudge(lambda ev: Asked(ev.hand, ev.worked, "raw-scores"), lambda e: {"size": matrix_size(e)}, "q"),
     ),
     Exercise(
         "weights-by-hand", "numbers",
