@@ -35,7 +35,7 @@ define install
 	$(1)/bin/python -m pip install --quiet --upgrade pip
 	$(1)/bin/python -m pip install --quiet -r $(2)
 	$(1)/bin/python -m pip install --quiet --no-deps -e .
-	$(1)/bin/python -m llm_from_scratch.book.server
+	$(1)/bin/python -m llm_from_scratch.book.lab_settings
 	touch $@
 endef
 

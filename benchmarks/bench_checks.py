@@ -23,7 +23,7 @@ import json, statistics, time
 import numpy as np
 from llm_from_scratch.ch27 import code_probes
 from llm_from_scratch.ch27.exercises import check, check_code, variant
-from llm_from_scratch.engine.closed_form import closed_form_backward, closed_form_head, softmax
+from llm_from_scratch.engine.closed_form import closed_form_backward, closed_form_head, array_softmax
 
 def ms(call, repeats=1):
     times = []
@@ -34,7 +34,7 @@ def ms(call, repeats=1):
     return statistics.median(times)
 
 def unscaled(q, k, v):
-    return softmax(q @ k.swapaxes(1, 2)) @ v
+    return array_softmax(q @ k.swapaxes(1, 2)) @ v
 
 figures = {"first check of a 2×2 answer": ms(lambda: check("scores", "[[0, 6], [6, -4]]"))}
 figures["a later check of a 2×2 answer"] = ms(lambda: check("scores", "[[0, 6], [6, -4]]"), 50)

@@ -1,11 +1,11 @@
 """What one Enter in an exercise's answer box costs: the functions it passes through, the store's opens.
 
-An exercise form of every chapter (its ``widgets.enter_forms()``: a numbers exercise and a choice) is made in
-this process on a fresh progress store; then one answer is submitted as Enter submits it (``AnswerBox.submit``)
-and everything the kernel does for it is counted with ``sys.setprofile``: Python functions called (distinct
-and calls; "ours" are the package's), the store file's reads and writes (an atomic replace), and the store's lock taken
-(an answer reads a snapshot under the lock, is judged with no lock held, then is recorded in one locked
-read-modify-write: two reads, one write, two locks).
+An exercise form of every chapter (``enter_forms()`` in its module of benchmarks/hooks/: a numbers exercise and a
+choice) is made in this process on a fresh progress store; then one answer is submitted as Enter submits it
+(``AnswerBox.submit``) and everything the kernel does for it is counted with ``sys.setprofile``: Python functions
+called (distinct and calls; "ours" are the package's), the store file's reads and writes (an atomic replace), and
+the store's lock taken (an answer reads a snapshot under the lock, is judged with no lock held, then is recorded in
+one locked read-modify-write: two reads, one write, two locks).
 
     python benchmarks/bench_enter.py
 """
@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import builtins
 import collections
-import importlib
-import importlib.util
 import io
 import os
 import pathlib
 import sys
 import tempfile
+
+from hooks import hooks_of
 
 from llm_from_scratch.book.chapters import chapters
 
@@ -66,13 +66,13 @@ def main() -> None:
     columns = ("functions", "calls", "ours", "our calls", "store reads", "store writes", "locks taken")
     print(f"{'chapter':<11}{'exercise':<14}{'answer':<20}" + "".join(f"{c:>13}" for c in columns))
     for chapter in chapters(ROOT):
-        module = f"{chapter.package}.widgets"
-        if importlib.util.find_spec(chapter.package) is None or importlib.util.find_spec(module) is None:
+        hooks = hooks_of(chapter)
+        if hooks is None:
             continue
         with tempfile.TemporaryDirectory() as folder:
             store_file = pathlib.Path(folder) / "progress.json"
             os.environ["LLM_FROM_SCRATCH_PROGRESS"] = str(store_file)
-            for exercise_id, make, answer in importlib.import_module(module).enter_forms():
+            for exercise_id, make, answer in hooks.enter_forms():
                 form = make()
                 form.answer.submit(answer)  # the first answer makes the store; the one measured finds it there
                 counted = count_enter(form, answer, store_file)

@@ -3,7 +3,7 @@
 Measured in this process (compute + render, as the kernel does it), median and worst of N moves, beside the
 bounds issue 25 sets for a whole step (100 ms median, 250 ms worst). The browser test prints the whole step,
 from the key going down to the settled numbers on screen (tests/test_browser.py, report_slider_steps).
-A chapter offers its explorers through ``controls(moves)`` in its ``widgets`` module.
+A chapter offers its explorers through ``controls(moves)`` in its module of benchmarks/hooks/.
 
     python benchmarks/bench_widgets.py [--moves N]
 """
@@ -11,11 +11,11 @@ A chapter offers its explorers through ``controls(moves)`` in its ``widgets`` mo
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.util
 import pathlib
 import statistics
 import time
+
+from hooks import hooks_of
 
 from llm_from_scratch.book.chapters import chapters
 
@@ -38,10 +38,10 @@ def main() -> None:
     args = parser.parse_args()
     print(f"{'chapter':<11}{'explorer':<10}{'median ms':>11}{'worst ms':>10}{'target ms':>11}  verdict (in the kernel)")
     for chapter in chapters(ROOT):
-        module = f"{chapter.package}.widgets"
-        if importlib.util.find_spec(chapter.package) is None or importlib.util.find_spec(module) is None:
+        hooks = hooks_of(chapter)
+        if hooks is None:
             continue
-        for name, (control, values, target) in importlib.import_module(module).controls(args.moves).items():
+        for name, (control, values, target) in hooks.controls(args.moves).items():
             median, worst = step_ms(lambda v, c=control: setattr(c, "value", v), values)
             verdict = "ok" if median <= target and worst <= 2.5 * target else "MISSED"
             print(f"{chapter.name:<11}{name:<10}{median:>11.1f}{worst:>10.1f}{target:>11}  {verdict}")

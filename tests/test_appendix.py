@@ -2,7 +2,7 @@
 
 import pytest
 
-from llm_from_scratch.book.sections import to_text
+from llm_from_scratch.book.blocks import to_text
 from llm_from_scratch.ch27.appendix import (
     BLOCK_SIZES,
     BlockSizeExplorer,

@@ -115,7 +115,7 @@ def test_report_is_byte_identical_from_run_to_run_and_runs_as_a_module():
 
 
 def test_a_contribution_is_the_weight_times_the_length_of_its_value_row(evidence):
-    from llm_from_scratch.book.sections import to_text
+    from llm_from_scratch.book.blocks import to_text
     from llm_from_scratch.ch27.sections import contributions
 
     run = evidence.identical_keys  # equal weights 0.5, value rows of different lengths

@@ -5,9 +5,9 @@ import re
 
 import numpy as np
 
+from llm_from_scratch.book.blocks import to_html, to_text
 from llm_from_scratch.book.figures import Panel, line_panels
 from llm_from_scratch.book.formatting import matrix, powers_of_two, table, vector
-from llm_from_scratch.book.sections import to_html, to_text
 from llm_from_scratch.ch27.evidence import LearnerEvidence
 from llm_from_scratch.ch27.figures import matrix_figures
 from llm_from_scratch.ch27.sections import inputs, scores, softmax_rows

@@ -9,7 +9,7 @@ import pytest
 from support.notebooks import outputs_of, run_edited
 
 from llm_from_scratch import Tensor
-from llm_from_scratch.book.sections import to_text
+from llm_from_scratch.book.blocks import to_text
 from llm_from_scratch.ch27.notebook import scaled_dot_product_self_attention, sections
 from llm_from_scratch.ch27.strings import STRINGS
 

@@ -5,13 +5,13 @@ import math
 import numpy as np
 import pytest
 
-from llm_from_scratch.book.sections import to_text
+from llm_from_scratch.book.blocks import to_text
 from llm_from_scratch.book.text import set_language
 from llm_from_scratch.ch27.evidence import LearnerEvidence
 from llm_from_scratch.ch27.examples import hand_arrays
 from llm_from_scratch.ch27.sections import hand_example, render_report
 from llm_from_scratch.ch27.strings import text
-from llm_from_scratch.engine.closed_form import softmax
+from llm_from_scratch.engine.closed_form import array_softmax
 
 Q, K, V = (x[0] for x in hand_arrays())  # the second example's inputs (literals in evidence.py)
 
@@ -25,8 +25,8 @@ def test_the_engine_computes_the_second_example(ev):
     head = ev.hand.head
     np.testing.assert_array_equal(head.raw_scores.data[0], Q @ K.T)
     assert head.key_width == 4 and head.scale == 0.5
-    np.testing.assert_allclose(head.weights.data[0], softmax(Q @ K.T / 2), atol=1e-12)
-    np.testing.assert_allclose(ev.hand.output[0], softmax(Q @ K.T / 2) @ V, atol=1e-12)
+    np.testing.assert_allclose(head.weights.data[0], array_softmax(Q @ K.T / 2), atol=1e-12)
+    np.testing.assert_allclose(ev.hand.output[0], array_softmax(Q @ K.T / 2) @ V, atol=1e-12)
     weights = head.weights.data[0]
     assert not np.array_equal(head.raw_scores.data[0], head.raw_scores.data[0].T), "QKᵀ is not symmetric"
     assert 0.1 < weights.min() and weights.max() < 0.9, "every weight is visibly mixed"
@@ -42,7 +42,7 @@ def test_the_reviews_evidence(ev):
     assert (ev.head_split.key_width, ev.head_split.scale) == (64, 0.125)
     e = math.e
     np.testing.assert_allclose(ev.hand_causal, [[1, 0, 0], [1 / (1 + e), e / (1 + e), 0],
-                                                softmax(Q @ K.T / 2)[2]], atol=1e-12)
+                                                array_softmax(Q @ K.T / 2)[2]], atol=1e-12)
 
 
 @pytest.mark.parametrize("lang, words", [("ru", "Второй пример"), ("en", "The second example")])

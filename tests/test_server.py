@@ -3,7 +3,7 @@
 import importlib
 import json
 
-from llm_from_scratch.book import server
+from llm_from_scratch.book import lab_settings as server
 
 
 def test_the_settings_go_under_the_prefix_and_keep_what_their_files_held(tmp_path):
@@ -34,3 +34,17 @@ def test_the_kernel_connection_sends_at_once(monkeypatch):
     monkeypatch.setattr(server.ZMQChannelsWebsocketConnection, "connect", lambda self: "connected")
     monkeypatch.setattr(server.PromptKernelConnection, "websocket_handler", Handler(), raising=False)
     assert connection.connect() == "connected" and calls == [True]
+
+
+def test_the_former_module_name_still_writes_and_finds_the_connection(tmp_path):
+    """``python -m llm_from_scratch.book.server`` (an older Makefile's command) and settings written under that name
+    keep working."""
+    import subprocess
+    import sys
+
+    from llm_from_scratch.book import server as former
+    assert former.PromptKernelConnection is server.PromptKernelConnection
+    run = subprocess.run([sys.executable, "-c", "import sys, runpy; sys.prefix = sys.argv[1]; "
+                          "runpy.run_module('llm_from_scratch.book.server', run_name='__main__')", str(tmp_path)],
+                         capture_output=True, text=True, timeout=60, check=True)
+    assert "jupyter_server_config.json" in run.stdout

@@ -9,7 +9,7 @@ import pytest
 from support import tiered
 
 from llm_from_scratch import Tensor
-from llm_from_scratch.book.sections import Section
+from llm_from_scratch.book.blocks import Section
 from llm_from_scratch.ch27.exercises import check
 from llm_from_scratch.ch27.figures import ROLES, as_shown, matrix_figures, title_of
 from llm_from_scratch.ch27.notebook import scaled_dot_product_self_attention, show

@@ -1,6 +1,6 @@
 """How a notebook shows what the book computes: ``show`` plainly, ``show_folded`` folded until opened.
 
-Both take sections (``book.sections``) and figures (``book.figures``). A figure is shown
+Both take sections (``book.blocks``) and figures (``book.figures``). A figure is shown
 as an image with its text table folded beneath it (a section beside it often prints the
 same numbers, and a reader who needs the table opens it); a section as text.
 
@@ -17,8 +17,8 @@ from html import escape
 
 from IPython.display import display
 
+from .blocks import Section, to_text
 from .figures import Figure, without_numbers
-from .sections import Section, to_text
 from .text import book_text, language
 
 

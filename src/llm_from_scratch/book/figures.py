@@ -25,8 +25,8 @@ from matplotlib.colors import Normalize
 from matplotlib.figure import Figure as MplFigure
 from matplotlib.patches import Rectangle
 
+from .blocks import FRAMES
 from .formatting import num, places, powers_of_two, table
-from .sections import FRAMES
 from .text import book_text, language
 
 matplotlib.rcParams.update({

@@ -24,11 +24,11 @@ import traitlets
 from IPython.display import HTML, display
 
 from .answers import AnswerFormatError, read_choice
+from .blocks import Section, to_html, to_text
 from .display import FOLDED_CLASS, figure_bundle
 from .exercises import OPTIONS, ExerciseBook
 from .feedback import Feedback
 from .figures import Figure
-from .sections import Section, to_html, to_text
 from .state import STATE
 from .text import book_text, language
 

@@ -17,18 +17,17 @@ import ipywidgets as w
 import numpy as np
 from IPython.display import display
 
+from ..book.blocks import Section, Table
 from ..book.figures import Figure, Panel, line_panels
 from ..book.formatting import num
-from ..book.sections import Section, Table
 from ..book.widgets import Explorer, LiveWidget, Slider, snapshot
 from ..engine import Tensor, scaled_dot_product_self_attention
-from ..fast.cost import HeadCost, size
+from ..fast.cost import MIB, HeadCost, size
 from ..fast.measure import interleaved_ms, traced_peak_mib
 from ..fast.tiled import tiled_self_attention
 from .strings import text
 
-MIB = 2**20
-BYTE_UNITS = ("unit.B", "unit.KiB", "unit.MiB", "unit.GiB")  # the catalogue keys of fast.cost's units
+UNIT_KEYS = ("unit.B", "unit.KiB", "unit.MiB", "unit.GiB")  # the words for fast.cost's BYTE_UNITS, in order
 IMPLEMENTATION_NAMES = {"head": "cost.impl.head", "tiled": "cost.impl.tiled", "torch": "cost.impl.torch",
                         "sdpa": "cost.impl.sdpa"}  # the catalogue keys of their names
 
@@ -47,7 +46,7 @@ def _table(title: str, first_column: str, rows: list[tuple[str, ...]]) -> Sectio
 
 def cost_table(batch: int, tokens: list[int], key_width: int, value_width: int) -> Section:
     """Multiply-adds and bytes for each T."""
-    rows, units = [], tuple(text(key) for key in BYTE_UNITS)
+    rows, units = [], tuple(text(key) for key in UNIT_KEYS)
     for t in tokens:
         counts = _counts(HeadCost(batch, t, key_width, value_width))
         rows.append((str(t), *(f"{n:,}" for n in counts[:3]), *(size(n, units) for n in counts[3:])))

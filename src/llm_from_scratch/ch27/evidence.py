@@ -19,7 +19,7 @@ import numpy as np
 
 from ..engine import Tensor
 from ..engine.attention import SelfAttentionError, SelfAttentionForward, scaled_dot_product_self_attention
-from ..engine.closed_form import closed_form_backward, softmax
+from ..engine.closed_form import array_softmax, closed_form_backward
 from ..engine.gradcheck import GradCheckReport, check_gradients
 from .examples import (
     DIVISOR_KEY_WIDTH,
@@ -173,7 +173,7 @@ def scale_example() -> ScaleExample:
     scale = 1.0 / np.sqrt(SCALE_EXAMPLE_KEY_WIDTH)
     return ScaleExample(
         SCALE_EXAMPLE_SCORES, SCALE_EXAMPLE_KEY_WIDTH,
-        softmax(SCALE_EXAMPLE_SCORES), softmax(scale * np.array(SCALE_EXAMPLE_SCORES)),
+        array_softmax(SCALE_EXAMPLE_SCORES), array_softmax(scale * np.array(SCALE_EXAMPLE_SCORES)),
     )
 
 
@@ -203,7 +203,8 @@ def divisor_example(key_width: int = DIVISOR_KEY_WIDTH) -> DivisorExample:
     raw = head.raw_scores.data
     by_width = raw / key_width
     return DivisorExample(key_width, raw.shape[-1], float(head.scaled_scores.data.var()), float(by_width.var()),
-                          float(head.weights.data.max(axis=-1).mean()), float(softmax(by_width).max(axis=-1).mean()))
+                          float(head.weights.data.max(axis=-1).mean()),
+                          float(array_softmax(by_width).max(axis=-1).mean()))
 
 
 def exponentials(scores) -> np.ndarray:
@@ -217,7 +218,7 @@ def masked_softmax(scores: np.ndarray, keep: np.ndarray) -> np.ndarray:
     weights = np.zeros_like(scores)
     for i, visible in enumerate(keep):
         if visible.any():
-            weights[i, visible] = softmax(scores[i, visible])
+            weights[i, visible] = array_softmax(scores[i, visible])
     return weights
 
 
@@ -229,13 +230,13 @@ def causal_mask(tokens: int) -> np.ndarray:
 @dataclass(frozen=True)
 class TemperatureExample:
     scores: tuple[float, ...]
-    cold: np.ndarray  # softmax(scores / tau) at tau close to 0
+    cold: np.ndarray  # array_softmax(scores / tau) at tau close to 0
     hot: np.ndarray  # at a very large tau
 
 
 def temperature_example() -> TemperatureExample:
     """softmax(s / tau) for tau towards 0 (one-hot on the largest score) and towards infinity (uniform)."""
-    cold, hot = (softmax(np.array(TEMPERATURE_SCORES) / tau) for tau in TEMPERATURE_LIMITS)
+    cold, hot = (array_softmax(np.array(TEMPERATURE_SCORES) / tau) for tau in TEMPERATURE_LIMITS)
     return TemperatureExample(TEMPERATURE_SCORES, cold, hot)
 
 
@@ -254,7 +255,7 @@ class RowShift:
 def row_shift(run: HeadRun) -> RowShift:
     """One constant added to a whole row of scaled scores (the first row of ``run``)."""
     scores = run.head.scaled_scores.data[0, 0]
-    return RowShift(scores, ROW_SHIFT, softmax(scores), softmax(scores + ROW_SHIFT))
+    return RowShift(scores, ROW_SHIFT, array_softmax(scores), array_softmax(scores + ROW_SHIFT))
 
 
 def saturated() -> HeadRun:

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..book.blocks import Section
 from ..book.figures import Figure, heatmap
 from ..book.formatting import labels, trimmed
-from ..book.sections import Section
 from ..book.tolerances import FLOAT_NOISE
 from ..engine import Tensor
 from .graph import divisor_of, is_scores, softmax_of

@@ -34,7 +34,7 @@ from functools import cached_property
 import numpy as np
 
 from ..book.mistakes import Mistake, Step
-from ..engine.closed_form import softmax
+from ..engine.closed_form import array_softmax
 from .evidence import HeadRun, causal_mask, masked_softmax
 
 # a stage given for the asked one: the slip's how -> asked stage -> the stages given instead
@@ -199,15 +199,15 @@ def _hard(scores: np.ndarray) -> list[np.ndarray]:
 def _weighed(scaled: np.ndarray, how: str | None) -> list[np.ndarray]:
     """The weights as the recipe makes them from the scaled scores (some slips can be made two ways)."""
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # a slip may divide by 0: nan, no warning
-        made = {None: lambda s: softmax(s), "columns": lambda s: softmax(s, axis=0), "hard": _hard,
+        made = {None: lambda s: array_softmax(s), "columns": lambda s: array_softmax(s, axis=0), "hard": _hard,
                 "uniform": lambda s: np.full(s.shape, 1 / s.shape[-1]),
                 "ratio": lambda s: s / s.sum(axis=-1, keepdims=True), "exp": np.exp,
-                "log": lambda s: np.log(softmax(s)), "none": lambda s: s,
-                "three": lambda s: softmax(s * math.log(3)),  # 3^s / Σ 3^s: e taken as 3
+                "log": lambda s: np.log(array_softmax(s)), "none": lambda s: s,
+                "three": lambda s: array_softmax(s * math.log(3)),  # 3^s / Σ 3^s: e taken as 3
                 "sigmoid": lambda s: 1 / (1 + np.exp(-s)),
                 "matrix": lambda s: np.exp(s - s.max()) / np.exp(s - s.max()).sum(),
                 "largest": lambda s: np.exp(s - s.max(axis=-1, keepdims=True)),
-                "rounded": lambda s: np.round(softmax(s), 1)}[how](scaled)
+                "rounded": lambda s: np.round(array_softmax(s), 1)}[how](scaled)
     return made if isinstance(made, list) else [made]
 
 
@@ -330,7 +330,7 @@ IDENTICAL_KEYS_MISTAKES = (
 )
 def _at_one(ev) -> list[np.ndarray]:
     """The plain softmax (τ = 1) for both limits, or for one of them."""
-    plain, example = softmax(np.array(ev.temperature.scores)), ev.temperature
+    plain, example = array_softmax(np.array(ev.temperature.scores)), ev.temperature
     return [np.stack([plain, plain]), np.stack([example.cold, plain]), np.stack([plain, example.hot])]
 
 
@@ -368,7 +368,7 @@ CAUSAL_MISTAKES = (
     Mistake("mask-not-renormalized", "mis.mask-not-renormalized", lambda ev: ev.hand.weights[0] * _mask(ev)),
     Mistake("mask-ignored", "mis.mask-ignored", lambda ev: ev.hand.weights[0]),
     Mistake("mask-zeroes-scores", "mis.mask-zeroes-scores",
-            lambda ev: softmax(np.where(_mask(ev), ev.hand.head.scaled_scores.data[0], 0.0))),
+            lambda ev: array_softmax(np.where(_mask(ev), ev.hand.head.scaled_scores.data[0], 0.0))),
     Mistake("missing-scale", "mis.missing-scale",
             lambda ev: masked_softmax(ev.hand.head.raw_scores.data[0], _mask(ev))),
 )
@@ -394,7 +394,7 @@ def _backward(ev) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 
 def _unscaled_weights(ev) -> np.ndarray:
     run = ev.worked
-    return softmax(run.head.raw_scores.data[0])
+    return array_softmax(run.head.raw_scores.data[0])
 
 
 VALUE_GRADIENT_MISTAKES = (
@@ -444,7 +444,7 @@ SCORE_GRADIENT_MISTAKES = (
     Mistake("weights-column-for-row", "mis.weights-column-for-row",
             lambda ev: _row_backward(ev.hand.weights[0, :, 0], _row(ev)[1])),
     Mistake("missing-scale", "mis.score-gradient-unscaled-weights",
-            lambda ev: _row_backward(softmax(ev.hand.head.raw_scores.data[0, 0]), _row(ev)[1])),
+            lambda ev: _row_backward(array_softmax(ev.hand.head.raw_scores.data[0, 0]), _row(ev)[1])),
     Mistake("raw-score-gradient", "mis.raw-score-gradient",
             lambda ev: ev.hand_steps.grad_scores[0] * ev.hand.head.scale),
 )

@@ -11,8 +11,8 @@ shows an exercise's form (on a variant, too), ``challenge`` a task on the vector
 from inspect import getsource
 
 from ..book import display
+from ..book.blocks import Section
 from ..book.figures import Figure
-from ..book.sections import Section
 from ..book.text import set_language
 from ..engine import SelfAttentionError, Tensor, scaled_dot_product_self_attention
 from . import sections

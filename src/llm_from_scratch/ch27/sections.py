@@ -1,4 +1,4 @@
-"""Chapter 27's sections, each described once as data (``book.sections``), every number computed.
+"""Chapter 27's sections, each described once as data (``book.blocks``), every number computed.
 
 The report (text), the trace (HTML), notebook cells and the head editor all
 render these descriptions; ``render_report`` and ``render_trace`` assemble them.
@@ -12,8 +12,7 @@ from html import escape
 
 import numpy as np
 
-from ..book.formatting import below, labels, matrix, num, shape, vector
-from ..book.sections import (
+from ..book.blocks import (
     Group,
     Matrix,
     Note,
@@ -26,6 +25,7 @@ from ..book.sections import (
     to_html,
     to_text,
 )
+from ..book.formatting import below, labels, matrix, num, shape, vector
 from ..book.text import language
 from ..book.tolerances import DIFFERENCES_NOISE, FLOAT_NOISE
 from ..engine import Tensor

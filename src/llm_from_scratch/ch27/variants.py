@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..engine.closed_form import softmax
+from ..engine.closed_form import array_softmax
 from .evidence import Draw, LearnerEvidence, identical_keys_inputs, single_token_inputs
 from .examples import HEADS, MODEL_WIDTH, OUTPUT_SHAPE_INPUTS, hand_arrays
 
@@ -87,10 +87,11 @@ def _hand_fits(draw: Draw) -> bool:
     query, key, _ = (x[0] for x in draw.hand)
     raw = query @ key.T
     root = np.sqrt(query.shape[1])
-    weights = softmax(raw / root)
-    answers = [weights, softmax(raw.T / root), softmax(raw / root, axis=0), np.full_like(weights, 1 / len(raw))]
+    weights = array_softmax(raw / root)
+    answers = [weights, array_softmax(raw.T / root), array_softmax(raw / root, axis=0),
+               np.full_like(weights, 1 / len(raw))]
     if root > 1:
-        answers.append(softmax(raw))
+        answers.append(array_softmax(raw))
     apart = all(np.abs(a - b).max() > MISTAKES_APART for a, b in itertools.combinations(answers, 2))
     return not np.array_equal(raw, raw.T) and bool(weights.max() <= 0.9) and apart
 

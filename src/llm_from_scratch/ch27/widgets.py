@@ -7,7 +7,6 @@ Built on ``book.widgets``: each explorer recomputes with the engine, and its
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 from html import escape
 
@@ -15,10 +14,10 @@ import ipywidgets as w
 import numpy as np
 from IPython.display import HTML, display
 
+from ..book.blocks import Section, Value, to_text
 from ..book.feedback import Feedback
 from ..book.figures import Figure, Panel, heatmap, line_panels
 from ..book.formatting import labels, num, trimmed, vector
-from ..book.sections import Section, Value, to_text
 from ..book.widgets import (
     LABEL_STYLE,
     ExerciseForm,
@@ -32,7 +31,7 @@ from ..book.widgets import (
     snapshot,
 )
 from ..engine import SelfAttentionError, scaled_dot_product_self_attention
-from ..engine.closed_form import softmax
+from ..engine.closed_form import array_softmax
 from . import sections
 from .evidence import HeadRun, evidence, random_query_key, run_head
 from .examples import RANDOM_BATCH, RANDOM_SEED, RANDOM_TOKENS, worked_arrays
@@ -49,7 +48,7 @@ class ScaleState:
     factor: float
     weights: np.ndarray  # [T, T]
     output: np.ndarray  # [T, d_v]
-    pair_weight: float  # first weight of softmax(factor * [1, 0])
+    pair_weight: float  # first weight of array_softmax(factor * [1, 0])
 
 
 class ScaleExplorer(Explorer):
@@ -75,9 +74,10 @@ class ScaleExplorer(Explorer):
         self.state = self.draw_every_position()
 
     def state_for(self, factor: float) -> ScaleState:
-        weights = softmax(factor * self.run.head.raw_scores.data)
+        weights = array_softmax(factor * self.run.head.raw_scores.data)
         output = weights @ self.run.value
-        return ScaleState(float(factor), weights[0], output[0], float(softmax(factor * np.array(self.pair_scores))[0]))
+        first = float(array_softmax(factor * np.array(self.pair_scores))[0])
+        return ScaleState(float(factor), weights[0], output[0], first)
 
     def render(self, state: ScaleState) -> tuple[Figure, str]:
         tokens = state.weights.shape[0]
@@ -139,7 +139,7 @@ class WidthExplorer(Explorer):
         q, k = random_query_key(key_width)
         head = scaled_dot_product_self_attention(q, k, k)  # keys double as values: only scores matter here
         raw, scaled, weights = head.raw_scores.data, head.scaled_scores.data, head.weights.data
-        unscaled_weights = softmax(raw)
+        unscaled_weights = array_softmax(raw)
         return WidthState(key_width, float(raw.var()), float(scaled.var()),
                           float(unscaled_weights.max(axis=-1).mean()), float(weights.max(axis=-1).mean()),
                           _mean_entropy(unscaled_weights), _mean_entropy(weights),
@@ -324,22 +324,6 @@ class HeadEditor:
             display(HTML(lang_div(f"<p>{escape(self.note)}</p>")))
         snapshot(list(forward(run_head(*self.inputs.values(), stages=self.stages))))
         display(LiveWidget([self.controls, w.HBox([self.reset]), self.view], text("widget.editor.repr")))
-
-
-def controls(moves: int) -> dict[str, tuple[w.DOMWidget, list, float]]:
-    """Each explorer's control, ``moves`` values to give it, and its latency target in ms (for the benchmark)."""
-    scale, width, editor = ScaleExplorer(), WidthExplorer(), HeadEditor()
-    return {
-        "scale": (scale.slider, [round(0.1 * (i % 20) + 0.05, 2) for i in range(moves)], 100),
-        "d_k": (width.slider, [KEY_WIDTHS[i % len(KEY_WIDTHS)] for i in range(1, moves + 1)], 100),
-        "Q/K/V": (editor.fields[("Q", 0, 0)], [trimmed(0.25 * i) for i in range(1, moves + 1)], 100),
-    }
-
-
-def enter_forms() -> list[tuple[str, Callable[[], ExerciseForm], str]]:
-    """Forms whose one Enter the benchmark counts: an exercise, how to make its form, and an answer to submit."""
-    return [("scores", lambda: ExerciseForm(EXERCISE_BOOK, "scores"), "[[3, 3], [-1, 4]]"),
-            ("permutation", lambda: ExerciseForm(EXERCISE_BOOK, "permutation"), "b")]
 
 
 # --- exercises -------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 """The head in closed form on plain numpy arrays: the formulas, without autodiff.
 
-The package's one softmax lives here; everything that needs a softmax of plain
+The package's one softmax of arrays lives here (``array_softmax``; a Tensor's ``softmax`` is its steps through the
+primitives); everything that needs a softmax of plain
 numbers uses it. Only numpy is used (imported as np), so a learner can paste the
 functions a reveal shows into a notebook and run them. The closed-form backward sets the derivation beside autodiff
 and central differences, and both are the solutions a learner's own head and
@@ -12,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 
-def softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
+def array_softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
     """e^x / Σ e^x along ``axis``; the maximum is subtracted first, so no exponential overflows."""
     x = np.asarray(x, dtype=np.float64)
     e = np.exp(x - x.max(axis=axis, keepdims=True))
@@ -21,7 +22,7 @@ def softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
 
 def attention_weights(q: np.ndarray, k: np.ndarray) -> np.ndarray:
     """A = softmax(Q Kᵀ / √d_k) over the keys of each row, for Q and K of shape [B, T, d_k]."""
-    return softmax(q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1]))
+    return array_softmax(q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1]))
 
 
 def closed_form_head(q: np.ndarray, k: np.ndarray, v: np.ndarray) -> np.ndarray:

@@ -55,6 +55,7 @@ class HeadCost:
 
 
 BYTE_UNITS = ("B", "KiB", "MiB", "GiB")
+MIB = 2**20
 
 
 def size(nbytes: float, units: tuple[str, str, str, str] = BYTE_UNITS) -> str:

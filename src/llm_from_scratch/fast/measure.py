@@ -26,7 +26,8 @@ from collections.abc import Callable, Mapping
 
 import numpy as np
 
-MIB = 2**20
+from .cost import MIB
+
 CORES = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 

@@ -11,7 +11,7 @@ from ...book.formatting import labels, matrix, num, vector
 from ...book.mistakes import diagnose
 from ...book.tolerances import BY_HAND
 from ...book.verdicts import own, partial, wrong
-from ...engine.closed_form import attention_weights, closed_form_backward, softmax
+from ...engine.closed_form import array_softmax, attention_weights, closed_form_backward
 from ..code_probes import diagnose_backward
 from ..evidence import LearnerEvidence
 from ..given import given
@@ -110,6 +110,6 @@ EXERCISES = (
         probe=diagnose_backward,
         arguments=("q", "k", "v", "upstream"),
         outputs=("dq", "dk", "dv"),
-        solution=(softmax, attention_weights, closed_form_backward),
+        solution=(array_softmax, attention_weights, closed_form_backward),
     ),
 )

@@ -11,7 +11,7 @@ from ...book.formatting import below, num, vector
 from ...book.mistakes import diagnose
 from ...book.tolerances import FLOAT_NOISE
 from ...book.verdicts import own, same, wrong
-from ...engine.closed_form import attention_weights, closed_form_head, softmax
+from ...engine.closed_form import array_softmax, attention_weights, closed_form_head
 from ..code_probes import diagnose_head
 from ..evidence import LearnerEvidence
 from ..mistakes import (
@@ -74,6 +74,6 @@ EXERCISES = (
         probe=diagnose_head,
         arguments=("q", "k", "v"),
         outputs=("O",),
-        solution=(softmax, attention_weights, closed_form_head),
+        solution=(array_softmax, attention_weights, closed_form_head),
     ),
 )

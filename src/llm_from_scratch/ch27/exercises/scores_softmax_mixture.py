@@ -19,7 +19,7 @@ from ...book.answers import AnswerFormatError
 from ...book.exercises import Exercise, choice_exercise
 from ...book.formatting import num, trimmed, vector
 from ...book.verdicts import Judgement, own, right, wrong
-from ...engine.closed_form import softmax
+from ...engine.closed_form import array_softmax
 from ..given import given
 from ..mistakes import (
     Asked,
@@ -186,7 +186,7 @@ EXERCISES = (
         expected=lambda ev: ev.worked.weights[0, 0],
         judge=HeadJudge(lambda ev: Asked(ev.worked, ev.hand, "weights", (0,)), lambda e: {"count": e.size},
                         "q", rows_sum_to_one=True),
-        given=given("S", answer=lambda v: softmax(v["S"][0, 0])),
+        given=given("S", answer=lambda v: array_softmax(v["S"][0, 0])),
         facts=lambda expected, ev: {**worked_facts(ev), "answer": vector(expected)},
     ),
     # the vector plane: three predictions, each before its move

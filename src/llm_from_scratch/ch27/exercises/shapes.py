@@ -11,7 +11,7 @@ from ...book.formatting import matrix, num, shape, vector
 from ...book.mistakes import diagnose
 from ...book.tolerances import BY_HAND
 from ...book.verdicts import own, wrong
-from ...engine.closed_form import softmax
+from ...engine.closed_form import array_softmax
 from ..evidence import LearnerEvidence, exponentials
 from ..given import given
 from ..mistakes import (
@@ -144,7 +144,7 @@ EXERCISES = (
         varies="hand",
         inputs=hand_fields,
         expected=lambda ev: ev.hand.weights[0],
-        given=given("S", answer=lambda v: softmax(v["S"][0]), tolerance=BY_HAND),
+        given=given("S", answer=lambda v: array_softmax(v["S"][0]), tolerance=BY_HAND),
         facts=_hand_weights_facts,
         judge=HeadJudge(lambda ev: Asked(ev.hand, ev.worked, "weights"), lambda e: {"size": matrix_size(e)},
                         "q", lambda ev: BY_HAND, rows_sum_to_one=True),

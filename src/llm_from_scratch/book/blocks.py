@@ -1,4 +1,4 @@
-"""A section of a chapter described once, as data, and rendered as text or as HTML.
+"""The blocks a chapter's sections are built of, described once as data and rendered as text or as HTML.
 
 A ``Section`` is a title and parts: a ``Matrix`` (a labelled table of numbers), a
 ``Value`` (a label and a value), a ``Verdict`` (a check and its outcome), a ``Note``
