@@ -146,3 +146,46 @@ def test_the_package_has_one_softmax():
                 if "np.exp(" in source and divides:
                     found.append(node.name)
     assert sorted(found) == sorted(["array_softmax", *NOT_THE_SOFTMAX]), found
+
+
+MAX_LINES = 600
+CYRILLIC_LINE = re.compile("[а-яА-ЯёЁ]")
+CYRILLIC_LINES = 15  # the answer reader's Russian words (answers.py) and a few docstrings that quote the page
+# names the code retired, each with what took its place: none may come back (a string literal is written quoted)
+RETIRED = {
+    r"\bdef hand_inputs\(\)|\bworked_inputs\b": "examples.hand_arrays / worked_arrays (hand_inputs is a section)",
+    r"\bclass Instance\b|\bev\.instance\b|\bself\.instance\.": "evidence.Draw, ev.draw (an instance is what slips are "
+                                                               "computed on)",
+    r"\binstance=\"|exercise\.instance\b": "Exercise.example",
+    r"^NOTEBOOKS = \"": "chapters.NOTEBOOK_FILES (NOTEBOOKS are the records of what each notebook asks)",
+    r"\"raw\"|\"exp_raw\"|\"exp_scaled\"|Asked\([^)]*\"scaled\"\)|\"scaled\": \(": "the stage names raw-scores, "
+                                                                                 "scaled-scores (the engine's)",
+    r"^text = BOOK_STRINGS": "book_text (text is the chapter's catalogue)",
+    r"def softmax\(x: np\.ndarray": "closed_form.array_softmax (Tensor.softmax is the method)",
+    r"def controls\(|def enter_forms\(": "benchmarks/hooks/",
+    r"^(MIB|BYTE_UNITS) = (?!.*#)": "fast/cost.py declares them once",
+    r"strings=\{|gives_away=\{": "the catalogues (catalogues/<language>/<notebook>.toml)",
+}
+
+
+def test_no_source_file_is_over_600_lines():
+    long = {path.relative_to(PACKAGE).as_posix(): n for path in PACKAGE.rglob("*.py")
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    assert not long, long
+
+
+def test_the_package_writes_hardly_any_russian_itself():
+    """Every Russian text lives in the catalogues; Python holds at most the answer reader's words."""
+    found = [f"{path.relative_to(PACKAGE).as_posix()}:{i}" for path in PACKAGE.rglob("*.py")
+             for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if CYRILLIC_LINE.search(line)]
+    assert len(found) <= CYRILLIC_LINES, found
+
+
+def test_no_retired_spelling_comes_back():
+    found = [f"{path.relative_to(PACKAGE.parent).as_posix()}: {pattern} (now {now})"
+             for path in [*PACKAGE.rglob("*.py"), *(PACKAGE.parents[1] / "benchmarks").rglob("*.py")]
+             for pattern, now in RETIRED.items()
+             if re.search(pattern, path.read_text(encoding="utf-8"), re.M)
+             and not (pattern.startswith(r"^(MIB") and path.name == "cost.py")
+             and not (pattern.startswith("def controls") and "hooks" in path.parts)]
+    assert not found, "\n".join(found)
