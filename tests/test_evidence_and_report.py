@@ -108,6 +108,7 @@ def test_report_carries_the_sources_figures():
     assert "-0.000000" not in report
 
 
+@pytest.mark.slow  # runs the report as a module in a second Python: about 2 s
 def test_report_is_byte_identical_from_run_to_run_and_runs_as_a_module():
     runs = [subprocess.run([sys.executable, "-m", "llm_from_scratch.ch27"], capture_output=True, check=True).stdout
             for _ in range(2)]
