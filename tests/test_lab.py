@@ -182,7 +182,8 @@ def oracle_of(q: np.ndarray, k: np.ndarray, v: np.ndarray, upstream: np.ndarray)
     grad_q, grad_k, grad_v = head_gradients(q, k, v, upstream)
     grad_weights = upstream @ v.transpose(0, 2, 1)
     grad_scaled = weights * (grad_weights - (weights * grad_weights).sum(-1, keepdims=True))
-    return {"query": q, "key": k, "value": v, "scores": scores, "scaled": scaled, "exponentials": np.exp(scaled),
+    return {"query": q, "key": k, "value": v, "raw-scores": scores, "scaled-scores": scaled,
+            "exponentials": np.exp(scaled),
             "weights": weights, "output": output, "row-sums": weights.sum(2), "column-sums": weights.sum(1),
             "grad-output": upstream, "grad-query": grad_q, "grad-key": grad_k, "grad-value": grad_v,
             "grad-weights": grad_weights, "grad-scores": grad_scaled}

@@ -2,6 +2,10 @@
 
 import importlib
 import json
+import subprocess
+import sys
+
+import pytest
 
 from llm_from_scratch.book import lab_settings as server
 
@@ -36,15 +40,16 @@ def test_the_kernel_connection_sends_at_once(monkeypatch):
     assert connection.connect() == "connected" and calls == [True]
 
 
-def test_the_former_module_name_still_writes_and_finds_the_connection(tmp_path):
-    """``python -m llm_from_scratch.book.server`` (an older Makefile's command) and settings written under that name
-    keep working."""
-    import subprocess
-    import sys
 
-    from llm_from_scratch.book import server as former
-    assert former.PromptKernelConnection is server.PromptKernelConnection
+@pytest.mark.parametrize("module", ["llm_from_scratch.book.lab_settings", "llm_from_scratch.book.server"])
+def test_run_as_a_module_it_writes_a_connection_the_server_can_import(module, tmp_path):
+    """What the Makefile runs (``python -m …lab_settings``), and an older Makefile's command (``…server``), write
+    settings whose class the server imports: run so, a module's ``__name__`` is ``__main__``."""
     run = subprocess.run([sys.executable, "-c", "import sys, runpy; sys.prefix = sys.argv[1]; "
-                          "runpy.run_module('llm_from_scratch.book.server', run_name='__main__')", str(tmp_path)],
+                          f"runpy.run_module({module!r}, run_name='__main__')", str(tmp_path)],
                          capture_output=True, text=True, timeout=60, check=True)
     assert "jupyter_server_config.json" in run.stdout
+    named = json.loads((tmp_path / "etc/jupyter/jupyter_server_config.json").read_text())["ServerApp"][
+        "kernel_websocket_connection_class"]
+    module_name, _, name = named.rpartition(".")
+    assert getattr(importlib.import_module(module_name), name) is server.PromptKernelConnection

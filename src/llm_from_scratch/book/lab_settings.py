@@ -17,6 +17,9 @@ import sys
 
 from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
 
+# written out: run as ``python -m``, this module's __name__ is __main__, which the server cannot import
+CONNECTION = "llm_from_scratch.book.lab_settings.PromptKernelConnection"
+
 
 class PromptKernelConnection(ZMQChannelsWebsocketConnection):
     """The kernel websocket with TCP_NODELAY: each message leaves when it is written."""
@@ -32,7 +35,7 @@ def settings() -> dict[pathlib.Path, dict]:
     folder takes one file per package."""
     return {
         pathlib.Path("etc/jupyter/jupyter_server_config.json"): {
-            "ServerApp": {"kernel_websocket_connection_class": f"{__name__}.{PromptKernelConnection.__name__}"}},
+            "ServerApp": {"kernel_websocket_connection_class": CONNECTION}},
         pathlib.Path("share/jupyter/lab/settings/overrides.d/llm-from-scratch.json"): {
             "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False}},
     }
