@@ -28,7 +28,7 @@ def test_a_tensor_in_a_role_is_titled_labelled_and_framed_as_that_role():
     assert "Σ = 1.000000" in weights.table and "толстая сплошная рамка" in weights.svg
 
 
-@pytest.mark.parametrize("role", tiered(list(ROLES), {"query", "key", "value", "scores", "weights"}))
+@pytest.mark.parametrize("role", tiered(list(ROLES), {"query", "key", "value", "raw-scores", "weights"}))
 def test_every_role_draws_an_array_and_a_tensor_alike(role):
     values = np.array([[[1.0, -2.0, 0.5], [0.25, 3.0, -1.0]]])
     assert matrix_figures(values, role)[0].svg == matrix_figures(Tensor(values), role)[0].svg
