@@ -1,5 +1,7 @@
 """How long judging takes: a 2×2 answer in a fresh kernel and after, a wrong answer on a variant (the search over
-compositions of slips, built once per instance, then reused), a long answer, the code exercises, each probe.
+compositions of slips, built once per instance, then reused), a long answer, the code exercises: a wrong head and
+a wrong backward the first time (every slip and pair of slips run on the probes, once) and later, each under the
+3 s the judge gives the learner's code.
 
 Every figure comes from a fresh interpreter that imports the chapter's exercises, as a notebook's first cell
 does. The first check computes the evidence it needs (the worked example's forward and backward pass; no
@@ -21,7 +23,6 @@ import tempfile
 ONE_KERNEL = """
 import json, statistics, time
 import numpy as np
-from llm_from_scratch.ch27 import code_probes
 from llm_from_scratch.ch27.exercises import check, check_code, variant
 from llm_from_scratch.engine.closed_form import closed_form_backward, closed_form_head, array_softmax
 
@@ -51,12 +52,20 @@ figures["a later wrong answer on variant 4"] = ms(lambda: check("weights-by-hand
 figures["a typed answer of 1,000 numbers"] = ms(lambda: check("scores", ", ".join(["0.5"] * 1000)), 5)
 figures["a typed answer of 10,000 characters"] = ms(lambda: check("scores", "[" + "1 " * 4999 + "]"), 5)
 figures["check_code: a right head (6 cases)"] = ms(lambda: check_code("write-head", closed_form_head), 5)
-figures["check_code: a head without the scale (cases, then probes)"] = ms(lambda: check_code("write-head", unscaled), 5)
+figures["check_code: a first wrong head (cases, probes, every slip's fingerprint)"] = ms(
+    lambda: check_code("write-head", unscaled))
+figures["check_code: a later wrong head (cases, probes, search)"] = ms(lambda: check_code("write-head", unscaled), 5)
+figures["check_code: a wrong head no slip explains (search, then the first stage)"] = ms(
+    lambda: check_code("write-head", lambda q, k, v: closed_form_head(q, k, v) + 1), 5)
 figures["check_code: a right backward (6 cases)"] = ms(lambda: check_code("write-backward", closed_form_backward), 5)
-for name, args in code_probes.HEAD_PROBES.items():
-    figures[f"head probe '{name}'"] = ms(lambda args=args: closed_form_head(*args), 20)
-for name, args in code_probes.BACKWARD_PROBES.items():
-    figures[f"backward probe '{name}'"] = ms(lambda args=args: closed_form_backward(*args), 20)
+
+def negated(q, k, v, upstream):
+    dq, dk, dv = closed_form_backward(q, k, v, upstream)
+    return -dq, -dk, dv
+
+figures["check_code: a first wrong backward (every slip's fingerprint)"] = ms(
+    lambda: check_code("write-backward", negated))
+figures["check_code: a later wrong backward"] = ms(lambda: check_code("write-backward", negated), 5)
 print(json.dumps(figures))
 """
 
@@ -75,7 +84,7 @@ def main() -> None:
     print(f"How long a check takes, ms: median (and worst) of {args.runs} fresh kernels")
     for name in runs[0]:
         values = [run[name] for run in runs]
-        print(f"  {name:<60}{statistics.median(values):9.2f}  ({max(values):.2f})")
+        print(f"  {name:<76}{statistics.median(values):9.2f}  ({max(values):.2f})")
 
 
 if __name__ == "__main__":

@@ -84,4 +84,4 @@ def test_the_wheel_carries_every_asset(tmp_path):
     expected = {path.relative_to(ROOT / "src").as_posix() for path in ASSETS}
     assert len(expected) == 10 and expected <= names, expected - names
     catalogues = {path.relative_to(ROOT / "src").as_posix() for path in (ROOT / "src").glob("*/*/catalogues/*/*.toml")}
-    assert len(catalogues) == 2 * 11 and catalogues <= names, catalogues - names  # book.toml, chapter.toml, 9 notebooks
+    assert len(catalogues) == 2 * 12 and catalogues <= names, catalogues - names  # book, chapter, slips, 9 notebooks

@@ -36,7 +36,7 @@ def test_the_profile_names_every_primitive():
 
 def test_the_check_benchmark_times_the_first_check_in_a_fresh_kernel():
     out = run("benchmarks/bench_checks.py", "--runs", "1")
-    assert "first check of a 2×2 answer" in out and "head probe" in out and "backward probe" in out
+    assert "first check of a 2×2 answer" in out and "a first wrong head" in out and "a later wrong backward" in out
 
 
 def test_the_enter_benchmark_counts_a_snapshot_and_one_read_modify_write_per_answer():

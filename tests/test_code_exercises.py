@@ -93,19 +93,19 @@ def undefined_name(q, k, v):
     return weights @ v
 
 
-PROBE = "на пробе, где V = [I | 0]"  # what the probe that reads the weights is called in the messages
+WORKED = "на разобранном примере"
 HEAD_MISTAKES = [
-    (softmax_axis, "softmax-axis", PROBE, "в сумме 1 дают столбцы ваших весов ([1,1,1])"),
-    (missing_scale, "missing-scale", PROBE, "поделённых на 1.00, то есть ни на что"),
-    (scale_by_dk, "scale-by-dk", PROBE, "поделённых на 4.00 = d_k"),
-    (no_max_shift, "no-max-shift", "на пробе с оценками до 800", "Вычтите из каждой строки оценок её максимум"),
-    (transposed_scores, "transposed-scores", PROBE, "softmax строк K Qᵀ"),
-    (returns_weights, "returns-weights", PROBE, "массив формы [1,3,3]"),
+    (softmax_axis, "softmax-axis", WORKED, "softmax идёт вниз по столбцам (axis=1)"),
+    (missing_scale, "missing-scale", WORKED, "Оценки не делятся на √d_k"),
+    (scale_by_dk, "scale-by-dk", WORKED, "Оценки делятся на d_k, а не на √d_k"),
+    (no_max_shift, "no-max-shift", "с большими оценками", "exp переполняется на больших оценках"),
+    (transposed_scores, "transposed-scores", "на втором примере", "Оценки — это K Qᵀ"),
+    (returns_weights, "returns-weights", WORKED, "Функция возвращает веса A"),
     (mutates_input, "mutates-input", "на разобранном примере", "свои входы: q (замечено"),
     (drops_batch, "wrong-shape", "на разобранном примере", "форму [2,2], а должна вернуть массив O формы [1,2,2]"),
     (forgets_return, "wrong-shape", "на разобранном примере", "вернула None"),
     (divides_by_zero, "not-finite", "на разобранном примере", "nan или inf"),  # no probe explains 0 / 0
-    (shifts_by_global_max, "not-finite", "с большими оценками", "nan или inf"),
+    (shifts_by_global_max, "max-of-whole", "с большими оценками", "Вычитается максимум всех оценок"),
     (undefined_name, "raised", "на разобранном примере", "NameError: name 'soft_max' is not defined"),
 ]
 
@@ -164,12 +164,12 @@ def backward(q, k, v, upstream, scale_q=True, scale_k=True, row_sum=True, swap=F
 
 
 BACKWARD_MISTAKES = [
-    (lambda *x: backward(*x, scale_q=False), "missing-scale", "√d_k"),
-    (lambda *x: backward(*x, scale_k=False), "missing-scale", "√d_k"),
-    (lambda *x: backward(*x, scale_q=False, scale_k=False), "missing-scale", "√d_k"),
-    (lambda *x: backward(*x, row_sum=False), "softmax-jacobian", "ваш dq получен из S̄ = A ⊙ Ā"),
-    (lambda *x: backward(*x, swap=True), "transposed-grad", "перепутаны"),
-    (lambda *x: backward(*x, shift=False), "no-max-shift", "на пробе с оценками до 800"),
+    (lambda *x: backward(*x, scale_q=False), "query-scale-missing", "Q̄ не делится на √d_k"),
+    (lambda *x: backward(*x, scale_k=False), "key-scale-missing", "K̄ не делится на √d_k"),
+    (lambda *x: backward(*x, scale_q=False, scale_k=False), "grad-scale-missing", "Q̄ и K̄ не делятся на √d_k"),
+    (lambda *x: backward(*x, row_sum=False), "softmax-jacobian", "S̄ = A ⊙ Ā забывает"),
+    (lambda *x: backward(*x, swap=True), "transposed-grad", "S̄ и S̄ᵀ перепутаны"),
+    (lambda *x: backward(*x, shift=False), "no-max-shift", "exp переполняется"),
     (lambda *x: backward(*x)[:2], "wrong-shape", "вернула tuple длины 2"),
     (lambda *x: np.stack(backward(*x)), "wrong-shape", "вернула ndarray"),
     (lambda *x: None, "wrong-shape", "вернула None"),
@@ -190,10 +190,10 @@ def test_each_backward_mistake_is_named(fn, misconception, words):
     assert words in feedback.message, feedback.message
 
 
-def test_a_wrong_gradient_is_named_when_no_mistake_explains_it():
+def test_a_wrong_gradient_no_slip_explains_gets_the_first_stage_that_differs():
     feedback = check_code("write-backward", lambda *x: (*backward(*x)[:2], 2 * backward(*x)[2]))
-    assert feedback.misconception is None
-    assert "на разобранном примере не совпадают с движком: dv" in feedback.message
+    assert feedback.misconception == "stage-value-gradient"
+    assert "промах не назван" in feedback.message and "dv расходится с движком" in feedback.message
 
 
 # --- right heads written in other ways ----------------------------------------------------
@@ -419,7 +419,7 @@ def test_feedback_speaks_english(english):
                             ("write-head", forgets_return), ("write-backward", closed_form_backward)):
         feedback = check_code(exercise_id, fn)
         assert not CYRILLIC.search(repr(feedback) + EXERCISE_BOOK.reveal(exercise_id).message), feedback.message
-    assert "on a probe where V = [I | 0]" in check_code("write-head", transposed_scores).message
+    assert "The scores are K Qᵀ" in check_code("write-head", transposed_scores).message
 
 
 # --- the bug hunt ------------------------------------------------------------------------------
@@ -443,31 +443,35 @@ def test_the_bug_hunt_names_each_misconception(answer, misconception, words):
     assert words in feedback.message, feedback.message
 
 
-# --- probes read the wrong stage, with the number found ---------------------------------------------------
+# --- the search names slips written as a learner writes them; else the first stage that differs ----------------
 
 def _divided_by(divisor_of):
     return lambda q, k, v: softmax(q @ k.swapaxes(1, 2) / divisor_of(q, k, v)) @ v
 
 
-PROBED_HEADS = [
-    (_divided_by(lambda q, k, v: np.sqrt(q.shape[1])), "scale-by-root-t", "поделённых на 1.73 = √T (T = 3)"),
-    (_divided_by(lambda q, k, v: np.sqrt(v.shape[2])), "scale-by-root-dv", "поделённых на 2.24 = √d_v (d_v = 5)"),
-    (_divided_by(lambda q, k, v: 3.0), "scale-other", "поделённых на 3.00. Голова делит на √d_k = 2.00"),
+SEARCHED_HEADS = [
+    (_divided_by(lambda q, k, v: np.sqrt(q.shape[1])), "width-from-tokens", "q.shape[1] (или len(q[0])) — это T"),
+    (_divided_by(lambda q, k, v: np.sqrt(v.shape[2])), "width-from-values", "v.shape[-1] — это d_v"),
+    (_divided_by(lambda q, k, v: 3.0), "stage-scores", "Первый этап, который расходится, — оценки или их масштаб"),
     (lambda q, k, v: softmax(q @ k.swapaxes(1, 2)) / np.sqrt(q.shape[-1]) @ v, "scale-after-softmax",
-     "дают в сумме 0.500"),
+     "1/√d_k применяется после softmax"),
     (lambda q, k, v: (lambda s: s / s.sum(-1, keepdims=True))(scores(q, k)) @ v, "no-exponential",
-     "ваши веса — оценки, поделённые на сумму строки"),
-    (lambda q, k, v: np.exp(scores(q, k)) @ v, "exponentials-not-normalized", "дают в сумме ["),
-    (lambda q, k, v: softmax(scores(q, k)) @ k, "mixed-keys", "форму [1,3,4]"),
-    (lambda q, k, v: softmax(scores(q, k)).swapaxes(1, 2) @ v, "transposed-weights", "Aᵀ·V"),
-    (lambda q, k, v: softmax(np.einsum("btd,csd->bts", q, k) / np.sqrt(q.shape[-1])) @ v, "batch-leak",
-     "на пакете из двух элементов"),
-    (lambda q, k, v: np.full(q.shape[:2] + (q.shape[1],), 1 / q.shape[1]) @ v, "uniform-weights", "1/T"),
+     "Экспоненты нет"),
+    (lambda q, k, v: softmax(scores(q, k)) @ k, "mixed-keys", "Веса смешивают ключи"),
+    (lambda q, k, v: softmax(scores(q, k)).swapaxes(1, 2) @ v, "transposed-weights", "смешиваются матрицей Aᵀ"),
+    (lambda q, k, v: softmax(q @ k.reshape(-1, q.shape[-1]).T / np.sqrt(q.shape[-1])) @ v.reshape(-1, v.shape[-1]),
+     "batch-leak", "Пакет сплющен"),
+    (lambda q, k, v: np.full(q.shape[:2] + (q.shape[1],), 1 / q.shape[1]) @ v, "uniform-weights",
+     "Все ключи получают одинаковый вес"),
+    (lambda q, k, v: softmax(scores(q, k)) ** 2 @ v, "stage-normalise", "первый этап, который расходится, — softmax"),
+    (lambda q, k, v: softmax(scores(q, k)) @ v + 1, "stage-mix", "первый этап, который расходится, — смешивание"),
+    (lambda q, k, v: softmax(k @ q.swapaxes(1, 2) / q.shape[-1]) @ v, "scale-by-dk+transposed-scores",
+     "Первый: Оценки делятся на d_k"),
 ]
 
 
-@pytest.mark.parametrize("fn, misconception, words", PROBED_HEADS, ids=[m for _, m, _ in PROBED_HEADS])
-def test_probes_name_the_stage_and_the_number_they_found(fn, misconception, words):
+@pytest.mark.parametrize("fn, misconception, words", SEARCHED_HEADS, ids=[m for _, m, _ in SEARCHED_HEADS])
+def test_the_search_names_the_slip_or_the_first_stage_that_differs(fn, misconception, words):
     feedback = check_code("write-head", fn)
     assert not feedback.correct and feedback.misconception == misconception, feedback.message
     assert words in feedback.message, feedback.message
@@ -496,10 +500,13 @@ def test_a_backward_off_by_more_than_its_format_rounds_is_refused(dtype, off):
 
 
 @pytest.mark.parametrize("fn, misconception, words", [
-    (lambda q, k, v, g: (*backward(q, k, v, g)[:2], softmax(scores(q, k)) @ g), "dv-not-transposed", "A·Ō"),
+    (lambda q, k, v, g: (*backward(q, k, v, g)[:2], softmax(scores(q, k)) @ g), "dv-not-transposed",
+     "V̄ считается через A, а не Aᵀ"),
+    (lambda q, k, v, g: tuple(-x for x in backward(q, k, v, g)[:2]) + backward(q, k, v, g)[2:], "negated",
+     "У dq и dk неверный знак"),
     (lambda q, k, v, g: (backward(q, k, v, g)[0] * np.sqrt(q.shape[-1]) / q.shape[-1], *backward(q, k, v, g)[1:]),
-     "scale-by-dk", "ваш dq равен произведению со S̄, поделённому на 4.00 = d_k"),
+     "stage-query-gradient", "dv и dk верны, dq расходится"),
 ])
-def test_backward_probes_name_the_gradient_and_the_number(fn, misconception, words):
+def test_the_backward_search_names_the_slip_or_the_gradient_that_differs(fn, misconception, words):
     feedback = check_code("write-backward", fn)
     assert feedback.misconception == misconception and words in feedback.message, feedback.message

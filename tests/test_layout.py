@@ -12,6 +12,7 @@ import zipfile
 import pytest
 
 from llm_from_scratch.book.text import BOOK_STRINGS
+from llm_from_scratch.ch27.code_slips import BACKWARD_SEARCH, HEAD_SEARCH
 from llm_from_scratch.ch27.exercises import EXERCISE_BOOK
 from llm_from_scratch.ch27.strings import STRINGS
 
@@ -103,9 +104,13 @@ def _literals() -> set[str]:
 
 def _derived(key: str) -> bool:
     """A key made from a name rather than written out: a notebook's title (notebook.<stem>, from the notebooks
-    its exercises name) or an exercise's string (ex.<id>.<field>, from its block)."""
+    its exercises name), an exercise's string (ex.<id>.<field>, from its block) or a slip's words and hint
+    (slip.<id>, hint.<id>, from the Slip("<id>", …) of ch27/code_slips.py)."""
     stems = {n.stem for n in EXERCISE_BOOK.notebooks}
-    return key.removeprefix("notebook.") in stems or key.split(".")[:2] in (["ex", i] for i in EXERCISE_BOOK.exercises)
+    slips = {slip.id for search in (HEAD_SEARCH, BACKWARD_SEARCH) for slip in search.slips}
+    kind, _, name = key.partition(".")
+    return (key.removeprefix("notebook.") in stems or key.split(".")[:2] in (["ex", i] for i in EXERCISE_BOOK.exercises)
+            or (kind in ("slip", "hint") and name in slips))
 
 
 @pytest.mark.parametrize("catalogue", [BOOK_STRINGS, STRINGS], ids=["book", "ch27"])

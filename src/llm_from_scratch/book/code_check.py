@@ -12,8 +12,8 @@ returned in a narrower format than float64 (float32, float16) is judged by half 
 since a softmax of large scores loses several of them. The Finding then says how close it came
 (``precision``).
 
-``run_probes(fn, probes)`` calls ``fn`` on inputs a chapter designs to expose one stage each and
-returns what it gave, for the chapter to read the learner's stages from.
+``run_probes(fn, probes)`` calls ``fn`` on inputs a chapter designs to tell its slips apart and returns
+what it gave on each (``code_search`` compares that with every slip's).
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from .tolerances import CODE_AGREES, FLOAT_NOISE
 TIME_LIMIT = 3.0  # seconds for all cases together
 STOP_GRACE = 0.5  # seconds a thread is given to stop once told to
 MESSAGE_LIMIT = 200  # characters of an exception's message that are quoted
+RAISED = "raised"  # what run_probes gives for a probe on which the function raised
 NOTEBOOK_CELL = re.compile(r"^<ipython-input-|[/\\]ipykernel_\d+[/\\]")
 
 
@@ -101,17 +102,34 @@ def run_cases(fn: object, cases: Sequence[Case], seconds: float = TIME_LIMIT) ->
     return Finding("raised", case, {"error": _error_text(stop), **where})
 
 
+@dataclass(frozen=True)
+class Probed:
+    """What a function gave on each probe, and how close to a hypothesis its number format lets it come."""
+
+    results: dict[str, tuple[np.ndarray, ...] | str | None]  # the arrays, RAISED, or None: unreadable or no time
+    tolerance: float
+
+
 def run_probes(fn: Callable, probes: dict[str, tuple[np.ndarray, ...]], outputs: int,
-               seconds: float = TIME_LIMIT) -> dict[str, tuple[np.ndarray, ...] | None]:
-    """What ``fn`` returns on each probe's arguments, read as ``outputs`` float arrays (None where it raised,
-    returned something else or ran out of the time limit shared by all the probes)."""
-    given: dict[str, tuple[np.ndarray, ...] | None] = dict.fromkeys(probes)
+               seconds: float = TIME_LIMIT) -> Probed:
+    """What ``fn`` returns on each probe's arguments, read as ``outputs`` float arrays: RAISED where it raised,
+    None where it returned something else or the time limit, shared by all the probes, ran out."""
+    given: dict[str, tuple[np.ndarray, ...] | str | None] = dict.fromkeys(probes)
+    tolerances = [CODE_AGREES]
 
     def work() -> None:
         for name, args in probes.items():
             try:
                 with np.errstate(all="ignore"):
-                    given[name] = _read_arrays(fn(*(a.copy() for a in args)), outputs)
+                    returned = fn(*(a.copy() for a in args))
+            except (KeyboardInterrupt, TimeLimitExceeded):
+                raise
+            except BaseException:  # whatever the learner's code raises, SystemExit too, is a finding
+                given[name] = RAISED
+                continue
+            try:
+                given[name] = read_arrays(returned, outputs)
+                tolerances.append(_tolerance(returned))
             except Exception:
                 given[name] = None
 
@@ -119,7 +137,7 @@ def run_probes(fn: Callable, probes: dict[str, tuple[np.ndarray, ...]], outputs:
         _limited(work, seconds)
     except TimeLimitExceeded:
         pass
-    return given
+    return Probed(given, max(tolerances))
 
 
 def _describe(value: object) -> str:
@@ -137,7 +155,7 @@ def name_of(fn: object) -> str:
         return _describe(fn)
 
 
-def _read_arrays(returned: object, count: int) -> tuple[np.ndarray, ...]:
+def read_arrays(returned: object, count: int) -> tuple[np.ndarray, ...]:
     """``count`` float arrays from a returned value (one array, or a tuple or list of ``count``)."""
     parts = (returned,) if count == 1 else returned
     if count > 1 and not (isinstance(returned, (tuple, list)) and len(returned) == count):
@@ -156,7 +174,7 @@ def _call_all(fn: Callable, cases: Sequence[Case], calls: list[_Call]) -> None:
         with np.errstate(all="ignore"):
             returned = fn(*args)
         try:
-            result = None if returned is Ellipsis else _read_arrays(returned, len(case.expected))
+            result = None if returned is Ellipsis else read_arrays(returned, len(case.expected))
         except Exception:
             result = None
         mutated = tuple(i for i, (a, b) in enumerate(zip(args, case.args)) if not np.array_equal(a, b))

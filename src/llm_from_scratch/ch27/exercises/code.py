@@ -3,9 +3,10 @@
 ``write-head`` checks ``my_head(q, k, v) -> O`` against the engine's forward and
 ``write-backward`` checks ``my_backward(q, k, v, upstream) -> (dq, dk, dv)`` against its
 autodiff, on the worked example, the second example and hidden cases (``book.code_check`` runs
-them); float32 and other precisions are right, with a note. Where the function is wrong, probes
-(``code_probes``) read the wrong stage from its own outputs and name the number they found. The
-solutions ``reveal`` shows are the engine's closed form.
+them); float32 and other precisions are right, with a note. Where the function is wrong, a search
+(``code_slips``) names the slip, or the two, that turn the right computation into exactly what the function gave
+on every probe, and only when nothing else fits; otherwise the first stage that differs. The solutions
+``reveal`` shows are the engine's closed form.
 """
 
 from __future__ import annotations
@@ -18,10 +19,11 @@ import numpy as np
 from ...book import code_check
 from ...book.answers import AnswerFormatError
 from ...book.code_check import Case, Finding
+from ...book.code_search import Search, Slip
 from ...book.exercises import Exercise
 from ...book.formatting import shape, vector
 from ...book.tolerances import FLOAT_NOISE
-from ...book.verdicts import Judgement, own, right, wrong
+from ...book.verdicts import Judgement, Phrase, own, right, wrong
 from ..evidence import HeadRun, LearnerEvidence, run_head
 from ..strings import text
 
@@ -81,12 +83,13 @@ def _runs(ev: LearnerEvidence) -> list[tuple[str, HeadRun]]:
 # --- judging -------------------------------------------------------------------------------
 
 def code_exercise(exercise_id: str, *, notebook: str, example: str, skills: tuple[str, ...],
-                  case_of: Callable[[str, HeadRun], Case], probe: Callable,
+                  case_of: Callable[[str, HeadRun], Case], search: Search,
+                  stage: Callable[[Callable, Finding], tuple[str, dict] | None],
                   arguments: tuple[str, ...], outputs: tuple[str, ...], solution: tuple[Callable, ...]) -> Exercise:
-    """A code exercise: the cases say whether the learner's function is right; where it is not, ``probe``
-    reads the stage that is wrong from the function's own outputs on inputs made to expose it (its message is
-    the exercise's string named by the misconception). Its strings name the shapes it returns ("expected")
-    and what its answer is ("answer")."""
+    """A code exercise: the cases say whether the learner's function is right; where it is not, ``search`` names
+    the slips the probes prove (each said as ``slip.<id>`` with ``hint.<id>``), else ``stage`` the first stage
+    that differs (its string's key and fields). Its strings name the shapes it returns ("expected") and what its
+    answer is ("answer")."""
     def judge(fn: object, expected: object, ev: LearnerEvidence) -> Judgement:
         finding = code_check.run_cases(fn, [case_of(name, run) for name, run in _runs(ev)])
         if finding.problem in NOT_AN_ATTEMPT:
@@ -99,11 +102,15 @@ def code_exercise(exercise_id: str, *, notebook: str, example: str, skills: tupl
                              error=f"{finding.fields['precision']:.0e}")
             return right("code.right", function=function, count=finding.fields["count"])
         fields = {"function": function, "case": finding.case.name}
-        if finding.problem in ("wrong-shape", "not-finite", "differs"):
-            found = probe(fn)
+        if finding.problem in ("raised", "wrong-shape", "not-finite", "differs"):
+            slips = search.named(fn)
+            if slips:
+                return _named(slips, fields)
+            found = stage(fn, finding)
             if found:
-                misconception, measured = found  # the exercise names each misconception in its own words
-                return wrong(misconception, own(misconception), **fields, **measured)
+                key, measured = found
+                return wrong(key.replace("code-stage.", "stage-"), "code.first_stage", **fields,
+                             stage=Phrase(key, measured))
         misconception, key, key_at_line = PROBLEMS[finding.problem]
         return wrong(misconception, key_at_line if "line" in finding.fields else key, **fields,
                      **_details(finding, arguments, outputs))
@@ -115,6 +122,15 @@ def code_exercise(exercise_id: str, *, notebook: str, example: str, skills: tupl
 
     return Exercise(exercise_id, "code", notebook, example, lambda ev: solution[-1], judge, facts,
                     read=lambda fn, form: fn, skills=skills, varies="code")
+
+
+def _named(slips: tuple[Slip, ...], fields: dict[str, object]) -> Judgement:
+    """The slip the search proved, or the two, each with where to look."""
+    said = [{"slip": Phrase(f"slip.{slip.id}"), "hint": Phrase(f"hint.{slip.id}")} for slip in slips]
+    if len(said) == 1:
+        return wrong(slips[0].id, "code.named", **fields, **said[0])
+    return wrong("+".join(slip.id for slip in slips), "code.named_two", **fields, first=said[0]["slip"],
+                 second=said[1]["slip"], first_hint=said[0]["hint"], second_hint=said[1]["hint"])
 
 
 def _details(finding: Finding, arguments: tuple[str, ...], outputs: tuple[str, ...]) -> dict[str, object]:

@@ -12,7 +12,7 @@ from ...book.mistakes import diagnose
 from ...book.tolerances import BY_HAND
 from ...book.verdicts import own, partial, wrong
 from ...engine.closed_form import array_softmax, attention_weights, closed_form_backward
-from ..code_probes import diagnose_backward
+from ..code_slips import BACKWARD_SEARCH, backward_stage
 from ..evidence import LearnerEvidence
 from ..given import given
 from ..mistakes import (
@@ -107,7 +107,7 @@ EXERCISES = (
         notebook="07_gradients", example="worked",
         skills=("skill.gradients",),
         case_of=backward_case,
-        probe=diagnose_backward,
+        search=BACKWARD_SEARCH, stage=backward_stage,
         arguments=("q", "k", "v", "upstream"),
         outputs=("dq", "dk", "dv"),
         solution=(array_softmax, attention_weights, closed_form_backward),

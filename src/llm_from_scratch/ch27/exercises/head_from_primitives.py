@@ -12,7 +12,7 @@ from ...book.mistakes import diagnose
 from ...book.tolerances import FLOAT_NOISE
 from ...book.verdicts import own, same, wrong
 from ...engine.closed_form import array_softmax, attention_weights, closed_form_head
-from ..code_probes import diagnose_head
+from ..code_slips import HEAD_SEARCH, head_stage
 from ..evidence import LearnerEvidence
 from ..mistakes import (
     SINGLE_TOKEN_MISTAKES,
@@ -71,7 +71,7 @@ EXERCISES = (
         notebook="06_head_from_primitives", example="worked",
         skills=("skill.row-softmax", "skill.mixing"),
         case_of=head_case,
-        probe=diagnose_head,
+        search=HEAD_SEARCH, stage=head_stage,
         arguments=("q", "k", "v"),
         outputs=("O",),
         solution=(array_softmax, attention_weights, closed_form_head),

@@ -1,0 +1,101 @@
+"""Name what is wrong in a learner's function by search: which slips, alone or two together, turn the right
+computation into exactly what the function gave on probes made to tell the slips apart.
+
+A computation is written as stages: ``compute(*args, steps=steps)`` calls ``steps[name](...)`` for each of them,
+and ``right`` holds the right version of every stage. A ``Slip`` replaces one or more stages with a learner's
+mistaken version, written the way a learner writes it in numpy, so that it raises where the learner's code would.
+A ``Search`` runs the computation under every slip and every pair of slips that replace different stages on each
+probe, once; ``named(fn)`` runs the learner's function on the same probes and returns the one single slip that
+gives what it gave on every probe, else the one pair that does, else None: a slip is named only when it is the only
+explanation the probes leave.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from itertools import combinations
+
+import numpy as np
+
+from .code_check import RAISED, Probed, read_arrays, relative_error, run_probes
+
+Result = tuple[np.ndarray, ...] | str | None  # the arrays, RAISED, or None when nothing could be read
+
+
+@dataclass(frozen=True)
+class Slip:
+    """A mistake as a replacement of some of a computation's stages."""
+
+    id: str
+    steps: Mapping[str, Callable]
+
+
+class Search:
+    """The slips of one computation, their fingerprints on its probes, and the search for the learner's."""
+
+    def __init__(self, compute: Callable, right: Mapping[str, Callable], slips: tuple[Slip, ...],
+                 probes: Mapping[str, tuple[np.ndarray, ...]], outputs: int):
+        unknown = {stage for slip in slips for stage in slip.steps} - set(right)
+        if unknown:
+            raise ValueError(f"slips replace stages the computation does not have: {sorted(unknown)}")
+        self.compute, self.right, self.slips, self.probes, self.outputs = compute, right, slips, probes, outputs
+
+    def hypotheses(self) -> list[tuple[Slip, ...]]:
+        """Every slip alone, then every pair of slips that replace different stages."""
+        pairs = [(a, b) for a, b in combinations(self.slips, 2) if not set(a.steps) & set(b.steps)]
+        return [(slip,) for slip in self.slips] + pairs
+
+    def run(self, slips: tuple[Slip, ...] = ()) -> dict[str, Result]:
+        """What the computation with ``slips`` gives on every probe."""
+        steps = {**self.right, **{stage: step for slip in slips for stage, step in slip.steps.items()}}
+        results: dict[str, Result] = {}
+        for name, args in self.probes.items():
+            try:
+                with np.errstate(all="ignore"):
+                    returned = self.compute(*(a.copy() for a in args), steps=steps)
+            except Exception:
+                results[name] = RAISED
+                continue
+            try:
+                results[name] = read_arrays(returned, self.outputs)
+            except Exception:
+                results[name] = None
+        return results
+
+    @cached_property
+    def right_results(self) -> dict[str, Result]:
+        return self.run()
+
+    @cached_property
+    def fingerprints(self) -> list[tuple[tuple[Slip, ...], dict[str, Result]]]:
+        """Every hypothesis with what it gives on every probe (computed once, on first use)."""
+        return [(slips, self.run(slips)) for slips in self.hypotheses()]
+
+    def matching(self, probed: Probed) -> list[tuple[Slip, ...]]:
+        """The hypotheses that give what the learner's function gave on every probe."""
+        return [slips for slips, results in self.fingerprints
+                if all(_agrees(probed.results[name], result, probed.tolerance) for name, result in results.items())]
+
+    def named(self, fn: Callable) -> tuple[Slip, ...] | None:
+        """The only single slip the learner's function agrees with on every probe, else the only pair, else None
+        (None too when it agrees with the right computation on every probe: its slip lies where no probe looks)."""
+        probed = run_probes(fn, self.probes, self.outputs)
+        if all(_agrees(probed.results[name], result, probed.tolerance) for name, result in self.right_results.items()):
+            return None
+        found = self.matching(probed)
+        for size in (1, 2):
+            sized = [slips for slips in found if len(slips) == size]
+            if sized:
+                return sized[0] if len(sized) == 1 else None
+        return None
+
+
+def _agrees(learner: Result, hypothesis: Result, tolerance: float) -> bool:
+    """Both raised, or the same shapes with the same numbers (nan and inf in the same places)."""
+    if learner is None or hypothesis is None:
+        return False
+    if isinstance(learner, str) or isinstance(hypothesis, str):
+        return learner == hypothesis
+    return relative_error(learner, hypothesis) <= tolerance
