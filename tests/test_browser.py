@@ -614,7 +614,7 @@ def keyboard_code(page, lang: str):
     diagnosed, the right head passes, and Shift+Enter on the next cell reveals the solution."""
     index = cell_index(page, "def my_head")
     cell = page.locator(".jp-Notebook .jp-Cell").nth(index)
-    missing_scale = text_in(lang, "ex.write-head.missing-scale", probe="", found="", right="").split(":")[0]
+    missing_scale = text_in(lang, "slip.missing-scale").split(".")[0]
     for head, expected in ((UNSCALED_HEAD, missing_scale), (RIGHT_HEAD, "✔")):
         go_to_cell_by_keys(page, index)
         page.keyboard.press("Enter")
