@@ -22,11 +22,9 @@ from ..book.formatting import vector
 from ..book.tolerances import CODE_AGREES
 from ..engine.closed_form import array_softmax, attention_weights
 
-T_ = (-1, -2)  # the last two axes, swapped to transpose each element of a batch
-
-
 def _t(x):
-    return x.swapaxes(*T_)
+    """Each element of a batch transposed: the last two axes swapped."""
+    return x.swapaxes(-1, -2)
 
 
 def _softmax_steps(s, steps):
