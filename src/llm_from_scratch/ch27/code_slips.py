@@ -22,6 +22,7 @@ from ..book.formatting import vector
 from ..book.tolerances import CODE_AGREES
 from ..engine.closed_form import array_softmax, attention_weights
 
+
 def _t(x):
     """Each element of a batch transposed: the last two axes swapped."""
     return x.swapaxes(-1, -2)
