@@ -20,7 +20,7 @@ from support.notebooks import outputs_of, run_edited
 
 from llm_from_scratch import Tensor
 from llm_from_scratch.book.export import EXPORT_COLUMNS, export
-from llm_from_scratch.book.progress import ENV, store
+from llm_from_scratch.book.progress import ENV, VERSION, store
 from llm_from_scratch.book.text import set_language
 from llm_from_scratch.ch27.examples import hand_arrays
 from llm_from_scratch.ch27.exercises import EXERCISE_BOOK, check, mastery
@@ -190,7 +190,7 @@ def test_the_progress_table_shows_attempts_on_own_values_apart():
     assert row[1] == said("progress.open", "en") and said("progress.own", "en", own=1) in row[2]
 
 
-def test_a_version_4_store_is_read_and_written_as_version_5():
+def test_a_version_4_store_is_read_and_written_as_the_current_version():
     path = pathlib.Path(os.environ[ENV])
     path.write_text(json.dumps({"format": "llm-from-scratch-progress", "version": 4, "learner": {"id": "a", "name": ""},
                                 "chapters": {"ch27": {"scores": {"attempts": [
@@ -198,8 +198,8 @@ def test_a_version_4_store_is_read_and_written_as_version_5():
                                     "hints": {}}}}}), encoding="utf-8")
     check("scores", [[3, 6], [7, -4]], Q=Tensor(OTHER_Q), K=Tensor(K))
     data = json.loads(path.read_text(encoding="utf-8"))
-    assert data["version"] == 5 and [a.get("own", False) for a in data["chapters"]["ch27"]["scores"]["attempts"]] == [
-        False, True]
+    attempts = data["chapters"]["ch27"]["scores"]["attempts"]
+    assert data["version"] == VERSION and [a.get("own", False) for a in attempts] == [False, True]
 
 
 # --- in the notebooks, each in a fresh kernel ------------------------------------------------------------------

@@ -14,6 +14,7 @@ import pytest
 
 from llm_from_scratch import Tensor
 from llm_from_scratch.book import progress as lasting
+from llm_from_scratch.book.clock import PINNED
 from llm_from_scratch.book.progress import VERSION
 from llm_from_scratch.book.progress.summary import _aligned
 from llm_from_scratch.book.state import STATE
@@ -44,8 +45,9 @@ def rows():
     return {i: (count, right) for i, count, right in progress().rows}
 
 
-def ATTEMPT(correct, variant=0, hinted=False):
-    return {"variant": variant, "correct": correct, "hinted": hinted}
+def ATTEMPT(correct, variant=0, hinted=False, day=PINNED):
+    """An attempt as the store keeps it, made on ``day`` (the tests' pinned one; None: a store older than days)."""
+    return {"variant": variant, "correct": correct, "hinted": hinted, **({"day": day} if day else {})}
 
 
 def test_attempts_last_across_a_kernel_restart():
@@ -323,9 +325,10 @@ def test_a_version_1_file_is_read_and_upgraded_in_place_nothing_lost():
     check("weights", [0.014166, 0.985834])
     data = json.loads(file.read_text(encoding="utf-8"))
     assert data["version"] == VERSION
-    assert data["chapters"]["ch28"] == {"mask": {"attempts": [ATTEMPT(True)], "hints": {}}}
-    assert data["chapters"]["ch27"]["weights"] == {"attempts": [ATTEMPT(False), ATTEMPT(True)], "hints": {}}
-    assert data["chapters"]["ch27"]["scores"] == {"attempts": [ATTEMPT(False), ATTEMPT(True)], "hints": {}}
+    assert data["chapters"]["ch28"] == {"mask": {"attempts": [ATTEMPT(True, day=None)], "hints": {}}}
+    assert data["chapters"]["ch27"]["weights"] == {"attempts": [ATTEMPT(False, day=None), ATTEMPT(True)], "hints": {}}
+    assert data["chapters"]["ch27"]["scores"] == {"attempts": [ATTEMPT(False, day=None), ATTEMPT(True, day=None)],
+                                                  "hints": {}}
     assert data["learner"]["id"], "the upgrade gives the learner an id"
 
 
@@ -340,16 +343,17 @@ def test_a_version_2_file_is_upgraded_with_its_hints_and_the_first_attempt_count
     check("output-shape", [4, 7, 5])
     data = json.loads(file.read_text(encoding="utf-8"))
     assert not list(file.parent.glob("progress.backup-*"))
-    assert data["chapters"]["ch27"]["scores"] == {"attempts": [ATTEMPT(False), ATTEMPT(True, hinted=True)],
+    assert data["chapters"]["ch27"]["scores"] == {"attempts": [ATTEMPT(False, day=None),
+                                                               ATTEMPT(True, hinted=True, day=None)],
                                                   "hints": {"0": 1}}
-    assert data["chapters"]["ch27"]["weights"] == {"attempts": [ATTEMPT(True)], "hints": {}}
-    assert data["chapters"]["ch28"] == {"mask": {"attempts": [ATTEMPT(True)], "hints": {}}}
+    assert data["chapters"]["ch27"]["weights"] == {"attempts": [ATTEMPT(True, day=None)], "hints": {}}
+    assert data["chapters"]["ch28"] == {"mask": {"attempts": [ATTEMPT(True, day=None)], "hints": {}}}
 
 
 def test_a_version_3_file_is_read_as_it_is_and_written_as_the_current_version():
     file = store_file()
     file.parent.mkdir(parents=True, exist_ok=True)
-    chapters = {"ch27": {"scores": {"attempts": [ATTEMPT(True)], "hints": {}}}}
+    chapters = {"ch27": {"scores": {"attempts": [ATTEMPT(True, day=None)], "hints": {}}}}
     file.write_text(json.dumps({"format": lasting.FORMAT, "version": 3, "learner": {"id": "earlier", "name": ""},
                                 "chapters": chapters}), encoding="utf-8")
     assert rows()["scores"] == (1, True)

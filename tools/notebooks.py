@@ -6,8 +6,8 @@ No timing metadata and no widget state are stored, and widget model ids (random
 on every run, not guarded by nbval) are replaced by stable ones, so re-running an
 unchanged notebook changes no byte at all. Cell metadata (such as a collapsed
 output) is kept as it is. Kernels keep exercise progress in a fresh temporary
-store of the tests' fixed learner, so no one's own progress reaches a stored notebook
-and the variants it shows are always the same.
+store of the tests' fixed learner, on the tests' fixed day, so no one's own progress reaches a stored notebook
+and the variants and review it shows are always the same.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import nbformat
 from nbclient import NotebookClient
 
 from llm_from_scratch.book.chapters import NOTEBOOK_FILES, chapters
+from llm_from_scratch.book.clock import PINNED, TODAY_ENV
 from llm_from_scratch.book.progress import ENV as PROGRESS_ENV
 from llm_from_scratch.book.progress import LEARNER_ENV
 
@@ -31,7 +32,8 @@ from .pytest_plugin import LEARNER
 def execute(path: pathlib.Path) -> None:
     notebook = nbformat.read(path, as_version=4)
     with (tempfile.TemporaryDirectory(prefix="llm-from-scratch-progress-") as store,
-          mock.patch.dict(os.environ, {PROGRESS_ENV: os.path.join(store, "progress.json"), LEARNER_ENV: LEARNER})):
+          mock.patch.dict(os.environ, {PROGRESS_ENV: os.path.join(store, "progress.json"), LEARNER_ENV: LEARNER,
+                                      TODAY_ENV: PINNED})):
         _run(notebook, path)
     nbformat.write(notebook, path)
 

@@ -5,7 +5,8 @@ nbval masks what may differ between runs with the patterns in ``nbval_sanitize.c
 beside this file, found from any working directory; a ``--nbval-sanitize-with``
 given on the command line takes its place. The session's kernels keep exercise
 progress in a fresh temporary store, never in the user's own, under one fixed learner
-id: stored notebooks show no progress and the same variants, and a test run adds none.
+id, on one fixed day (``book.clock``): stored notebooks show no progress, the same variants and the same review
+on any date, and a test run adds none.
 
 When a notebook cell fails and the installed libraries are not the versions of the
 lock (``requirements/lock.txt`` under the rootdir), which made the stored outputs,
@@ -20,6 +21,7 @@ import shutil
 import tempfile
 from importlib import metadata
 
+from llm_from_scratch.book.clock import PINNED, TODAY_ENV
 from llm_from_scratch.book.progress import ENV as PROGRESS_ENV
 from llm_from_scratch.book.progress import LEARNER_ENV
 
@@ -35,6 +37,7 @@ def pytest_configure(config) -> None:
     config.progress_dir = tempfile.mkdtemp(prefix="llm-from-scratch-progress-")
     os.environ[PROGRESS_ENV] = os.path.join(config.progress_dir, "progress.json")
     os.environ.setdefault(LEARNER_ENV, LEARNER)
+    os.environ[TODAY_ENV] = PINNED
 
 
 def pytest_unconfigure(config) -> None:

@@ -35,11 +35,13 @@ import numpy as np
 
 from ..engine import Tensor
 from .answers import AnswerFormatError, read_choice, read_numbers
+from .clock import today
 from .feedback import Feedback, Hint, Solution
 from .formatting import matrix, shape
 from .mastery import Served, SkillMastery, mastery
-from .progress import Learner, StoreNotice, add_attempt, learner_of, store
+from .progress import SURE_LEVELS, Learner, StoreNotice, add_attempt, attempts_of, learner_of, store
 from .progress.summary import Progress, summary
+from .review import SURE, Due, interleaved, queue
 from .text import LANGUAGES, Catalogue, language
 from .tolerances import FLOAT_NOISE, ROUNDED
 from .verdicts import Given, Judgement, Own, Phrase, Unread, as_array, own
@@ -50,22 +52,13 @@ SEEN_KEPT = 5  # how many of the variants a learner has seen a judge is told of
 Fields = dict[str, str]
 
 
+@dataclass(frozen=True)
+class Said:
+    """What an attempt says besides its verdict: computed by the engine, how sure, in place of which exercise."""
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
+    computed: bool = False
+    sure: int | None = None
+    review_of: str = ""
 
 
 def _no_fields(*_: object) -> Fields:
@@ -162,16 +155,6 @@ def choice_exercise(exercise_id: str, *, notebook: str, example: str, correct: s
                     read=lambda answer, form: read_choice(answer, OPTIONS), options=options, skills=skills)
 
 
-
-
-
-
-
-
-
-
-
-
 @dataclass(frozen=True)
 class Notebook:
     """A notebook of a chapter: its file's stem ("02_scores_softmax_mixture"), the catalogue key of its title and
@@ -180,8 +163,6 @@ class Notebook:
     stem: str
     title: str
     asks: tuple[str, ...]
-
-
 
 
 class Variants(Protocol):
@@ -392,15 +373,20 @@ class ExerciseBook:
             return Judgement(False, "given.exercises_answer", "exercises-answer-on-own-values", fields, own=True)
         return Judgement(False, "given.wrong", None, {**fields, "names": ", ".join(values)}, own=True)
 
-    def check(self, exercise_id: str, answer: object, variant: int = 0, **values: object) -> Feedback:
+    def check(self, exercise_id: str, answer: object, variant: int = 0, sure: int | None = None,
+              review_of: str = "", **values: object) -> Feedback:
         """Judge ``answer`` on ``variant``; a missing or unreadable answer gets a message, never an exception.
+        ``sure`` is how sure the learner said they were (SURE_LEVELS: 1 guessing, 2 fairly sure, 3 sure; None if
+        not said: the attempt stays out of calibration); ``review_of`` the exercise this one is asked in place
+        of, in review (``book.review``).
         An answer cell passes by keyword the values its answer is computed from (``Exercise.given``): values
         that are not the exercise's own are judged as the learner's (``_on_own_values``) and kept apart.
         One straight path, no lock held while judging: a snapshot of the store is read, the answer judged on it
         (``verdict``), the attempt written in one locked read-modify-write if the records the verdict read are
         still those of the snapshot (else judged again on the fresh ones), and the verdict turned into what the
         learner reads (``present``)."""
-        misused = self.misuse(exercise_id, variant) or self._misgiven(exercise_id, variant, values)
+        misused = (self.misuse(exercise_id, variant) or self._misgiven(exercise_id, variant, values)
+                   or self._unsure(sure) or (self.misuse(review_of) if review_of else ""))
         if misused:
             return Feedback(str(exercise_id), False, misused, readable=False, pending=True)  # no verdict: a misuse
         exercise = self[exercise_id]
@@ -411,11 +397,25 @@ class ExerciseBook:
             verdict = self.verdict(exercise, answer, variant, snapshot, values)
             if not isinstance(verdict, Judgement):
                 break
-            changed = lasting.transact(self._recording(exercise, variant, verdict, computed, snapshot))
+            said = Said(computed, sure, review_of)
+            changed = lasting.transact(self._recording(exercise, variant, verdict, said, snapshot))
             if changed is None:
                 break
             snapshot = changed
-        return self.present(exercise, verdict, computed, lasting.take_notices())
+        confident_miss = (isinstance(verdict, Judgement) and not verdict.correct and not verdict.own
+                          and sure == SURE and not self._missed_sure_today(exercise.id, snapshot))
+        return self.present(exercise, verdict, computed, lasting.take_notices(), confident_miss)
+
+    def _unsure(self, sure: object) -> str:
+        """What is wrong with a confidence that is not one of SURE_LEVELS (nor None), in the learner's language."""
+        if sure is None or (sure in SURE_LEVELS and isinstance(sure, (int, np.integer)) and not isinstance(sure, bool)):
+            return ""
+        return self.strings.text("sure.invalid", sure=repr(sure))
+
+    def _missed_sure_today(self, exercise_id: str, snapshot: dict) -> bool:
+        """Whether the snapshot (the store before this attempt) holds a confident miss of the exercise made today."""
+        record = snapshot["chapters"].get(self.chapter, {}).get(exercise_id, {"attempts": [], "hints": {}})
+        return any(a.sure == SURE and not a.correct and not a.own and a.day == today() for a in attempts_of(record))
 
     def _misgiven(self, exercise_id: str, variant: object, values: Mapping[str, object]) -> str:
         """What is wrong with the values given by keyword (names the exercise does not read, values on a variant,
@@ -465,7 +465,7 @@ class ExerciseBook:
                          for a in records.get(e.id, {}).get("attempts", [])})
         return learner, followed, family
 
-    def _recording(self, exercise: Exercise, variant: int, verdict: Judgement, computed: bool,
+    def _recording(self, exercise: Exercise, variant: int, verdict: Judgement, said: Said,
                    snapshot: dict) -> Callable[[dict], dict | None]:
         """The change that records ``verdict`` in the store as it is under the lock: None once recorded; the store
         as it is, unchanged, when what the verdict read from ``snapshot`` has changed meanwhile."""
@@ -476,20 +476,22 @@ class ExerciseBook:
                 data["learner"] = snapshot["learner"]  # the learner the verdict was made for (if it needed one)
             if self._read_by_verdict(exercise, variant, data) != read:
                 return copy.deepcopy(data)
-            add_attempt(data, self.chapter, exercise.id, verdict.correct, variant, computed, verdict.own)
+            add_attempt(data, self.chapter, exercise.id, verdict.correct, variant, said.computed, verdict.own,
+                        said.sure, said.review_of)
             return None
 
         return record
 
     def present(self, exercise: Exercise, verdict: Judgement | Unread, computed: bool = False,
-                notices: Sequence[StoreNotice] = ()) -> Feedback:
-        """What the learner reads of ``verdict``: its message in their language, the verdict's word, and what they
-        must know of the store."""
+                notices: Sequence[StoreNotice] = (), confident_miss: bool = False) -> Feedback:
+        """What the learner reads of ``verdict``: its message in their language, the verdict's word, what they
+        must know of the store and, after the day's first confident miss of the exercise, that it comes back."""
         wrong_word = self.strings.text("feedback.wrong")
         if isinstance(verdict, Unread):
             return Feedback(exercise.id, False, verdict.message, readable=False, verdict_word=wrong_word,
                             pending=verdict.pending)
         said = [self.strings.text("feedback.computed")] if computed else []
+        said += [self.strings.text("feedback.confident_miss")] if confident_miss else []
         note = " ".join([*said, *(self.notice_text(notice) for notice in notices)])
         return Feedback(exercise.id, verdict.correct, self.said(exercise, verdict.key, verdict.fields),
                         verdict.misconception, verdict_word=self.strings.text(
@@ -568,6 +570,14 @@ class ExerciseBook:
         """Each skill of the chapter: its attempts, first-attempt successes without hints, hints, and mastered."""
         return mastery(self.served(), store().records(self.chapter))
 
+    def review_queue(self) -> tuple[list[Due], list[Due]]:
+        """What is due today (or earlier), interleaved for one session, and what is due later, by day."""
+        items = queue(self.served(), store().records(self.chapter))
+        first_skill = {e.id: (*e.skills, "")[0] for e in self.exercises.values()}
+        now = today()
+        return (interleaved([i for i in items if i.day <= now], first_skill),
+                sorted((i for i in items if i.day > now), key=lambda i: i.day))
+
     def progress(self) -> Progress:
         """Which exercises were checked anywhere and which were answered right, by notebook, with each notebook's
         total and the chapter's; then which skills are mastered."""
@@ -577,10 +587,3 @@ class ExerciseBook:
         """Start the chapter over: forget every recorded attempt at its exercises, in every kernel."""
         store().reset(self.chapter)
         return self.progress()
-
-
-
-
-
-
-

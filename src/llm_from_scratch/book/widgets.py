@@ -29,6 +29,8 @@ from .display import FOLDED_CLASS, figure_bundle
 from .exercises import OPTIONS, ExerciseBook
 from .feedback import Feedback
 from .figures import Figure
+from .progress import SURE_LEVELS
+from .review import SAID
 from .state import STATE
 from .text import book_text, language
 
@@ -156,8 +158,9 @@ ANSWER_CLASS = "llm-answer"
 
 
 class AnswerBox(anywidget.AnyWidget):
-    """A labelled text box and its check button; Enter and the button both send the text the box holds then
-    (``on_submit``), and ``value`` follows the typing."""
+    """A labelled text box, how sure the learner is (``sure``: 0 for not said, else one of SURE_LEVELS; radio
+    buttons the keyboard reaches, named by a legend) and the check button; Enter and the button both send the
+    text the box holds then and the level chosen (``on_submit``), and ``value`` follows the typing."""
 
     _esm = esm(ASSETS / "answer.js")
     _css = ASSETS / "answer.css"
@@ -168,24 +171,33 @@ class AnswerBox(anywidget.AnyWidget):
     check_label = traitlets.Unicode("").tag(sync=True)
     width = traitlets.Unicode("auto").tag(sync=True)
     lang = traitlets.Unicode("").tag(sync=True)
+    sure = traitlets.Int(0).tag(sync=True)
+    sure_legend = traitlets.Unicode("").tag(sync=True)
+    sure_labels = traitlets.List(traitlets.Unicode()).tag(sync=True)
 
     def __init__(self, **kwargs) -> None:
-        super().__init__(lang=language(), **kwargs)
+        super().__init__(lang=language(), sure_legend=book_text("widget.exercise.sure"),
+                         sure_labels=[book_text(SAID[level]) for level in SURE_LEVELS], **kwargs)
         self._submitted: list = []
         self.on_msg(self._on_message)
 
     def on_submit(self, callback) -> None:
-        """Call ``callback(text)`` with the box's text at each Enter or click."""
+        """Call ``callback(text, sure)`` with the box's text and the level chosen (None: not said) at each Enter or
+        click."""
         self._submitted.append(callback)
 
-    def submit(self, typed: str | None = None) -> None:
-        """What Enter or the button does, with the text the box holds (``value`` when none is given)."""
+    def submit(self, typed: str | None = None, sure: int | None = None) -> None:
+        """What Enter or the button does, with the text the box holds and the level chosen (``value`` and ``sure``
+        when none is given); the level is asked again for the next answer."""
+        level = sure if sure is not None else self.sure or None
+        self.sure = 0
         for callback in self._submitted:
-            callback(self.value if typed is None else typed)
+            callback(self.value if typed is None else typed, level)
 
     def _on_message(self, _widget, content, _buffers) -> None:
         if isinstance(content, dict) and content.get("event") == "submit" and isinstance(content.get("value"), str):
-            self.submit(content["value"])
+            level = content.get("sure")
+            self.submit(content["value"], level if level in SURE_LEVELS else 0)
 
 
 def pre(lines: str) -> str:
@@ -278,8 +290,10 @@ class ExerciseForm:
     """
 
     def __init__(self, book: ExerciseBook, exercise_id: str, variant: int = 0, source: object = None,
-                 values: dict[str, object] | None = None, answer_cell_below: bool = False) -> None:
+                 values: dict[str, object] | None = None, answer_cell_below: bool = False,
+                 review_of: str = "") -> None:
         self.book = book
+        self.review_of = review_of  # in review, the exercise this one is asked in place of
         self.exercise = book[exercise_id]
         self.variant = variant
         self.source = source  # an exercise of kind "state": what its answer is read from when checked
@@ -350,15 +364,18 @@ class ExerciseForm:
             except AnswerFormatError:
                 self.choices.value = None
 
-    def submit(self, typed: str | None = None) -> Feedback:
-        """Judge ``typed`` (what the box held at Enter or the click; by default its value), or the source of a
-        state exercise as it stands now, and show the feedback the book returns."""
+    def submit(self, typed: str | None = None, sure: int | None = None) -> Feedback:
+        """Judge ``typed`` (what the box held at Enter or the click; by default its value) said with ``sure`` (by
+        default the level chosen in the box, if any), or the source of a state exercise as it stands now, and show
+        the feedback the book returns."""
         if self.answer is None:
             answer = self.source
         else:
             answer = self.judged = self.answer.value if typed is None else typed
+            sure, self.answer.sure = sure or self.answer.sure or None, 0
         STATE.forms[self.book.chapter, self.exercise.id] = self  # the form answered in shows the status
-        feedback = self.book.check(self.exercise.id, answer, self.variant, **({} if self.variant else self.values))
+        feedback = self.book.check(self.exercise.id, answer, self.variant, sure=sure, review_of=self.review_of,
+                                   **({} if self.variant else self.values))
         self.tell(feedback, self.variant)
         return feedback
 

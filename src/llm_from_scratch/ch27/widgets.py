@@ -356,6 +356,7 @@ def challenge(name: str, plane) -> None:
 
 
 REVIEW_NOTEBOOK = "10_exercises"  # review() is its practice
+GO_BACK = {"state": "review.go_back_state", "code": "review.go_back_code"}  # kinds a review form cannot ask
 
 
 def practice_for(skills: list[str]) -> dict[str, str | None]:
@@ -365,32 +366,81 @@ def practice_for(skills: list[str]) -> dict[str, str | None]:
     offered: dict[str, str | None] = {}
     for skill in skills:
         serving = [e.id for e in EXERCISE_BOOK.exercises.values()
-                   if skill in e.skills and e.varies and e.kind == "numbers"
-                   and (e.notebook != REVIEW_NOTEBOOK or EXERCISE_BOOK.attempted(e.id))]
+                   if skill in e.skills and e.varies and e.kind == "numbers" and _may_ask(e)]
         fresh = [i for i in serving if i not in offered.values()]
         offered[skill] = (fresh or serving or [None])[0]
     return offered
 
 
+def _may_ask(exercise) -> bool:
+    """Whether review may ask ``exercise``: not one of the review's own notebook before it was attempted."""
+    return exercise.notebook != REVIEW_NOTEBOOK or EXERCISE_BOOK.attempted(exercise.id)
+
+
+def stand_in(exercise_id: str, taken: set[str]) -> str:
+    """What review asks for a due exercise: itself where it has fresh variants (or cannot be asked here); else a
+    sibling of its first skill, one with fresh variants first, then one not yet attempted, none ``taken`` already;
+    else itself."""
+    due = EXERCISE_BOOK[exercise_id]
+    if due.varies or due.kind in GO_BACK:
+        return exercise_id
+    siblings = [e for e in EXERCISE_BOOK.exercises.values() if e.id != exercise_id and e.id not in taken
+                and due.skills[:1] == e.skills[:1] and e.kind not in GO_BACK and not e.after and _may_ask(e)]
+    fresh = ([e for e in siblings if e.varies and e.kind == "numbers"]
+             or [e for e in siblings if not EXERCISE_BOOK.attempted(e.id)])
+    return fresh[0].id if fresh else exercise_id
+
+
+def _said(*parts: str) -> None:
+    display(HTML(lang_div(f"<p>{' '.join(parts)}</p>")))
+
+
 def review() -> None:
-    """10's practice, from the learner's mastery: each skill not yet mastered gets a fresh variant of an exercise
-    that serves it (or, with no variants, the questions to return to); a learner who mastered all is told so."""
-    waiting = [m for m in EXERCISE_BOOK.mastery().values() if not m.mastered]
+    """10's review: the exercises due today, mixed across skills (``ExerciseBook.review_queue``), each asked on a
+    fresh variant, as a sibling of its skill, or as itself; or that nothing is due, and when something next is.
+    Then practice: a fresh variant for each skill not yet mastered that review did not serve today."""
+    now, later = EXERCISE_BOOK.review_queue()
+    if now:
+        _said(f"<strong>{escape(text('review.due', count=len(now)))}</strong>")
+    else:
+        next_day = (text("review.next", day=later[0].day.isoformat(), count=sum(i.day == later[0].day for i in later))
+                    if later else text("review.none_scheduled"))
+        _said(f"<strong>{escape(text('review.nothing_due'))}</strong>", escape(next_day))
+    taken: set[str] = {item.exercise_id for item in now}
+    for n, item in enumerate(now, start=1):
+        due = EXERCISE_BOOK[item.exercise_id]
+        asked = stand_in(due.id, taken)
+        taken.add(asked)
+        head = text("review.item", n=n, count=len(now), skill=text(due.skills[0]), title=EXERCISE_BOOK.title(due.id))
+        head += text("review.item_confident") if item.confident else ""
+        if due.kind in GO_BACK:
+            how = text(GO_BACK[due.kind], notebook=due.notebook[:2])
+        elif asked != due.id:
+            how = text("review.as_sibling", sibling=EXERCISE_BOOK.title(asked))
+        else:
+            how = text("review.as_variant" if due.varies else "review.as_itself")
+        _said(f"<strong>{escape(head)}</strong>", escape(how))
+        if due.kind not in GO_BACK:
+            variant = EXERCISE_BOOK.next_variant(asked) if EXERCISE_BOOK[asked].varies else 0
+            ExerciseForm(EXERCISE_BOOK, asked, variant, review_of=due.id if asked != due.id else "").show()
+    served = {EXERCISE_BOOK[item.exercise_id].skills[0] for item in now}
+    waiting = [m for m in EXERCISE_BOOK.mastery().values() if not m.mastered and m.skill not in served]
     if not waiting:
-        display(HTML(lang_div(f"<p><strong>{escape(text('review.all_mastered'))}</strong></p>")))
+        if all(m.mastered for m in EXERCISE_BOOK.mastery().values()):
+            _said(f"<strong>{escape(text('review.all_mastered'))}</strong>")
         return
+    _said(f"<strong>{escape(text('review.practice'))}</strong>")
     shown: set[str] = set()
     for m, (skill, exercise_id) in zip(waiting, practice_for([m.skill for m in waiting]).items()):
         said = text("review.skill", skill=text(skill), first_right=m.first_right, required=m.required)
         if exercise_id in shown:
-            above = text("review.above", title=EXERCISE_BOOK.title(exercise_id))
-            display(HTML(lang_div(f"<p><strong>{escape(said)}</strong> {escape(above)}</p>")))
+            _said(f"<strong>{escape(said)}</strong>", escape(text("review.above",
+                                                                   title=EXERCISE_BOOK.title(exercise_id))))
         elif exercise_id is None:
             titles = ", ".join(text("review.title", title=EXERCISE_BOOK.title(e.id))
                                for e in EXERCISE_BOOK.exercises.values() if skill in e.skills)
-            back = text("review.return_to", titles=titles)
-            display(HTML(lang_div(f"<p><strong>{escape(said)}</strong> {escape(back)}</p>")))
+            _said(f"<strong>{escape(said)}</strong>", escape(text("review.return_to", titles=titles)))
         else:
-            display(HTML(lang_div(f"<p><strong>{escape(said)}</strong> {escape(text('review.fresh'))}</p>")))
+            _said(f"<strong>{escape(said)}</strong>", escape(text("review.fresh")))
             exercise(exercise_id, EXERCISE_BOOK.next_variant(exercise_id))
             shown.add(exercise_id)

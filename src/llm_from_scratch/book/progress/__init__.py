@@ -5,21 +5,24 @@ JupyterHub or Binder that lies in each user's own home), or the path given by th
 environment variable ``LLM_FROM_SCRATCH_PROGRESS``. It holds the learner (a random id made
 the first time, and a display name they may add) and, by chapter and exercise, every
 attempt in order (on which variant, right or not, after a hint on that variant or not, whether
-it was a tensor the engine computed rather than a number worked out by hand, and whether it was
-judged on the learner's own values, a cell above changed, rather than on the exercise's) and the
-hints taken on each variant::
+it was a tensor the engine computed rather than a number worked out by hand, whether it was
+judged on the learner's own values, a cell above changed, rather than on the exercise's, the day it was made
+(``book.clock``), how sure the learner said they were (1 guessing, 2 fairly sure, 3 sure; none if not said) and,
+for an answer given in review in place of another exercise, which one) and the hints taken on each variant::
 
-    {"format": "llm-from-scratch-progress", "version": 5, "learner": {"id": "5f0c2a9e71d4", "name": ""},
-     "chapters": {"ch27": {"scores": {"attempts": [{"variant": 0, "correct": false, "hinted": false},
+    {"format": "llm-from-scratch-progress", "version": 6, "learner": {"id": "5f0c2a9e71d4", "name": ""},
+     "chapters": {"ch27": {"scores": {"attempts": [{"variant": 0, "correct": false, "hinted": false,
+                                                    "day": "2026-12-03", "sure": 3},
                                                    {"variant": 0, "correct": true, "hinted": true,
-                                                    "computed": true}],
+                                                    "computed": true, "day": "2026-12-03"}],
                                       "hints": {"0": 1}}}}}
 
 ``LLM_FROM_SCRATCH_LEARNER`` fixes the id (tests and the notebooks' runs, so that the variants
 they show stay the same). A file of an earlier version (1: only the results, ``{"scores":
 [false, true]}``; 2: ``{"attempts": [false, true], "hints": 1}``) is read as variant 0, and one of
-version 3 or 4 as it is (no attempt of version 3 was computed, none of either was on the learner's own
-values); each is upgraded in place, under the lock, the next time anything is written.
+version 3 to 5 as it is (no attempt of version 3 was computed, none before 5 was on the learner's own
+values, none before 6 has a day or a confidence: spaced review holds its misses due at once); each is upgraded in
+place, under the lock, the next time anything is written.
 
 For a teacher with a class, ``python -m llm_from_scratch.book.progress export FILE... --csv``
 merges learners' files into one table (``book.export``): learner, skill, attempts, attempts on the
@@ -49,17 +52,21 @@ import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 
 import platformdirs
 from filelock import FileLock, Timeout
 
+from ..clock import today
 from ..state import STATE
 
 ENV = "LLM_FROM_SCRATCH_PROGRESS"
 LEARNER_ENV = "LLM_FROM_SCRATCH_LEARNER"
 FORMAT = "llm-from-scratch-progress"
-VERSION = 5
+VERSION = 6
+SURE_LEVELS = (1, 2, 3)  # guessing, fairly sure, sure
+OPTIONAL = {"computed", "own", "day", "sure", "for"}  # what an attempt says only when it holds
 LOCK_WAIT = 60  # seconds to wait for another kernel's lock; then progress is kept in this kernel's memory, told
 
 Chapters = dict[str, dict[str, dict]]  # chapter -> exercise id -> {"attempts": [attempt, ...], "hints": {variant: n}}
@@ -72,6 +79,9 @@ class Attempt:
     hinted: bool  # a hint on this variant was taken before it
     computed: bool = False  # the answer was a tensor the engine computed, not numbers worked out by hand
     own: bool = False  # judged on the learner's own values (a cell above changed), not on the exercise's
+    day: date | None = None  # the day it was made (None: a store older than days)
+    sure: int | None = None  # how sure the learner said they were: SURE_LEVELS, or None if they did not say
+    stands_for: str = ""  # in review, the exercise it was asked in place of ("" if none)
 
 
 @dataclass(frozen=True)
@@ -108,15 +118,25 @@ def _record_v2(value: object) -> bool:
     return isinstance(value, dict) and _results(value.get("attempts")) and _count(value.get("hints"))
 
 
+def _day(value: object) -> bool:
+    try:
+        return isinstance(value, str) and date.fromisoformat(value).isoformat() == value
+    except ValueError:
+        return False
+
+
 def _attempt(value: object) -> bool:
-    return (isinstance(value, dict) and set(value) - {"computed", "own"} == {"variant", "correct", "hinted"}
+    return (isinstance(value, dict) and set(value) - OPTIONAL == {"variant", "correct", "hinted"}
             and _count(value["variant"]) and isinstance(value["correct"], bool) and isinstance(value["hinted"], bool)
-            and isinstance(value.get("computed", False), bool) and isinstance(value.get("own", False), bool))
+            and isinstance(value.get("computed", False), bool) and isinstance(value.get("own", False), bool)
+            and ("day" not in value or _day(value["day"])) and value.get("sure", 1) in SURE_LEVELS
+            and not isinstance(value.get("sure"), bool) and isinstance(value.get("for", ""), str))
 
 
 def _record(value: object) -> bool:
-    """One exercise's record in versions 3 to 5: its attempts (one of version 4 may say it was computed, one of
-    version 5 also that it was on the learner's own values) and the hints taken on each variant."""
+    """One exercise's record in versions 3 to 6: its attempts (one of version 4 may say it was computed, one of
+    version 5 also that it was on the learner's own values, one of 6 its day, confidence and the exercise it stood
+    for) and the hints taken on each variant."""
     return (isinstance(value, dict) and isinstance(value.get("attempts"), list)
             and all(map(_attempt, value["attempts"]))
             and isinstance(value.get("hints"), dict)
@@ -159,8 +179,8 @@ def parse(raw: bytes) -> dict | None:
     if older is not None:
         return {"learner": None, "chapters": {c: {i: _upgraded(r["attempts"], r["hints"]) for i, r in exercises.items()}
                                               for c, exercises in older.items()}}
-    chapters = next((found for version in (VERSION, 4, 3) if (found := _chapters_in(data, version, _record))
-                     is not None), None)  # 3 and 4 differ only in what no attempt of theirs says
+    chapters = next((found for version in (VERSION, 5, 4, 3) if (found := _chapters_in(data, version, _record))
+                     is not None), None)  # 3 to 6 differ only in what no attempt of the older says
     if chapters is None or not _learner(data.get("learner")):
         return None
     return {"learner": Learner(data["learner"]["id"], data["learner"]["name"]), "chapters": chapters}
@@ -194,17 +214,19 @@ def _of(data: dict, chapter: str, exercise_id: str) -> dict:
 
 
 def add_attempt(data: dict, chapter: str, exercise_id: str, correct: bool, variant: int = 0,
-                computed: bool = False, own: bool = False) -> None:
-    """Add one attempt to ``data`` (a store being changed in ``Store.transact``); it is hinted when a hint on its
-    variant came before it."""
+                computed: bool = False, own: bool = False, sure: int | None = None, stands_for: str = "") -> None:
+    """Add one attempt, made today, to ``data`` (a store being changed in ``Store.transact``); it is hinted when a
+    hint on its variant came before it."""
     record = _of(data, chapter, exercise_id)
     hinted = record["hints"].get(str(variant), 0) > 0
-    attempt = {"variant": int(variant), "correct": bool(correct), "hinted": hinted}
-    record["attempts"].append({**attempt, **({"computed": True} if computed else {}), **({"own": True} if own else {})})
+    said = {"computed": computed, "own": own, "sure": sure, "for": stands_for}
+    record["attempts"].append({"variant": int(variant), "correct": bool(correct), "hinted": hinted,
+                               "day": today().isoformat(), **{k: v for k, v in said.items() if v}})
 
 
 def attempts_of(record: dict) -> list[Attempt]:
-    return [Attempt(a["variant"], a["correct"], a["hinted"], a.get("computed", False), a.get("own", False))
+    return [Attempt(a["variant"], a["correct"], a["hinted"], a.get("computed", False), a.get("own", False),
+                    date.fromisoformat(a["day"]) if "day" in a else None, a.get("sure"), a.get("for", ""))
             for a in record["attempts"]]
 
 

@@ -1,15 +1,22 @@
-"""The chapter's summary that ``progress()`` returns: a table per notebook and the skills, aligned in columns
-as the learner reads them."""
+"""The chapter's summary that ``progress()`` returns: a picture (``picture``), then, folded, a table per notebook,
+the skills and the review, aligned in columns as the learner reads them."""
 
 from __future__ import annotations
 
+import functools
+import itertools
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from html import escape
 from typing import Any
 
+from ..figures import Figure
 from ..mastery import SkillMastery
-from . import store
+from ..review import calibration
+from ..text import book_text, language
+from . import attempts_of, store
+from .picture import progress_figure
 
 
 def _shown_width(words: str) -> int:
@@ -39,12 +46,31 @@ class Progress:
     skills: tuple[SkillMastery, ...] = ()
     skills_header: str = ""
     skill_rows: tuple[tuple[str, str], ...] = ()  # each skill's name and what is said of it
+    review: str = ""  # what review holds today and next
+    drawn: tuple = ()  # what ``picture.progress_figure`` draws: skills, what is due when, calibration
+
+    @functools.cached_property
+    def figure(self) -> Figure | None:
+        """The picture, drawn the first time it is shown (None for a summary with nothing to draw)."""
+        return progress_figure(*self.drawn) if self.drawn else None
 
     def __repr__(self) -> str:
         lines = [self.header, *_aligned(self.table)]
         if self.skill_rows:
             lines += ["", self.skills_header, *_aligned(self.skill_rows)]
-        return "\n".join([*lines, *self.notes])
+        return "\n".join([*lines, *([""] + [self.review] if self.review else []), *self.notes])
+
+    def _repr_mimebundle_(self, include=None, exclude=None) -> dict[str, str]:
+        """The picture with its table of numbers folded beneath it, then the text summary, folded too (HTML); the
+        SVG; the text summary as plain text."""
+        text = repr(self)
+        if self.figure is None:
+            return {"text/plain": text}
+        folded = "".join(f"<details><summary>{escape(summary)}</summary><pre>{escape(body)}</pre></details>"
+                         for summary, body in ((book_text("figure.table_summary"), self.figure.table),
+                                               (book_text("progress.figure.text"), text)))
+        return {"text/html": f'<div lang="{language()}">{self.figure._repr_html_()}{folded}</div>',
+                "image/svg+xml": self.figure.described_svg(), "text/plain": text}
 
 
 def summary(book: Any) -> Progress:
@@ -67,8 +93,17 @@ def summary(book: Any) -> Progress:
         "progress.skill_row", state=text("progress.mastered" if m.mastered else "progress.not_mastered"),
         first_right=m.first_right, required=m.required, attempts=m.attempts, hints=m.hints)) for m in skills)
     rows = tuple((i, len(attempts.get(i, [])), any(attempts.get(i, []))) for _, ids in groups for i in ids)
+    now, later = book.review_queue()
+    due = [(text("progress.figure.now"), len(now))] if now else []
+    due += [(day.isoformat(), len(list(items))) for day, items in itertools.groupby(later, key=lambda i: i.day)]
+    next_day = (text("progress.due_next", day=later[0].day.isoformat(), count=sum(i.day == later[0].day
+                                                                                for i in later))
+                if later else text("progress.due_none"))
+    tried = [a for record in lasting.records(book.chapter).values() for a in attempts_of(record)]
+    drawn = ([(text(m.skill), m.first_right, m.required, m.mastered) for m in skills], due, calibration(tried))
     return Progress(rows, text("progress.header"), tuple(table), tuple(book.notice_text(notice) for notice in notices),
-                    skills, text("progress.skills_header"), skill_rows)
+                    skills, text("progress.skills_header"), skill_rows,
+                    text("progress.due_now", count=len(now), later=next_day), drawn)
 
 def _groups(book: Any, attempts: Mapping[str, list[bool]]) -> list[tuple[str, tuple[str, ...]]]:
     """Each notebook's heading and the exercises it asks; last, any exercise of the book or of the store that
