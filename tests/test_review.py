@@ -247,3 +247,27 @@ def test_the_form_sends_the_level_chosen_with_the_answer_and_asks_again_for_the_
     attempts = json.loads(pathlib.Path(os.environ[lasting.ENV]).read_text("utf-8"))["chapters"]["ch27"][CHOICE][
         "attempts"]
     assert [a.get("sure") for a in attempts] == [3, 1, None]
+
+
+def test_the_teachers_table_has_confidence_shares_and_the_next_due_day(monkeypatch):
+    import csv
+    import io
+
+    from llm_from_scratch.book.export import export
+
+    on(monkeypatch, 0)
+    check(CHOICE, WRONG_CHOICE, sure=3)
+    check("bug-hunt", "c", sure=3)
+    check("identical-keys", [0.5, 0.5], sure=1)
+    out = io.StringIO()
+    assert export([pathlib.Path(os.environ[lasting.ENV])], out, io.StringIO()) == 0
+    rows = {row["skill"]: row for row in csv.DictReader(io.StringIO(out.getvalue()))}
+    softmax = rows["row-softmax"]
+    assert (softmax["attempts_with_confidence"], softmax["right_share_guess"], softmax["right_share_probably"],
+            softmax["right_share_sure"]) == ("3", "1.0", "", "0.5")
+    assert softmax["next_due"] == "2026-01-06" and rows["history"]["next_due"] == ""
+    on(monkeypatch, 30)
+    out = io.StringIO()
+    export([pathlib.Path(os.environ[lasting.ENV])], out, io.StringIO())
+    overdue = {row["skill"]: row for row in csv.DictReader(io.StringIO(out.getvalue()))}["row-softmax"]
+    assert overdue["next_due"] == "2026-02-04", "an overdue review is due today"

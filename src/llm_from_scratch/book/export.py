@@ -22,13 +22,16 @@ from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 from typing import Any, TextIO
 
+from .clock import today
 from .mastery import mastery
-from .progress import Learner, parse
+from .progress import SURE_LEVELS, Learner, attempts_of, parse
+from .review import calibration, queue
 from .text import LANGUAGES, book_text, set_language
 
 CHAPTERS = "llm_from_scratch.chapters"  # the entry point group: chapter name -> its ExerciseBook
 EXPORT_COLUMNS = ("learner", "name", "chapter", "skill", "skill_name", "attempts", "attempts_on_own_values",
-                  "first_attempt_right", "hints", "mastered")
+                  "first_attempt_right", "hints", "mastered", "attempts_with_confidence", "right_share_guess",
+                  "right_share_probably", "right_share_sure", "next_due")
 # what a spreadsheet may read as the start of a formula (OWASP also names a tab and a carriage return: they are
 # control characters, removed before this is looked at)
 FORMULA_STARTS = ("=", "+", "-", "@")
@@ -54,9 +57,21 @@ def installed_chapters() -> dict[str, EntryPoint]:
 
 def chapter_mastery(book: Any, records: dict[str, dict]) -> list[tuple[object, ...]]:
     """A chapter's skills as a teacher's table reads them: skill, its name, attempts, attempts on the learner's own
-    values (a cell above changed), first-attempt successes without hints, hints, mastered."""
-    return [(m.skill.removeprefix("skill."), book.strings.text(m.skill), m.attempts, m.own, m.first_right, m.hints,
-             int(m.mastered)) for m in mastery(book.served(), records).values()]
+    values (a cell above changed), first-attempt successes without hints, hints, mastered; then the attempts said
+    with a confidence, the share of them right at each level (1 guess, 2 probably right, 3 sure; empty where
+    none) and the day the next of its exercises is due for review (today for one overdue; empty if none is)."""
+    served = book.served()
+    due_days = {item.exercise_id: max(item.day, today()) for item in queue(served, records)}
+    rows = []
+    for m in mastery(served, records).values():
+        ids = [e.id for e in served if m.skill in e.skills]
+        rated = calibration(a for i in ids if i in records for a in attempts_of(records[i]))
+        shares = [round(share, 3) if (share := rated.share(level)) is not None else "" for level in SURE_LEVELS]
+        next_due = min((due_days[i] for i in ids if i in due_days), default=None)
+        rows.append((m.skill.removeprefix("skill."), book.strings.text(m.skill), m.attempts, m.own, m.first_right,
+                     m.hints, int(m.mastered), sum(rated.said.values()), *shares,
+                     next_due.isoformat() if next_due else ""))
+    return rows
 
 
 def export(files: list[Path], out: TextIO, complain: TextIO) -> int:

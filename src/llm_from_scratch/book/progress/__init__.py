@@ -26,7 +26,8 @@ place, under the lock, the next time anything is written.
 
 For a teacher with a class, ``python -m llm_from_scratch.book.progress export FILE... --csv``
 merges learners' files into one table (``book.export``): learner, skill, attempts, attempts on the
-learner's own values, first-attempt successes, hints, mastered.
+learner's own values, first-attempt successes, hints, mastered, attempts said with a confidence, the share right
+at each level and the next day due for review.
 
 Every read and every write holds the store's lock file (``filelock``, as pip and tox use: on every
 OS), and a write reads the file again under it, changes it and replaces it atomically, so kernels
