@@ -9,12 +9,15 @@ downloaded.
 
 from __future__ import annotations
 
+import json
+import os
 import pathlib
 import re
 
 import pytest
-from support.browser import require_browser, run_cell, throwaway_notebook
+from support.browser import axe_audit, blocking, require_browser, run_cell, throwaway_notebook
 
+from llm_from_scratch.book.progress import ENV
 from llm_from_scratch.book.widgets import CHOICE_CLASS
 from llm_from_scratch.ch27.exercises import EXERCISE_BOOK
 
@@ -32,7 +35,13 @@ def browser_present():
 
 
 @pytest.fixture(scope="module")
-def page(tmp_path_factory):
+def kernel_store() -> pathlib.Path:
+    """The store of this module's JupyterLab and its kernels (each test's own is another)."""
+    return pathlib.Path(os.environ[ENV])
+
+
+@pytest.fixture(scope="module")
+def page(tmp_path_factory, kernel_store):
     cells = ('from llm_from_scratch.book.text import set_language\nset_language("ru")',
              "from llm_from_scratch.ch27.widgets import exercise\n\nexercise(\"recurrent-vs-self\")",
              'exercise("output-shape")', "from llm_from_scratch.ch27.exercises import progress\n\nprogress()",
@@ -90,6 +99,32 @@ def test_tab_reaches_the_answer_a_letter_chooses_and_enter_checks(page):
     assert page.locator(".jp-Notebook .jp-Cell").count() == 5, "no key reached the notebook's own commands"
 
 
+def test_how_sure_is_said_by_keyboard_alone_and_kept_with_the_answer(page, kernel_store):
+    """From the answer box, Tab reaches the levels, a key chooses one, Enter checks: a confident miss is told it
+    comes back tomorrow, the store keeps the level and the day, and axe finds the levels named."""
+    form = page.locator(".jp-OutputArea-output", has=page.locator(f".{CHOICE_CLASS}"))
+    box = form.locator("input[type='text']")
+    box.click()
+    box.fill("")
+    page.keyboard.type("а")  # a wrong letter
+    page.keyboard.press("Tab")
+    assert active(page, form.locator("input[type='radio']").first), "Tab goes on from the box to the levels"
+    page.keyboard.press("3")
+    assert active(page, form.get_by_role("radio", name=text_in("ru", "sure.3")))
+    assert form.get_by_role("radio", name=text_in("ru", "sure.3")).is_checked()
+    assert form.get_by_role("group", name=text_in("ru", "widget.exercise.sure")).is_visible()
+    form.screenshot(path=str(ARTIFACTS / "ru-forms-sure.png"))
+    page.keyboard.press("Enter")
+    form.get_by_text("вернётся завтра").wait_for()
+    page.wait_for_function("(e) => !e.querySelector('input[type=radio]:checked')", arg=form.element_handle())
+    [*_, last] = json.loads(kernel_store.read_text(encoding="utf-8"))["chapters"]["ch27"]["recurrent-vs-self"][
+        "attempts"]
+    assert (last["correct"], last["sure"], last["day"]) == (False, 3, os.environ["LLM_FROM_SCRATCH_TODAY"])
+    assert page.locator(".jp-Notebook .jp-Cell").count() == 5, "no key reached the notebook's own commands"
+    form.screenshot(path=str(ARTIFACTS / "ru-forms-sure-told.png"))
+    assert not blocking(axe_audit(page, ".jp-OutputArea-output")), blocking(axe_audit(page, ".jp-OutputArea-output"))
+
+
 def test_enter_in_the_answer_box_checks_and_a_new_answer_clears_the_old_feedback(page):
     placeholder = text_in("ru", "ex.output-shape.form")
     form = page.locator(".jp-OutputArea-output", has=page.locator(f"input[placeholder='{placeholder}']"))
@@ -111,7 +146,7 @@ def test_a_new_example_is_judged_on_its_own_inputs_and_counts_for_the_skill(page
     form = page.locator(".jp-OutputArea-output", has=page.locator(f"input[placeholder='{placeholder}']"))
     summary = page.locator(".jp-Cell").nth(3).locator(".jp-OutputArea-output")
     skill = text_in("ru", "skill.shapes")
-    assert re.search(skill + r"\s+не освоен: засчитано 0 из 2", summary.inner_text())
+    assert re.search(skill + r"\s+не освоен: засчитано 0 из 2", opened_text(summary))
     form.get_by_role("button", name=text_in("ru", "widget.exercise.new_example")).click()
     label = form.get_by_text(re.compile(r"Новый пример \d+"))
     label.wait_for()  # the kernel answers the click: the new task appears above the box
@@ -126,8 +161,16 @@ def test_a_new_example_is_judged_on_its_own_inputs_and_counts_for_the_skill(page
     form.locator("text=✔").wait_for()
     form.screenshot(path=str(ARTIFACTS / "ru-forms-new-example.png"))
     run_cell(page, 3)
-    page.wait_for_function("(node) => /засчитано 1 из 2/.test(node.innerText)", arg=summary.element_handle())
-    assert re.search(skill + r"\s+не освоен: засчитано 1 из 2", summary.inner_text())
+    page.wait_for_function("(node) => /засчитано 1 из 2/.test(node.textContent)", arg=summary.element_handle())
+    assert re.search(skill + r"\s+не освоен: засчитано 1 из 2", opened_text(summary))
+
+
+def opened_text(summary) -> str:
+    """The progress summary's text as a learner reads it after opening its folded text (under the picture)."""
+    folded = summary.locator("details", has_text=text_in("ru", "progress.figure.text"))
+    if not folded.evaluate("(e) => e.open"):
+        folded.locator("summary").click()
+    return folded.inner_text()
 
 
 TYPE_AND_CLICK = """([input, button, typed]) => {

@@ -434,7 +434,7 @@ class ExerciseForm:
         elif self.choices is None:
             form = [self.answer, w.HBox(buttons)]
         else:
-            form = [self.choices, w.HBox([self.answer, *buttons])]
+            form = [self.choices, w.HBox([self.answer, *buttons], layout=w.Layout(flex_flow="row wrap"))]
         description = book_text("widget.exercise.repr", title=self.book.title(self.exercise.id))
         live = LiveWidget([self.given, *form, self.feedback, self.hint_text, self.solution, self.unfold], description)
         live.add_class(EXERCISE_CLASS)
