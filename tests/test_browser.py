@@ -499,8 +499,8 @@ def assert_focus_visible(page, what: str):
 
 
 def answer_form_by_keys(page, lang: str, cell_marker: str, answer: str):
-    """Arrows to the exercise's cell, Tab to its answer box, type, Enter; Tab past «Check» to «Hint», Enter;
-    Tab to «Show answer», Enter."""
+    """Arrows to the exercise's cell, Tab to its answer box, type, Enter; Tab past the levels of how sure (one stop:
+    a group of radio buttons, its focus shown) and «Check» to «Hint», Enter; Tab to «Show answer», Enter."""
     index = cell_index(page, cell_marker)
     go_to_cell_by_keys(page, index)
     before = notebook_state(page)
@@ -517,8 +517,9 @@ def answer_form_by_keys(page, lang: str, cell_marker: str, answer: str):
     assert feedback.get_attribute("lang") == lang
     check, hint, reveal = (text_in(lang, f"widget.exercise.{b}") for b in ("check", "hint", "reveal"))
     button = "(e, text) => e.tagName === 'BUTTON' && e.innerText.trim() === text"
-    passed = tab_to(page, button, arg=hint, limit=3)
-    assert [p["text"] for p in passed] == [check, hint], passed
+    passed = tab_to(page, button, arg=hint, limit=4)
+    assert [p["type"] if p["type"] == "radio" else p["text"] for p in passed] == ["radio", check, hint], passed
+    assert passed[0]["outline"] or passed[0]["shadow"], f"the levels show no focus: {passed[0]}"
     assert_focus_visible(page, "the hint button")
     page.keyboard.press("Enter")
     output.locator(".llm-live [role='status']").nth(1).wait_for()  # the hint

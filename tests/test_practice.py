@@ -34,7 +34,7 @@ from llm_from_scratch.engine.closed_form import closed_form_backward, closed_for
 COUNT = 200
 # the quick tier's variants: between them every T and every d_k that the walk over COUNT meets (a test makes sure)
 QUICK_VARIANTS = {1, 2, 31}
-HAND = ("scores-by-hand", "weights-by-hand", "output-by-hand", "causal-rows")
+HAND = ("scores-by-hand", "weights-by-hand", "output-by-hand", "causal-rows", "score-gradient")
 
 
 def softmax(x, axis=-1):
@@ -120,6 +120,8 @@ def test_on_every_hand_variant_the_engine_and_plain_numpy_are_right_and_named_mi
     assert check("output-by-hand", (weights @ v).round(2), variant=n).correct
     head = EXERCISE_BOOK._evidence(EXERCISE_BOOK["scores-by-hand"], n).hand
     assert check("weights-by-hand", head.weights[0], variant=n).correct, "the engine's own answer"
+    row, row_gradient = weights[0].round(3), v[:, 0]  # L = o_00: the first row of Ā is the first column of V
+    assert check("score-gradient", row * (row_gradient - row @ row_gradient), variant=n).correct
     assert check("scores-by-hand", raw.T, variant=n).misconception == "transposed-scores"
     mistakes = {"transposed-scores": softmax(raw.T / root), "missing-scale": softmax(raw),
                 "columns-normalized": softmax(raw / root, axis=0)}

@@ -271,3 +271,20 @@ def test_the_teachers_table_has_confidence_shares_and_the_next_due_day(monkeypat
     export([pathlib.Path(os.environ[lasting.ENV])], out, io.StringIO())
     overdue = {row["skill"]: row for row in csv.DictReader(io.StringIO(out.getvalue()))}["row-softmax"]
     assert overdue["next_due"] == "2026-02-04", "an overdue review is due today"
+
+
+@pytest.mark.slow
+def test_a_stored_notebook_executes_to_the_same_outputs_on_another_date(tmp_path, monkeypatch):
+    """make notebooks pins the day: 10 (its review and its summary read the clock) run on a far date stores what
+    is stored now."""
+    import nbformat
+
+    from tools.notebooks import execute
+
+    stored = pathlib.Path(__file__).resolve().parents[1] / "chapter27" / "10_exercises.ipynb"
+    copy = tmp_path / stored.name
+    copy.write_bytes(stored.read_bytes())
+    monkeypatch.setenv(TODAY_ENV, "2031-07-01")
+    execute(copy)
+    outputs = [[cell.get("outputs") for cell in nbformat.read(path, as_version=4).cells] for path in (stored, copy)]
+    assert outputs[0] == outputs[1]

@@ -31,7 +31,7 @@ def _score_gradient(a, expected, ev):
     if found:
         return found
     if a.shape != expected.shape:
-        raise AnswerFormatError(own("form_hint"))
+        raise AnswerFormatError(own("form_hint", count=str(len(expected))))
     if abs(a.sum()) > BY_HAND * a.size:
         return wrong("gradient-rows-not-zero", "mis.gradient-rows-not-zero", sums=num(a.sum(), 4))
     return partial(own("wrong"), a, expected, labels("k", len(expected)), BY_HAND)
@@ -54,8 +54,13 @@ def _gradient_facts(expected, ev):
     return {"answer": matrix(expected, 3), "weights": matrix(ev.worked.weights[0])}
 
 
-def _score_gradient_inputs(ev: LearnerEvidence) -> dict[str, str]:
-    return {"row": vector(ev.hand.weights[0, 0], 3), "grad_row": vector(ev.hand_steps.grad_weights[0], 0)}
+def _score_gradient_inputs(ev: LearnerEvidence) -> dict[str, object]:
+    """The row's weights and gradient, where they come from (the second example, or a fresh variant of it) and
+    how many keys the answer has."""
+    keys = len(ev.hand_steps.grad_weights[0])
+    return {"row": vector(ev.hand.weights[0, 0], 3), "grad_row": vector(ev.hand_steps.grad_weights[0], 0),
+            "where": own("new_example" if ev.draw.variant else "second_example"), "count": str(keys),
+            "keys": ", ".join(f"k_{j}" for j in range(keys)), "layout": "[" + ", ".join("abcd"[:keys]) + "]"}
 
 
 def _score_gradient_facts(expected, ev):
@@ -89,6 +94,7 @@ EXERCISES = (
         "score-gradient", "numbers",
         notebook="07_gradients", example="hand",
         skills=("skill.gradients",),
+        varies="hand",
         expected=lambda ev: ev.hand_steps.grad_scores[0],
         judge=_score_gradient,
         facts=_score_gradient_facts,
