@@ -80,10 +80,14 @@ def test_a_miss_then_a_right_retry_on_the_same_day_is_still_due_the_next_day(mon
     assert queued() == {CHOICE: DAY0 + datetime.timedelta(1)}
 
 
-def test_a_right_answer_after_a_hint_or_computed_does_not_move_the_review():
-    attempts = [Attempt(0, False, False, day=DAY0), Attempt(0, True, True, day=DAY0 + datetime.timedelta(1)),
-                Attempt(0, True, False, computed=True, day=DAY0 + datetime.timedelta(2))]
-    assert due("x", attempts) == Due("x", DAY0 + datetime.timedelta(1), 1, False)
+def test_a_right_answer_the_engine_computed_does_not_move_the_review_and_one_after_a_hint_does():
+    """A hint stays with a question without variants for good: if it held the review, the question would never
+    leave."""
+    missed = Attempt(0, False, False, day=DAY0)
+    computed = Attempt(0, True, False, computed=True, day=DAY0 + datetime.timedelta(2))
+    assert due("x", [missed, computed]) == Due("x", DAY0 + datetime.timedelta(1), 1, False)
+    hinted = Attempt(0, True, True, day=DAY0 + datetime.timedelta(2))
+    assert due("x", [missed, hinted]) == Due("x", DAY0 + datetime.timedelta(9), 2, False)
 
 
 def test_a_review_answer_on_a_fresh_variant_counts_for_mastery(monkeypatch):
@@ -107,7 +111,7 @@ def test_a_sibling_asked_in_review_moves_the_review_of_the_exercise_it_stands_fo
     on(monkeypatch, 0)
     check("why-root-dk", "b")
     on(monkeypatch, 1)
-    sibling = widgets.stand_in("why-root-dk", set())
+    sibling = widgets.stand_in("why-root-dk")
     assert sibling != "why-root-dk" and EXERCISE_BOOK[sibling].skills[0] == "skill.scaling"
     assert EXERCISE_BOOK[sibling].varies, "a sibling with fresh variants comes first"
     n = next_variant(sibling)
@@ -141,7 +145,7 @@ def test_an_older_store_is_read_and_its_misses_are_due_at_once(monkeypatch):
     on(monkeypatch, 0)
     now, _ = EXERCISE_BOOK.review_queue()
     assert [i.exercise_id for i in now] == [CHOICE]
-    assert "к сегодняшнему дню 1" in repr(progress())
+    assert "вопросов на сегодня — 1" in repr(progress())
 
 
 def test_a_confident_miss_is_told_once_per_exercise_and_day(monkeypatch):
@@ -238,7 +242,7 @@ def test_queue_reads_only_known_exercises_and_in_the_books_order():
 
 def test_the_form_sends_the_level_chosen_with_the_answer_and_asks_again_for_the_next():
     form = widgets.ExerciseForm(EXERCISE_BOOK, CHOICE)
-    assert form.answer.sure_labels == ["1 · наугад", "2 · скорее верно", "3 · уверен(а)"]
+    assert form.answer.sure_labels == ["1 · наугад", "2 · скорее верно", "3 · уверенно"]
     form.answer._on_message(form.answer, {"event": "submit", "value": WRONG_CHOICE, "sure": 3}, [])
     assert "завтра" in form.feedback.value and form.answer.sure == 0
     form.answer.sure = 1
@@ -264,7 +268,7 @@ def test_the_teachers_table_has_confidence_shares_and_the_next_due_day(monkeypat
     rows = {row["skill"]: row for row in csv.DictReader(io.StringIO(out.getvalue()))}
     softmax = rows["row-softmax"]
     assert (softmax["attempts_with_confidence"], softmax["right_share_guess"], softmax["right_share_probably"],
-            softmax["right_share_sure"]) == ("3", "1.0", "", "0.5")
+            softmax["right_share_sure"]) == ("3", "1.000", "", "0.500")
     assert softmax["next_due"] == "2026-01-06" and rows["history"]["next_due"] == ""
     on(monkeypatch, 30)
     out = io.StringIO()
@@ -288,3 +292,44 @@ def test_a_stored_notebook_executes_to_the_same_outputs_on_another_date(tmp_path
     execute(copy)
     outputs = [[cell.get("outputs") for cell in nbformat.read(path, as_version=4).cells] for path in (stored, copy)]
     assert outputs[0] == outputs[1]
+
+
+def test_a_confidence_given_as_a_numpy_integer_is_kept_as_a_number():
+    import numpy as np
+
+    assert check(CHOICE, WRONG_CHOICE, sure=np.int64(3)).readable
+    [attempt] = json.loads(pathlib.Path(os.environ[lasting.ENV]).read_text("utf-8"))["chapters"]["ch27"][CHOICE][
+        "attempts"]
+    assert attempt["sure"] == 3
+
+
+def test_review_asks_only_what_a_form_in_10_can_ask_alone(monkeypatch):
+    """A question that reads its notebook's cells (numbers without variants, a move on the plane, code) is pointed
+    back to; a sibling is never a prediction that a move on the plane follows."""
+    on(monkeypatch, 0)
+    for exercise, answer in (("weights", [0.9, 0.1]), ("bug-hunt", "a"), ("value-gradient", [[1, 0], [0, 1]])):
+        assert check(exercise, answer).readable
+    followed = {e.after for e in EXERCISE_BOOK.exercises.values() if e.after}
+    for exercise in EXERCISE_BOOK.exercises:
+        assert widgets.stand_in(exercise) not in followed - {exercise}, exercise
+    assert EXERCISE_BOOK[widgets.stand_in("weights")].varies, "weights comes back on a sibling's fresh example"
+    on(monkeypatch, 1)
+    said = shown_text(widgets.review)
+    assert "[form score-gradient]" in said, "value-gradient comes back as the gradients' question with variants"
+    assert said.count("[form identical-keys]") <= 1 or "Новый пример 2" not in said
+
+
+def test_a_question_without_a_sibling_or_variants_that_reads_its_cells_is_pointed_back_to(monkeypatch):
+    on(monkeypatch, 0)
+    check("scores", [[1, 1], [1, 1]])
+    monkeypatch.setattr(widgets, "stand_in", lambda exercise_id: exercise_id)  # as if it had no sibling
+    on(monkeypatch, 1)
+    said = shown_text(widgets.review)
+    assert "вернитесь к нему там" in said and "[form scores]" not in said
+
+
+def test_the_text_summary_says_how_often_each_confidence_was_right(monkeypatch):
+    on(monkeypatch, 0)
+    check(CHOICE, WRONG_CHOICE, sure=3)
+    check(CHOICE, RIGHT_CHOICE, sure=3)
+    assert "3 · уверенно — верно 1 из 2" in repr(progress()) and "1 · наугад — ответов нет" in repr(progress())

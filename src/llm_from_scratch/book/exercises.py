@@ -507,12 +507,12 @@ class ExerciseBook:
         key = "status.right" if any(a["correct"] for a in tried) else "status.tried"
         return self.strings.text(key, attempts=len(tried))
 
-    def check_code(self, exercise_id: str, function: object, variant: int = 0) -> Feedback:
+    def check_code(self, exercise_id: str, function: object, variant: int = 0, sure: int | None = None) -> Feedback:
         """Judge the learner's function for a code exercise (``check`` with a function as the answer)."""
         if not self.misuse(exercise_id) and self[exercise_id].kind != "code":
             return Feedback(exercise_id, False, self.strings.text("exercise.not_code", id=exercise_id),
                             readable=False, pending=True)
-        return self.check(exercise_id, function, variant)
+        return self.check(exercise_id, function, variant, sure)
 
     def _read_as(self, read: np.ndarray) -> str:
         """What was read of an answer whose form is wrong: its numbers and its shape."""

@@ -66,7 +66,7 @@ def chapter_mastery(book: Any, records: dict[str, dict]) -> list[tuple[object, .
     for m in mastery(served, records).values():
         ids = [e.id for e in served if m.skill in e.skills]
         rated = calibration(a for i in ids if i in records for a in attempts_of(records[i]))
-        shares = [round(share, 3) if (share := rated.share(level)) is not None else "" for level in SURE_LEVELS]
+        shares = [f"{share:.3f}" if (share := rated.share(level)) is not None else "" for level in SURE_LEVELS]
         next_due = min((due_days[i] for i in ids if i in due_days), default=None)
         rows.append((m.skill.removeprefix("skill."), book.strings.text(m.skill), m.attempts, m.own, m.first_right,
                      m.hints, int(m.mastered), sum(rated.said.values()), *shares,

@@ -2,8 +2,9 @@
 
 Days are calendar dates (``book.clock``). An exercise missed on a day, even if answered right later that day, is
 due the next day; answered right when due, it is due again seven days later (day 1, then day 8); answered right
-then, it leaves the queue; missed at a review, it starts again from the next day. A right answer counts as one
-only without a hint on its variant and not computed by the engine. Answers given in review in place of the
+then, it leaves the queue; missed at a review, it starts again from the next day. A right answer the engine
+computed (a tensor, not numbers worked out) moves nothing; one after a hint does (a hint on a question without
+variants stays with it for good, and would otherwise keep it due for ever). Answers given in review in place of the
 exercise (a sibling, ``Attempt.stands_for``) count for it; attempts on the learner's own values are not scheduled.
 An attempt of a store older than days is taken as made before any dated one, so its misses are due at once.
 
@@ -48,8 +49,7 @@ def due(exercise_id: str, attempts: Iterable[Attempt]) -> Due | None:
         missed = [a for a in answers if not a.correct]
         if missed:
             scheduled = Due(exercise_id, day + timedelta(INTERVALS[0]), 1, any(a.sure == SURE for a in missed))
-        elif scheduled and day >= scheduled.day and any(a.correct and not a.hinted and not a.computed
-                                                         for a in answers):
+        elif scheduled and day >= scheduled.day and any(a.correct and not a.computed for a in answers):
             later = scheduled.review < len(INTERVALS)
             scheduled = Due(exercise_id, day + timedelta(INTERVALS[1]), 2, False) if later else None
     return scheduled

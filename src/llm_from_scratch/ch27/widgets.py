@@ -328,15 +328,15 @@ class HeadEditor:
 
 # --- exercises -------------------------------------------------------------------------
 
-def check(exercise_id: str, answer: object, variant: int = 0, **values: object) -> Feedback:
-    """Judge an answer given in a code cell, on the ``values`` it was computed from, passed by keyword
-    (``EXERCISE_BOOK.check``); the exercise's form shows the feedback too."""
-    return shown_in_form(EXERCISE_BOOK, EXERCISE_BOOK.check(exercise_id, answer, variant, **values), variant)
+def check(exercise_id: str, answer: object, variant: int = 0, sure: int | None = None, **values: object) -> Feedback:
+    """Judge an answer given in a code cell (said with how ``sure``, if at all), on the ``values`` it was computed
+    from, passed by keyword (``EXERCISE_BOOK.check``); the exercise's form shows the feedback too."""
+    return shown_in_form(EXERCISE_BOOK, EXERCISE_BOOK.check(exercise_id, answer, variant, sure, **values), variant)
 
 
-def check_code(exercise_id: str, function: object, variant: int = 0) -> Feedback:
+def check_code(exercise_id: str, function: object, variant: int = 0, sure: int | None = None) -> Feedback:
     """Judge the learner's function (``EXERCISE_BOOK.check_code``); the exercise's form shows the feedback too."""
-    return shown_in_form(EXERCISE_BOOK, EXERCISE_BOOK.check_code(exercise_id, function, variant), variant)
+    return shown_in_form(EXERCISE_BOOK, EXERCISE_BOOK.check_code(exercise_id, function, variant, sure), variant)
 
 
 def exercise(exercise_id: str, variant: int = 0, **values: object) -> None:
@@ -356,18 +356,20 @@ def challenge(name: str, plane) -> None:
 
 
 REVIEW_NOTEBOOK = "10_exercises"  # review() is its practice
-GO_BACK = {"state": "review.go_back_state", "code": "review.go_back_code"}  # kinds a review form cannot ask
+GO_BACK = {"state": "review.go_back_state", "code": "review.go_back_code",
+           "numbers": "review.go_back_numbers"}  # what a review form cannot ask: it needs its notebook's cells
 
 
-def practice_for(skills: list[str]) -> dict[str, str | None]:
+def practice_for(skills: list[str], taken: set[str] = frozenset()) -> dict[str, str | None]:
     """For each skill, an exercise with fresh variants that serves it (a numbers one, each offered once where it
-    can be), or None when it has none. A question of the review's own notebook is offered only once attempted:
-    before that, its prompt would stand above the prose that introduces it."""
+    can be, none of ``taken`` while another serves), or None when it has none. A question of the review's own
+    notebook is offered only once attempted: before that, its prompt would stand above the prose that introduces
+    it."""
     offered: dict[str, str | None] = {}
     for skill in skills:
         serving = [e.id for e in EXERCISE_BOOK.exercises.values()
                    if skill in e.skills and e.varies and e.kind == "numbers" and _may_ask(e)]
-        fresh = [i for i in serving if i not in offered.values()]
+        fresh = [i for i in serving if i not in offered.values() and i not in taken]
         offered[skill] = (fresh or serving or [None])[0]
     return offered
 
@@ -377,17 +379,24 @@ def _may_ask(exercise) -> bool:
     return exercise.notebook != REVIEW_NOTEBOOK or EXERCISE_BOOK.attempted(exercise.id)
 
 
-def stand_in(exercise_id: str, taken: set[str]) -> str:
-    """What review asks for a due exercise: itself where it has fresh variants (or cannot be asked here); else a
-    sibling of its first skill, one with fresh variants first, then one not yet attempted, none ``taken`` already;
-    else itself."""
+def _asked_alone(exercise) -> bool:
+    """Whether a form in 10 can ask ``exercise`` as it is: it has fresh variants, whose inputs its prompt shows, or
+    it is a choice no move on the plane follows; a numbers question without variants reads its notebook's cells."""
+    followed = any(e.after == exercise.id for e in EXERCISE_BOOK.exercises.values())
+    return (bool(exercise.varies) and exercise.kind in ("numbers", "choice")) or (exercise.kind == "choice"
+                                                                                   and not followed)
+
+
+def stand_in(exercise_id: str) -> str:
+    """What review asks for a due exercise: itself where it has fresh variants (or cannot be asked here at all);
+    else a sibling of its first skill that a form asks alone, one with fresh variants first, then a choice not yet
+    attempted; else itself."""
     due = EXERCISE_BOOK[exercise_id]
-    if due.varies or due.kind in GO_BACK:
+    if due.varies or due.kind in ("state", "code"):
         return exercise_id
-    siblings = [e for e in EXERCISE_BOOK.exercises.values() if e.id != exercise_id and e.id not in taken
-                and due.skills[:1] == e.skills[:1] and e.kind not in GO_BACK and not e.after and _may_ask(e)]
-    fresh = ([e for e in siblings if e.varies and e.kind == "numbers"]
-             or [e for e in siblings if not EXERCISE_BOOK.attempted(e.id)])
+    siblings = [e for e in EXERCISE_BOOK.exercises.values() if e.id != exercise_id and due.skills[:1] == e.skills[:1]
+                and _asked_alone(e) and _may_ask(e)]
+    fresh = [e for e in siblings if e.varies] or [e for e in siblings if not EXERCISE_BOOK.attempted(e.id)]
     return fresh[0].id if fresh else exercise_id
 
 
@@ -397,8 +406,9 @@ def _said(*parts: str) -> None:
 
 def review() -> None:
     """10's review: the exercises due today, mixed across skills (``ExerciseBook.review_queue``), each asked on a
-    fresh variant, as a sibling of its skill, or as itself; or that nothing is due, and when something next is.
-    Then practice: a fresh variant for each skill not yet mastered that review did not serve today."""
+    fresh variant, as a sibling of its skill, or as itself (one that needs its notebook is pointed back to it); or
+    that nothing is due, and when something next is. Then practice: a fresh variant for each skill not yet
+    mastered that is not in today's review."""
     now, later = EXERCISE_BOOK.review_queue()
     if now:
         _said(f"<strong>{escape(text('review.due', count=len(now)))}</strong>")
@@ -406,32 +416,40 @@ def review() -> None:
         next_day = (text("review.next", day=later[0].day.isoformat(), count=sum(i.day == later[0].day for i in later))
                     if later else text("review.none_scheduled"))
         _said(f"<strong>{escape(text('review.nothing_due'))}</strong>", escape(next_day))
-    taken: set[str] = {item.exercise_id for item in now}
+    asked: dict[str, int] = {}  # exercise -> how many of its forms review shows: each on a variant of its own
     for n, item in enumerate(now, start=1):
         due = EXERCISE_BOOK[item.exercise_id]
-        asked = stand_in(due.id, taken)
-        taken.add(asked)
+        instead = stand_in(due.id)
         head = text("review.item", n=n, count=len(now), skill=text(due.skills[0]), title=EXERCISE_BOOK.title(due.id))
         head += text("review.item_confident") if item.confident else ""
-        if due.kind in GO_BACK:
+        form = instead != due.id or _asked_alone(due)
+        if not form:
             how = text(GO_BACK[due.kind], notebook=due.notebook[:2])
-        elif asked != due.id:
-            how = text("review.as_sibling", sibling=EXERCISE_BOOK.title(asked))
+        elif instead != due.id:
+            how = text("review.as_sibling", sibling=EXERCISE_BOOK.title(instead))
         else:
             how = text("review.as_variant" if due.varies else "review.as_itself")
         _said(f"<strong>{escape(head)}</strong>", escape(how))
-        if due.kind not in GO_BACK:
-            variant = EXERCISE_BOOK.next_variant(asked) if EXERCISE_BOOK[asked].varies else 0
-            ExerciseForm(EXERCISE_BOOK, asked, variant, review_of=due.id if asked != due.id else "").show()
-    served = {EXERCISE_BOOK[item.exercise_id].skills[0] for item in now}
-    waiting = [m for m in EXERCISE_BOOK.mastery().values() if not m.mastered and m.skill not in served]
+        if form:
+            before = asked.get(instead, 0)
+            variant = EXERCISE_BOOK.next_variant(instead) + before if EXERCISE_BOOK[instead].varies else 0
+            asked[instead] = before + 1
+            ExerciseForm(EXERCISE_BOOK, instead, variant, review_of=due.id if instead != due.id else "").show()
+    _practice({EXERCISE_BOOK[item.exercise_id].skills[0] for item in now}, set(asked))
+
+
+def _practice(reviewed: set[str], asked: set[str]) -> None:
+    """A fresh variant for each skill not yet mastered and not ``reviewed`` today, none of the exercises review
+    ``asked`` while another serves (that one is pointed to above); all mastered is said so."""
+    skills = EXERCISE_BOOK.mastery().values()
+    waiting = [m for m in skills if not m.mastered and m.skill not in reviewed]
     if not waiting:
-        if all(m.mastered for m in EXERCISE_BOOK.mastery().values()):
+        if all(m.mastered for m in skills):
             _said(f"<strong>{escape(text('review.all_mastered'))}</strong>")
         return
     _said(f"<strong>{escape(text('review.practice'))}</strong>")
-    shown: set[str] = set()
-    for m, (skill, exercise_id) in zip(waiting, practice_for([m.skill for m in waiting]).items()):
+    shown = set(asked)
+    for m, (skill, exercise_id) in zip(waiting, practice_for([m.skill for m in waiting], asked).items()):
         said = text("review.skill", skill=text(skill), first_right=m.first_right, required=m.required)
         if exercise_id in shown:
             _said(f"<strong>{escape(said)}</strong>", escape(text("review.above",

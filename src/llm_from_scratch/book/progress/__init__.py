@@ -220,7 +220,7 @@ def add_attempt(data: dict, chapter: str, exercise_id: str, correct: bool, varia
     hint on its variant came before it."""
     record = _of(data, chapter, exercise_id)
     hinted = record["hints"].get(str(variant), 0) > 0
-    said = {"computed": computed, "own": own, "sure": sure, "for": stands_for}
+    said = {"computed": computed, "own": own, "sure": int(sure) if sure else None, "for": stands_for}
     record["attempts"].append({"variant": int(variant), "correct": bool(correct), "hinted": hinted,
                                "day": today().isoformat(), **{k: v for k, v in said.items() if v}})
 

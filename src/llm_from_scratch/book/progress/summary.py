@@ -13,9 +13,9 @@ from typing import Any
 
 from ..figures import Figure
 from ..mastery import SkillMastery
-from ..review import calibration
+from ..review import SAID, calibration
 from ..text import book_text, language
-from . import attempts_of, store
+from . import SURE_LEVELS, attempts_of, store
 from .picture import progress_figure
 
 
@@ -46,7 +46,7 @@ class Progress:
     skills: tuple[SkillMastery, ...] = ()
     skills_header: str = ""
     skill_rows: tuple[tuple[str, str], ...] = ()  # each skill's name and what is said of it
-    review: str = ""  # what review holds today and next
+    review: str = ""  # what review holds today and next, and how often each confidence was right
     drawn: tuple = ()  # what ``picture.progress_figure`` draws: skills, what is due when, calibration
 
     @functools.cached_property
@@ -99,11 +99,15 @@ def summary(book: Any) -> Progress:
     next_day = (text("progress.due_next", day=later[0].day.isoformat(), count=sum(i.day == later[0].day
                                                                                 for i in later))
                 if later else text("progress.due_none"))
-    tried = [a for record in lasting.records(book.chapter).values() for a in attempts_of(record)]
-    drawn = ([(text(m.skill), m.first_right, m.required, m.mastered) for m in skills], due, calibration(tried))
+    tried = calibration(a for record in lasting.records(book.chapter).values() for a in attempts_of(record))
+    drawn = ([(text(m.skill), m.first_right, m.required, m.mastered) for m in skills], due, tried)
+    levels = "; ".join(f"{text(SAID[level])} — " + (text("progress.figure.no_answers") if not tried.said[level] else
+                                                    text("progress.figure.share", right=tried.right[level],
+                                                         said=tried.said[level])) for level in SURE_LEVELS)
     return Progress(rows, text("progress.header"), tuple(table), tuple(book.notice_text(notice) for notice in notices),
                     skills, text("progress.skills_header"), skill_rows,
-                    text("progress.due_now", count=len(now), later=next_day), drawn)
+                    text("progress.due_now", count=len(now), later=next_day) + "\n"
+                    + text("progress.calibration", levels=levels), drawn)
 
 def _groups(book: Any, attempts: Mapping[str, list[bool]]) -> list[tuple[str, tuple[str, ...]]]:
     """Each notebook's heading and the exercises it asks; last, any exercise of the book or of the store that
