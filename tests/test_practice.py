@@ -206,7 +206,7 @@ def test_an_exercise_without_variants_says_so_in_the_learners_language(english):
     assert "has one variant" in check("permutation", "d", variant=1).message
     set_language("ru")
     with pytest.raises(ValueError, match="один вариант"):  # variant() gives inputs: a misuse cannot give any
-        variant("scores", 1)
+        variant("value-gradient", 1)
     said = check("scores-by-hand", wrong_scores(1), variant=-1)
     assert "целое число" in said.message and not said.readable and not attempted("scores-by-hand")
     assert "целое число" in hint("scores-by-hand", variant=True).message

@@ -321,11 +321,11 @@ def test_review_asks_only_what_a_form_in_10_can_ask_alone(monkeypatch):
 
 def test_a_question_without_a_sibling_or_variants_that_reads_its_cells_is_pointed_back_to(monkeypatch):
     on(monkeypatch, 0)
-    check("scores", [[1, 1], [1, 1]])
+    assert check("value-gradient", [[1, 0], [0, 1]]).readable
     monkeypatch.setattr(widgets, "stand_in", lambda exercise_id: exercise_id)  # as if it had no sibling
     on(monkeypatch, 1)
     said = shown_text(widgets.review)
-    assert "вернитесь к нему там" in said and "[form scores]" not in said
+    assert "вернитесь к нему там" in said and "[form value-gradient]" not in said
 
 
 def test_the_text_summary_says_how_often_each_confidence_was_right(monkeypatch):

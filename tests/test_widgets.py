@@ -383,19 +383,18 @@ def test_a_learner_who_mastered_everything_is_told_so(monkeypatch):
 
 def test_the_review_offers_its_own_questions_once_met_and_no_form_twice(tmp_path, monkeypatch):
     """head-width is 10's own: offered as practice only once attempted (its prompt would stand above the prose
-    that introduces d_model and h); a skill whose one exercise is offered above says so instead of a second form."""
+    that introduces d_model and h); no exercise is offered twice."""
     from llm_from_scratch.book import progress as lasting
 
     monkeypatch.setenv(lasting.ENV, str(tmp_path / "progress.json"))
     form = text("widget.exercise.repr", title=EXERCISE_BOOK.title("head-width"))
     shown = review_text(monkeypatch)
     assert form not in shown
-    assert text("review.above", title=EXERCISE_BOOK.title("weights-by-hand")) in shown
     titles = [EXERCISE_BOOK.title(e) for e in EXERCISE_BOOK.exercises]
     assert all(shown.count(text("widget.exercise.repr", title=t)) <= 1 for t in titles)
     from llm_from_scratch.ch27.widgets import practice_for
 
-    skills = ["skill.row-softmax", "skill.scaling"]  # weights-by-hand serves both; head-width, scaling
-    assert practice_for(skills) == dict.fromkeys(skills, "weights-by-hand")
+    scaling = ["skill.scaling"]  # weights-by-hand and head-width serve it; weights-by-hand taken by review
+    assert practice_for(scaling, taken={"weights-by-hand"}) == {"skill.scaling": "weights-by-hand"}
     EXERCISE_BOOK.check("head-width", [1, 1])
-    assert practice_for(skills) == {"skill.row-softmax": "weights-by-hand", "skill.scaling": "head-width"}
+    assert practice_for(scaling, taken={"weights-by-hand"}) == {"skill.scaling": "head-width"}

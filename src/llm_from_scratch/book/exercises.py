@@ -304,10 +304,13 @@ class ExerciseBook:
         return self.strings.text(self[exercise_id].title)
 
     def prompt(self, exercise_id: str, variant: int = 0) -> str:
+        """The task, filled in with the variant's inputs; a fresh variant's own wording where the exercise has one
+        (``variant_prompt``: the notebook's asks about numbers its cells show, a variant shows them itself)."""
         exercise = self[exercise_id]
         if not exercise.prompt:
             return ""
-        return self.said(exercise, exercise.prompt, exercise.inputs(self._evidence(exercise, variant)))
+        key = exercise.key("variant_prompt") if variant and exercise.has("variant_prompt") else exercise.prompt
+        return self.said(exercise, key, exercise.inputs(self._evidence(exercise, variant)))
 
     def form(self, exercise_id: str, variant: int = 0) -> str:
         exercise = self[exercise_id]

@@ -420,6 +420,7 @@ class Draw:
     """The inputs a variant draws in place of the chapter's (None: the chapter's own), and its number."""
 
     variant: int = 0
+    worked: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # the worked example's Q, K, V: [1, 2, 2]
     hand: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # the second example's Q, K, V: [1, T, d]
     shapes: tuple[tuple[int, ...], ...] | None = None  # the shapes of Q, K and V in the shape question
     split: tuple[int, int] | None = None  # d_model and the number of heads
@@ -439,7 +440,8 @@ class LearnerEvidence:
 
     @cached_property
     def worked(self) -> HeadRun:
-        return worked_example()
+        """The worked example (or a variant's own Q, K, V, run backward with the same Ō = I)."""
+        return run_head(*self.draw.worked, upstream=np.eye(2)[None]) if self.draw.worked else worked_example()
 
     @cached_property
     def worked_steps(self) -> BackwardSteps:

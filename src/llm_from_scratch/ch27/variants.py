@@ -1,6 +1,7 @@
 """Fresh instances of chapter 27's computed exercises, generated for each learner and each family.
 
-A family is what several exercises share: ``hand`` (the second example's three steps),
+A family is what several exercises share: ``worked`` (the first look, the scores and the first row of
+weights, on a Q, K, V of two tokens like the worked example's), ``hand`` (the second example's steps),
 ``causal``, ``shape``, ``split`` (the head width), ``single``, ``identical`` and ``code``
 (the learner's head and backward). Variant n ≥ 1 of a family, for a learner, is the n-th
 draw of a random stream seeded by the learner's id and the family that meets the family's
@@ -28,11 +29,12 @@ import numpy as np
 
 from ..engine.closed_form import array_softmax
 from .evidence import Draw, LearnerEvidence, identical_keys_inputs, single_token_inputs
-from .examples import HEADS, MODEL_WIDTH, OUTPUT_SHAPE_INPUTS, hand_arrays
+from .examples import HEADS, MODEL_WIDTH, OUTPUT_SHAPE_INPUTS, hand_arrays, worked_arrays
 
 HAND_TOKENS, HAND_TOKENS_P = (2, 3, 4), (0.35, 0.45, 0.2)  # how often each: a 4×4 by hand is long work
 HAND_KEY_WIDTHS, HAND_KEY_WIDTHS_P = (1, 4, 9), (0.3, 0.5, 0.2)
 VALUE_ENTRIES = (-2, -1, 0, 1, 2)
+WORKED_ENTRIES = (-3, -2, -1, 0, 1, 2, 3)
 SHAPE_SIZES = range(2, 10)
 HEAD_COUNTS = (2, 4, 6, 8, 12, 16)
 HEAD_KEY_WIDTHS = (16, 32, 48, 64, 96, 128)
@@ -123,6 +125,20 @@ def _identical_draw(rng: np.random.Generator) -> Draw | None:
     return Draw(identical=_batch(query, key, value)) if key.any() and query.any() else None
 
 
+def _worked_draw(rng: np.random.Generator) -> Draw | None:
+    """Two tokens of width 2 like the worked example's, entries −3 to 3: every score a whole number, each query's
+    two scores different (so it favours one value), no value row repeated."""
+    query, key, value = (rng.choice(WORKED_ENTRIES, size=(2, 2)).astype(np.float64) for _ in range(3))
+    if np.any((query @ key.T)[:, 0] == (query @ key.T)[:, 1]) or np.array_equal(value[0], value[1]):
+        return None
+    return Draw(worked=_batch(query, key, value))
+
+
+def _worked_fits(draw: Draw) -> bool:
+    """What the second example's family asks of its weights (``_hand_fits``), on these."""
+    return _hand_fits(Draw(hand=draw.worked))
+
+
 def _code_draw(rng: np.random.Generator) -> Draw | None:
     hand = _hand_draw(rng)
     return None if hand is None else Draw(hand=hand.hand, case_seed=int(rng.integers(2**31)))
@@ -145,6 +161,7 @@ def _arrays(*arrays) -> bytes:
 
 
 FAMILIES = {
+    "worked": Family(_worked_draw, lambda i: _arrays(*i.worked), lambda: Draw(worked=worked_arrays()), _worked_fits),
     "hand": Family(_hand_draw, lambda i: _arrays(*i.hand), _hand_default, _hand_fits),
     "causal": Family(_hand_draw, lambda i: _arrays(*i.hand), _hand_default, _hand_fits),
     "code": Family(_code_draw, lambda i: _arrays(*i.hand), _hand_default, _hand_fits),
@@ -201,7 +218,9 @@ class ChapterVariants:
 
     def inputs(self, family: str, ev: LearnerEvidence) -> dict[str, object]:
         """What a variant gives the learner to work on."""
-        if family in ("hand", "causal", "code"):
+        if family == "worked":
+            run = ev.worked
+        elif family in ("hand", "causal", "code"):
             run = ev.hand
         elif family == "single":
             run = ev.single_token

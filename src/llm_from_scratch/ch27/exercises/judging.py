@@ -114,6 +114,11 @@ def worked_facts(ev: LearnerEvidence) -> dict[str, str]:
             "future_weight": num(weights[0, 0, 1])}
 
 
+def worked_prompt_fields(ev: LearnerEvidence) -> dict[str, str]:
+    """Q and K of the worked example, or of a fresh variant of it, for the prompt of a variant."""
+    return {"query": matrix(ev.worked.query[0], 0), "key": matrix(ev.worked.key[0], 0)}
+
+
 def hand_fields(ev: LearnerEvidence) -> dict[str, str]:
     hand = ev.hand
     tokens, value_width = hand.value.shape[1:]

@@ -13,7 +13,7 @@ from ..given import given
 from ..mistakes import (
     Asked,
 )
-from .judging import HeadJudge, worked_facts
+from .judging import HeadJudge, worked_facts, worked_prompt_fields
 
 
 def _first_look(a, expected, ev):
@@ -31,6 +31,8 @@ EXERCISES = (
         "first-look", "numbers",
         notebook="01_predict", example="worked",
         skills=("skill.dot-products",),
+        varies="worked",
+        inputs=worked_prompt_fields,
         expected=lambda ev: ev.worked.weights[0].argmax(axis=1).astype(float),
         judge=_first_look,
         facts=lambda expected, ev: {**worked_facts(ev), "answer": vector(expected, 0)},
@@ -39,6 +41,8 @@ EXERCISES = (
         "scores", "numbers",
         notebook="01_predict", example="worked",
         skills=("skill.dot-products",),
+        varies="worked",
+        inputs=worked_prompt_fields,
         expected=lambda ev: ev.worked.head.raw_scores.data[0],
         judge=HeadJudge(lambda ev: Asked(ev.worked, ev.hand, "raw-scores"), lambda e: {"shape": shape(e.shape)}, "q"),
         given=given("Q", "K", answer=lambda v: v["Q"][0] @ v["K"][0].T),

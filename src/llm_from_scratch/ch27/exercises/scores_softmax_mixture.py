@@ -26,7 +26,7 @@ from ..mistakes import (
 )
 from ..plane import NAMES, PlaneState, VectorPlane, coordinates, default_vectors, plane_state, subscripted
 from ..strings import text
-from .judging import HeadJudge, worked_facts
+from .judging import HeadJudge, worked_facts, worked_prompt_fields
 
 EQUAL_WEIGHTS = 0.025  # each weight this close to 1/2 (scaled scores 0.1 apart): the 0.5 grid lands exactly
 NEAR_SCORES = 1.0  # scores closer than this: a near miss, told as one (not as a misconception)
@@ -183,6 +183,8 @@ EXERCISES = (
         "weights", "numbers",
         notebook="02_scores_softmax_mixture", example="worked",
         skills=("skill.row-softmax",),
+        varies="worked",
+        inputs=worked_prompt_fields,
         expected=lambda ev: ev.worked.weights[0, 0],
         judge=HeadJudge(lambda ev: Asked(ev.worked, ev.hand, "weights", (0,)), lambda e: {"count": e.size},
                         "q", rows_sum_to_one=True),
