@@ -11,6 +11,7 @@ import pytest
 from support import tiered
 
 from llm_from_scratch.book import progress as lasting
+from llm_from_scratch.book.formatting import matrix
 from llm_from_scratch.book.mastery import Served, mastery
 from llm_from_scratch.book.state import STATE
 from llm_from_scratch.book.text import set_language
@@ -131,6 +132,26 @@ def test_on_every_hand_variant_the_engine_and_plain_numpy_are_right_and_named_mi
 
 
 @pytest.mark.parametrize("n", tiered(list(range(1, COUNT + 1)), QUICK_VARIANTS))
+def test_on_every_variant_of_the_worked_example_plain_numpy_is_right_and_a_transpose_is_not(n):
+    """The first look, the scores, the first row of weights and the two gradients of O = AV with Ō = I, on a fresh
+    pair of tokens; the task shows what it is computed from."""
+    given = variant("scores", n)
+    q, k, v = (given[name][0] for name in ("query", "key", "value"))
+    raw = q @ k.T
+    weights = softmax(raw / math.sqrt(q.shape[1]))
+    assert check("first-look", weights.argmax(axis=1), variant=n).correct
+    assert check("scores", raw, variant=n).correct
+    assert check("scores", raw.T, variant=n).misconception == "transposed-scores"
+    assert check("weights", weights[0].round(3), variant=n).correct
+    shown = weights.round(3)  # the task gives A to three decimals
+    assert check("value-gradient", shown.T, variant=n).correct and not check("value-gradient", shown, variant=n).correct
+    assert check("weight-gradient", v.T, variant=n).correct and not check("weight-gradient", v, variant=n).correct
+    prompts = {e: EXERCISE_BOOK.prompt(e, n) for e in ("first-look", "scores", "weights", "weight-gradient")}
+    assert all(f"K = {matrix(k, 0)}" in prompts[e] for e in ("first-look", "scores", "weights"))
+    assert f"V = {matrix(v, 0)}" in prompts["weight-gradient"]
+
+
+@pytest.mark.parametrize("n", tiered(list(range(1, COUNT + 1)), QUICK_VARIANTS))
 def test_the_other_families_are_right_on_a_plain_computation(n):
     shapes = variant("output-shape", n)
     assert check("output-shape", [*shapes["query_shape"][:2], shapes["value_shape"][2]], variant=n).correct
@@ -206,7 +227,7 @@ def test_an_exercise_without_variants_says_so_in_the_learners_language(english):
     assert "has one variant" in check("permutation", "d", variant=1).message
     set_language("ru")
     with pytest.raises(ValueError, match="один вариант"):  # variant() gives inputs: a misuse cannot give any
-        variant("value-gradient", 1)
+        variant("temperature-limits", 1)
     said = check("scores-by-hand", wrong_scores(1), variant=-1)
     assert "целое число" in said.message and not said.readable and not attempted("scores-by-hand")
     assert "целое число" in hint("scores-by-hand", variant=True).message

@@ -312,20 +312,21 @@ def test_review_asks_only_what_a_form_in_10_can_ask_alone(monkeypatch):
     followed = {e.after for e in EXERCISE_BOOK.exercises.values() if e.after}
     for exercise in EXERCISE_BOOK.exercises:
         assert widgets.stand_in(exercise) not in followed - {exercise}, exercise
-    assert EXERCISE_BOOK[widgets.stand_in("weights")].varies, "weights comes back on a sibling's fresh example"
+    assert widgets.stand_in("weights") == "weights", "a question with fresh variants comes back as itself"
+    assert EXERCISE_BOOK[widgets.stand_in("bug-hunt")].varies, "a choice comes back as a sibling with fresh variants"
     on(monkeypatch, 1)
     said = shown_text(widgets.review)
-    assert "[form score-gradient]" in said, "value-gradient comes back as the gradients' question with variants"
+    assert "[form value-gradient]" in said and "[form weights]" in said
     assert said.count("[form identical-keys]") <= 1 or "Новый пример 2" not in said
 
 
 def test_a_question_without_a_sibling_or_variants_that_reads_its_cells_is_pointed_back_to(monkeypatch):
     on(monkeypatch, 0)
-    assert check("value-gradient", [[1, 0], [0, 1]]).readable
+    assert check("temperature-limits", [[1, 0, 0], [0.3, 0.3, 0.3]]).readable
     monkeypatch.setattr(widgets, "stand_in", lambda exercise_id: exercise_id)  # as if it had no sibling
     on(monkeypatch, 1)
     said = shown_text(widgets.review)
-    assert "вернитесь к нему там" in said and "[form value-gradient]" not in said
+    assert "вернитесь к нему там" in said and "[form temperature-limits]" not in said
 
 
 def test_the_text_summary_says_how_often_each_confidence_was_right(monkeypatch):

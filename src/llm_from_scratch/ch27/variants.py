@@ -135,8 +135,12 @@ def _worked_draw(rng: np.random.Generator) -> Draw | None:
 
 
 def _worked_fits(draw: Draw) -> bool:
-    """What the second example's family asks of its weights (``_hand_fits``), on these."""
-    return _hand_fits(Draw(hand=draw.worked))
+    """What the second example's family asks of its weights (``_hand_fits``), on these; and V and A not symmetric,
+    so the gradients' transposes (V̄ = AᵀŌ, Ā = ŌVᵀ) tell a transpose forgotten."""
+    query, key, value = (x[0] for x in draw.worked)
+    weights = array_softmax(query @ key.T / np.sqrt(query.shape[1]))
+    return (_hand_fits(Draw(hand=draw.worked)) and not np.array_equal(value, value.T)
+            and np.abs(weights - weights.T).max() > MISTAKES_APART)
 
 
 def _code_draw(rng: np.random.Generator) -> Draw | None:

@@ -460,5 +460,5 @@ def _practice(reviewed: set[str], asked: set[str]) -> None:
             _said(f"<strong>{escape(said)}</strong>", escape(text("review.return_to", titles=titles)))
         else:
             _said(f"<strong>{escape(said)}</strong>", escape(text("review.fresh")))
-            exercise(exercise_id, EXERCISE_BOOK.next_variant(exercise_id))
+            ExerciseForm(EXERCISE_BOOK, exercise_id, EXERCISE_BOOK.next_variant(exercise_id)).show()  # no cell below
             shown.add(exercise_id)

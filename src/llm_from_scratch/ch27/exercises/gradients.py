@@ -21,7 +21,7 @@ from ..mistakes import (
     WEIGHT_GRADIENT_MISTAKES,
 )
 from .code import backward_case, code_exercise
-from .judging import exact, review_judge
+from .judging import exact, review_judge, worked_prompt_fields
 
 
 def _score_gradient(a, expected, ev):
@@ -74,6 +74,8 @@ EXERCISES = (
         "value-gradient", "numbers",
         notebook="07_gradients", example="worked",
         skills=("skill.gradients",),
+        varies="worked",
+        inputs=worked_prompt_fields,
         expected=lambda ev: ev.worked_steps.grad_value,
         given=given("A", "O_bar", answer=lambda v: v["A"][0].T @ v["O_bar"][0]),
         judge=review_judge(VALUE_GRADIENT_MISTAKES, lambda e: labels("v", len(e)), tolerance=0.0,
@@ -84,6 +86,8 @@ EXERCISES = (
         "weight-gradient", "numbers",
         notebook="07_gradients", example="worked",
         skills=("skill.gradients",),
+        varies="worked",
+        inputs=worked_prompt_fields,
         expected=lambda ev: ev.worked_steps.grad_weights,
         given=given("V", "O_bar", answer=lambda v: v["O_bar"][0] @ v["V"][0].T),
         judge=review_judge(WEIGHT_GRADIENT_MISTAKES, lambda e: labels("q", len(e)), tolerance=0.0,

@@ -115,8 +115,11 @@ def worked_facts(ev: LearnerEvidence) -> dict[str, str]:
 
 
 def worked_prompt_fields(ev: LearnerEvidence) -> dict[str, str]:
-    """Q and K of the worked example, or of a fresh variant of it, for the prompt of a variant."""
-    return {"query": matrix(ev.worked.query[0], 0), "key": matrix(ev.worked.key[0], 0)}
+    """Q, K, V and A (to three decimals) of the worked example, or of a fresh variant of it, for the prompt of a
+    variant."""
+    run = ev.worked
+    return {"query": matrix(run.query[0], 0), "key": matrix(run.key[0], 0), "value": matrix(run.value[0], 0),
+            "weights": matrix(run.weights[0], 3)}
 
 
 def hand_fields(ev: LearnerEvidence) -> dict[str, str]:
