@@ -7,6 +7,7 @@ import pathlib
 import re
 from unittest import mock
 
+import numpy as np
 import pytest
 
 from llm_from_scratch.book import progress as lasting
@@ -125,8 +126,6 @@ def test_a_sibling_asked_in_review_moves_the_review_of_the_exercise_it_stands_fo
 
 
 def test_attempts_on_the_learners_own_values_are_not_scheduled(monkeypatch):
-    import numpy as np
-
     on(monkeypatch, 0)
     q = np.array([[[1.0, 0.0], [0.0, 1.0]]])
     feedback = check("scores", [[9, 9], [9, 9]], Q=q, K=q)
@@ -161,7 +160,7 @@ def test_a_confident_miss_is_told_once_per_exercise_and_day(monkeypatch):
     assert last == {"variant": 0, "correct": False, "hinted": False, "day": "2026-01-06", "sure": 3}
 
 
-@pytest.mark.parametrize("sure", [0, 4, "3", True, 2.5])
+@pytest.mark.parametrize("sure", [0, 4, "3", True, 2.5, [3], pytest.param(np.array([3]), id="array")])
 def test_a_confidence_that_is_no_level_is_refused_in_words_and_nothing_is_kept(sure):
     feedback = check(CHOICE, RIGHT_CHOICE, sure=sure)
     assert not feedback.readable and "1 (наугад)" in feedback.message
@@ -295,8 +294,6 @@ def test_a_stored_notebook_executes_to_the_same_outputs_on_another_date(tmp_path
 
 
 def test_a_confidence_given_as_a_numpy_integer_is_kept_as_a_number():
-    import numpy as np
-
     assert check(CHOICE, WRONG_CHOICE, sure=np.int64(3)).readable
     [attempt] = json.loads(pathlib.Path(os.environ[lasting.ENV]).read_text("utf-8"))["chapters"]["ch27"][CHOICE][
         "attempts"]

@@ -379,7 +379,7 @@ class ExerciseBook:
     def check(self, exercise_id: str, answer: object, variant: int = 0, sure: int | None = None,
               review_of: str = "", **values: object) -> Feedback:
         """Judge ``answer`` on ``variant``; a missing or unreadable answer gets a message, never an exception.
-        ``sure`` is how sure the learner said they were (SURE_LEVELS: 1 guessing, 2 fairly sure, 3 sure; None if
+        ``sure`` is how sure the learner said they were (SURE_LEVELS: 1 a guess, 2 probably right, 3 sure; None if
         not said: the attempt stays out of calibration); ``review_of`` the exercise this one is asked in place
         of, in review (``book.review``).
         An answer cell passes by keyword the values its answer is computed from (``Exercise.given``): values
@@ -411,7 +411,8 @@ class ExerciseBook:
 
     def _unsure(self, sure: object) -> str:
         """What is wrong with a confidence that is not one of SURE_LEVELS (nor None), in the learner's language."""
-        if sure is None or (sure in SURE_LEVELS and isinstance(sure, (int, np.integer)) and not isinstance(sure, bool)):
+        if sure is None or (isinstance(sure, (int, np.integer)) and not isinstance(sure, bool)
+                            and int(sure) in SURE_LEVELS):
             return ""
         return self.strings.text("sure.invalid", sure=repr(sure))
 

@@ -7,7 +7,7 @@ the first time, and a display name they may add) and, by chapter and exercise, e
 attempt in order (on which variant, right or not, after a hint on that variant or not, whether
 it was a tensor the engine computed rather than a number worked out by hand, whether it was
 judged on the learner's own values, a cell above changed, rather than on the exercise's, the day it was made
-(``book.clock``), how sure the learner said they were (1 guessing, 2 fairly sure, 3 sure; none if not said) and,
+(``book.clock``), how sure the learner said they were (1 a guess, 2 probably right, 3 sure; none if not said) and,
 for an answer given in review in place of another exercise, which one) and the hints taken on each variant::
 
     {"format": "llm-from-scratch-progress", "version": 6, "learner": {"id": "5f0c2a9e71d4", "name": ""},
@@ -66,7 +66,7 @@ ENV = "LLM_FROM_SCRATCH_PROGRESS"
 LEARNER_ENV = "LLM_FROM_SCRATCH_LEARNER"
 FORMAT = "llm-from-scratch-progress"
 VERSION = 6
-SURE_LEVELS = (1, 2, 3)  # guessing, fairly sure, sure
+SURE_LEVELS = (1, 2, 3)  # a guess, probably right, sure
 OPTIONAL = {"computed", "own", "day", "sure", "for"}  # what an attempt says only when it holds
 LOCK_WAIT = 60  # seconds to wait for another kernel's lock; then progress is kept in this kernel's memory, told
 
