@@ -331,3 +331,12 @@ def test_the_text_summary_says_how_often_each_confidence_was_right(monkeypatch):
     check(CHOICE, WRONG_CHOICE, sure=3)
     check(CHOICE, RIGHT_CHOICE, sure=3)
     assert "3 · уверенно — верно 1 из 2" in repr(progress()) and "1 · наугад — ответов нет" in repr(progress())
+
+
+def test_a_plane_prediction_with_no_sibling_left_is_pointed_back_to_the_plane(monkeypatch):
+    on(monkeypatch, 0)
+    assert check("plane-equal-prediction", "a").readable
+    monkeypatch.setattr(widgets, "stand_in", lambda exercise_id: exercise_id)  # as if it had no sibling
+    on(monkeypatch, 1)
+    said = shown_text(widgets.review)
+    assert "на плоскости векторов" in said and "[form plane-equal-prediction]" not in said

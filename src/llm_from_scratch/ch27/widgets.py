@@ -356,8 +356,10 @@ def challenge(name: str, plane) -> None:
 
 
 REVIEW_NOTEBOOK = "10_exercises"  # review() is its practice
-GO_BACK = {"state": "review.go_back_state", "code": "review.go_back_code",
-           "numbers": "review.go_back_numbers"}  # what a review form cannot ask: it needs its notebook's cells
+# what a review form cannot ask, by kind: it needs its notebook's cells (a choice: a prediction a move on the plane
+# follows)
+GO_BACK = {"state": "review.go_back_state", "choice": "review.go_back_state", "code": "review.go_back_code",
+           "numbers": "review.go_back_numbers"}
 
 
 def practice_for(skills: list[str], taken: set[str] = frozenset()) -> dict[str, str | None]:
