@@ -148,6 +148,7 @@ def test_on_every_variant_of_the_worked_example_plain_numpy_is_right_and_a_trans
     assert check("weight-gradient", v.T, variant=n).correct and not check("weight-gradient", v, variant=n).correct
     prompts = {e: EXERCISE_BOOK.prompt(e, n) for e in ("first-look", "scores", "weights", "weight-gradient")}
     assert all(f"K = {matrix(k, 0)}" in prompts[e] for e in ("first-look", "scores", "weights"))
+    assert f"d_k = {k.shape[1]}" in prompts["weights"]
     assert f"V = {matrix(v, 0)}" in prompts["weight-gradient"]
 
 

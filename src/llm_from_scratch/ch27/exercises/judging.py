@@ -119,7 +119,7 @@ def worked_prompt_fields(ev: LearnerEvidence) -> dict[str, str]:
     variant."""
     run = ev.worked
     return {"query": matrix(run.query[0], 0), "key": matrix(run.key[0], 0), "value": matrix(run.value[0], 0),
-            "weights": matrix(run.weights[0], 3)}
+            "weights": matrix(run.weights[0], 3), "key_width": str(run.head.key_width)}
 
 
 def hand_fields(ev: LearnerEvidence) -> dict[str, str]:
