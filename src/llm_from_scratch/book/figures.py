@@ -38,6 +38,9 @@ matplotlib.rcParams.update({
 COLORMAP = "cividis"
 SVG_TEXT = re.compile(r"(<text[^>]*>)([^<]*)(</text>)")
 NUMBER = re.compile(r"(?<![\w.])[−-]?\d+(?:\.\d+)?(?:e[−+-]?\d+)?")
+# a hatch pattern's id: a hash of its hatch, colours and (from matplotlib 3.10) line width, so it differs between
+# releases; to_svg names each pattern by the order it is first used in, which every release gives alike
+HATCH_ID = re.compile(r'(?<=url\(#)h[0-9a-f]{10}(?=\))|(?<=<pattern id=")h[0-9a-f]{10}(?=")')
 
 
 def without_numbers(svg: str) -> str:
@@ -118,6 +121,8 @@ def to_svg(fig: MplFigure, tight: bool = True) -> str:
     buffer = io.StringIO()
     fig.savefig(buffer, format="svg", bbox_inches="tight" if tight else None, metadata={"Date": None, "Creator": None})
     svg = MATPLOTLIB_STYLE.sub("", buffer.getvalue(), count=1)
+    names: dict[str, str] = {}
+    svg = HATCH_ID.sub(lambda m: names.setdefault(m[0], f"hatch{len(names) + 1}"), svg)
     return svg.replace("<svg ", '<svg stroke-linejoin="round" stroke-linecap="butt" ', 1)
 
 
