@@ -38,8 +38,8 @@ matplotlib.rcParams.update({
 COLORMAP = "cividis"
 SVG_TEXT = re.compile(r"(<text[^>]*>)([^<]*)(</text>)")
 NUMBER = re.compile(r"(?<![\w.])[−-]?\d+(?:\.\d+)?(?:e[−+-]?\d+)?")
-# a hatch pattern's id: a hash of its hatch, colours and (from matplotlib 3.10) line width, so it differs between
-# releases; to_svg names each pattern by the order it is first used in, which every release gives alike
+# a hatch pattern's id: a hash of its hatch, its colours and, after matplotlib 3.8, its line width, so it differs
+# between releases; to_svg names each pattern by the order it is first used in, which every release gives alike
 HATCH_ID = re.compile(r'(?<=url\(#)h[0-9a-f]{10}(?=\))|(?<=<pattern id=")h[0-9a-f]{10}(?=")')
 
 
