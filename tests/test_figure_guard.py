@@ -15,25 +15,17 @@ import subprocess
 import sys
 
 import pytest
-from nbval.plugin import get_sanitize_patterns
 from support import copy_configuration
+from support.notebooks import sanitized
 
 from llm_from_scratch.book.chapters import chapters
 from llm_from_scratch.ch27.strings import text_in
-from tools.pytest_plugin import SANITIZE
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 CH27 = next(c for c in chapters(ROOT) if c.name == "chapter27")
 SVG = "image/svg+xml"
 TABLE = "the figure's table"  # the plain text of the output that holds a figure: its table of numbers
-PATTERNS = get_sanitize_patterns(SANITIZE.read_text(encoding="utf-8"))
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
-
-
-def sanitize(s: str) -> str:
-    for regex, replace in PATTERNS:
-        s = re.sub(regex, replace, s)
-    return s
 
 
 def joined(value) -> str:
@@ -143,7 +135,7 @@ def failed_cells(tmp_path_factory) -> dict[str, object]:
                 if SVG in output.get("data", {}):
                     before = joined(output["data"][SVG])
                     output["data"][SVG] = shift_layout(before)
-                    assert output["data"][SVG] != before and sanitize(output["data"][SVG]) == sanitize(before)
+                    assert output["data"][SVG] != before and sanitized(output["data"][SVG]) == sanitized(before)
             source = joined(cell["source"])
             for change_lang, call, what, target, how in CHANGES:
                 if change_lang == lang and call in source:
@@ -196,7 +188,7 @@ def test_the_sanitizers_change_no_output_but_figures():
     for path, mime, value in stored_outputs():
         if mime != SVG:
             kept = image.sub("", value)
-            assert sanitize(kept) == kept, f"{path.name}: {mime} {value[:200]!r}"
+            assert sanitized(kept) == kept, f"{path.name}: {mime} {value[:200]!r}"
 
 
 def test_a_sanitized_figure_keeps_every_text_and_colour():
@@ -205,7 +197,7 @@ def test_a_sanitized_figure_keeps_every_text_and_colour():
     colour = re.compile(r'fill(?:: |=")(#[0-9a-f]{6})')
     stroke = re.compile(r'stroke[-\w]*: [^;"}]*')
     for svg in svgs:
-        kept = sanitize(svg)
+        kept = sanitized(svg)
         assert re.findall(r">([^<>]+)</text>", kept) == re.findall(r">([^<>]+)</text>", svg)
         assert colour.findall(kept) == colour.findall(svg)
         assert stroke.findall(kept) == stroke.findall(svg)

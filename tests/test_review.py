@@ -9,7 +9,7 @@ from unittest import mock
 
 import numpy as np
 import pytest
-from nbval.plugin import get_sanitize_patterns
+from support.notebooks import sanitized
 
 from llm_from_scratch.book import progress as lasting
 from llm_from_scratch.book.clock import PINNED, TODAY_ENV, today
@@ -20,7 +20,7 @@ from llm_from_scratch.ch27 import widgets
 from llm_from_scratch.ch27.exercises import EXERCISE_BOOK, check, mastery, next_variant, progress, variant
 from llm_from_scratch.engine.closed_form import array_softmax
 from tools.lock import LOCK
-from tools.pytest_plugin import SANITIZE, drift
+from tools.pytest_plugin import drift
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 DAY0 = datetime.date.fromisoformat(PINNED)
@@ -301,19 +301,6 @@ def outputs_on_another_date(tmp_path_factory) -> tuple[list, list, str]:
         execute(copy)
     *executed, day = [cell.get("outputs") for cell in nbformat.read(copy, as_version=4).cells]
     return [cell.get("outputs") for cell in nbformat.read(stored, as_version=4).cells], executed, day[0]["text"]
-
-
-def sanitized(value):
-    """``value`` with every string put through nbval's sanitizers, as nbval compares it."""
-    if isinstance(value, str):
-        for regex, replace in get_sanitize_patterns(SANITIZE.read_text(encoding="utf-8")):
-            value = re.sub(regex, replace, value)
-        return value
-    if isinstance(value, list):
-        return [sanitized(item) for item in value]
-    if isinstance(value, dict):
-        return {key: sanitized(item) for key, item in value.items()}
-    return value
 
 
 @pytest.mark.slow

@@ -10,11 +10,28 @@ from html import unescape
 from html.parser import HTMLParser
 
 import nbformat
+from nbval.plugin import get_sanitize_patterns
 
 from llm_from_scratch.book.text import LANGUAGES
+from tools.pytest_plugin import SANITIZE
 
+NBVAL_PATTERNS = get_sanitize_patterns(SANITIZE.read_text(encoding="utf-8"))
 LANGUAGE_LINE = re.compile(r'^set_language\("(\w+)"\)$', re.M)
 EXERCISE_CALL = re.compile(r'^(exercise|challenge)\("([a-z-]+)"', re.M)
+
+
+def sanitized(value):
+    """``value`` (a string, or outputs: lists and dicts of them) with every string put through the project's nbval
+    sanitizers in their order: what nbval compares."""
+    if isinstance(value, str):
+        for regex, replace in NBVAL_PATTERNS:
+            value = re.sub(regex, replace, value)
+        return value
+    if isinstance(value, list):
+        return [sanitized(item) for item in value]
+    if isinstance(value, dict):
+        return {key: sanitized(item) for key, item in value.items()}
+    return value
 
 
 def exercises_asked(source: str) -> list[str]:
