@@ -18,8 +18,7 @@ import re
 import nbformat
 import numpy as np
 import pytest
-from nbclient import NotebookClient
-from support.notebooks import code_cells, figure_table, load, outputs_text
+from support.notebooks import code_cells, execute, figure_table, load, outputs_text
 from support.oracle import head, head_gradients, softmax
 
 from llm_from_scratch.book.chapters import chapters
@@ -235,8 +234,7 @@ def test_inputs_of_other_sizes_flow_through_every_cell_and_every_shown_table(pat
     lang = "en" if path.parent.name == "en" else "ru"
     notebook = load(path)
     sets = with_other_sizes(notebook, np.random.default_rng(27))
-    NotebookClient(notebook, timeout=300, kernel_name="python3",
-                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    execute(notebook, path.parent)
     oracle, titles = candidates(sets), role_titles(lang)
     changed = (STRINGS.text_in(lang, "given.cells_changed"), *(
         STRINGS.text_in(lang, "given.inputs_changed", names=", ".join(names))

@@ -8,6 +8,11 @@ progress in a fresh temporary store, never in the user's own, under one fixed le
 id, on one fixed day (``book.clock``): stored notebooks show no progress, the same variants and the same review
 on any date, and a test run adds none.
 
+Every kernel the session starts talks over IPC, with its connection file and sockets in a short temporary
+directory of this process (``tools/kernels.py``): nbval's, an edited notebook's, a JupyterLab server's. Kernels
+started side by side cannot collide on a port, and one that still does not start is reported as a failure of the
+environment that names the test and the kernel.
+
 When a notebook cell fails and the installed libraries are not the versions of the
 lock (``requirements/lock.txt`` under the rootdir), which made the stored outputs,
 the summary names both and how to get the locked ones.
@@ -21,10 +26,14 @@ import shutil
 import tempfile
 from importlib import metadata
 
+import nbval.kernel
+import pytest
+
 from llm_from_scratch.book.clock import PINNED, TODAY_ENV
 from llm_from_scratch.book.progress import ENV as PROGRESS_ENV
 from llm_from_scratch.book.progress import LEARNER_ENV
 
+from .kernels import RUNTIME_ENV, EnvironmentFailure, IPCKernelManager, short_runtime_dir
 from .lock import LOCK, pins
 
 SANITIZE = pathlib.Path(__file__).with_name("nbval_sanitize.cfg")
@@ -38,10 +47,23 @@ def pytest_configure(config) -> None:
     os.environ[PROGRESS_ENV] = os.path.join(config.progress_dir, "progress.json")
     os.environ.setdefault(LEARNER_ENV, LEARNER)
     os.environ[TODAY_ENV] = PINNED
+    config.runtime_dir = os.environ[RUNTIME_ENV] = short_runtime_dir()
+    nbval.kernel.KernelManager = IPCKernelManager  # the name nbval's start_new_kernel makes its manager from
 
 
 def pytest_unconfigure(config) -> None:
     shutil.rmtree(getattr(config, "progress_dir", ""), ignore_errors=True)
+    shutil.rmtree(getattr(config, "runtime_dir", ""), ignore_errors=True)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A kernel or a server that did not start fails its test as the environment's failure, in one line, not as a
+    traceback that reads like the test's assertion."""
+    report = yield
+    if call.excinfo is not None and call.excinfo.errisinstance(EnvironmentFailure):
+        report.longrepr = f"ENVIRONMENT FAILURE, not this test's: {item.nodeid}: {call.excinfo.value}"
+    return report
 
 
 def installed(name: str) -> str | None:

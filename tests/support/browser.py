@@ -14,6 +14,7 @@ import json
 import os
 import pathlib
 import secrets
+import shutil
 import socket
 import subprocess
 import sys
@@ -57,7 +58,13 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def jupyterlab(served: pathlib.Path, home: pathlib.Path) -> Iterator[tuple[str, str]]:
-    """JupyterLab serving ``served``, its config, settings and workspaces under ``home``; yields (url, token)."""
+    """JupyterLab serving ``served``, its config, settings and workspaces under ``home``; yields (url, token).
+
+    Its kernels talk over IPC (tools/kernels.py), their files in a short directory of their own; the server starts
+    looking for a port at a free one and moves on if another process took it meanwhile, so its URL is read from
+    the server's own record of it, not assumed."""
+    from tools.kernels import SERVER_OPTIONS, short_runtime_dir
+
     settings = home / "settings" / "@jupyterlab" / "notebook-extension"
     settings.mkdir(parents=True)
     # render every cell (no windowing), so outputs far down the page exist in the DOM
@@ -67,27 +74,17 @@ def jupyterlab(served: pathlib.Path, home: pathlib.Path) -> Iterator[tuple[str, 
     apputils.mkdir(parents=True)
     (apputils / "notification.jupyterlab-settings").write_text(
         json.dumps({"fetchNews": "false", "checkForUpdates": False}))
-    port, token = free_port(), secrets.token_hex(16)
+    token, runtime = secrets.token_hex(16), pathlib.Path(short_runtime_dir())
     env = {**os.environ, "JUPYTER_CONFIG_DIR": str(home / "config"), "JUPYTER_DATA_DIR": str(home / "data"),
-           "JUPYTER_RUNTIME_DIR": str(home / "runtime"),
-           "JUPYTER_ALLOW_INSECURE_WRITES": "1"}
+           "JUPYTER_RUNTIME_DIR": str(runtime), "JUPYTER_ALLOW_INSECURE_WRITES": "1"}
     server = subprocess.Popen(
-        [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+        [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={free_port()}",
          f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={served}",
          f"--LabApp.user_settings_dir={home / 'settings'}", f"--LabApp.workspaces_dir={home / 'workspaces'}",
-         "--LabApp.expose_app_in_browser=True", "--ServerApp.allow_root=True"],
+         "--LabApp.expose_app_in_browser=True", "--ServerApp.allow_root=True", *SERVER_OPTIONS],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2)
-                break
-            except OSError:
-                if time.monotonic() > deadline or server.poll() is not None:
-                    raise RuntimeError("JupyterLab did not start") from None
-                time.sleep(0.3)
+        url = served_url(server, runtime, token, served)
         yield url, token
     finally:
         server.terminate()
@@ -95,6 +92,23 @@ def jupyterlab(served: pathlib.Path, home: pathlib.Path) -> Iterator[tuple[str, 
             server.wait(timeout=20)
         except subprocess.TimeoutExpired:
             server.kill()
+        shutil.rmtree(runtime, ignore_errors=True)
+
+
+def served_url(server: subprocess.Popen, runtime: pathlib.Path, token: str, served: pathlib.Path) -> str:
+    """The URL of a JupyterLab server once it answers, from the record it writes of itself (jpserver-PID.json)."""
+    from tools.kernels import EnvironmentFailure
+
+    record, deadline = runtime / f"jpserver-{server.pid}.json", time.monotonic() + 60
+    while True:
+        try:
+            url = f"http://127.0.0.1:{json.loads(record.read_text())['port']}"
+            urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2)
+            return url
+        except (OSError, ValueError, KeyError):
+            if time.monotonic() > deadline or server.poll() is not None:
+                raise EnvironmentFailure(f"JupyterLab serving {served} did not start") from None
+            time.sleep(0.3)
 
 
 CONSOLE_ERRORS: dict[object, list[str]] = {}  # a page -> its console's errors and its scripts' uncaught errors
@@ -161,11 +175,16 @@ def open_and_run(page, relative: str) -> None:
     still asking the kernel it ends (the debugger, the widgets), and its console says so."""
     page.set_default_timeout(60_000)
     page.evaluate("(path) => { window.jupyterapp.commands.execute('docmanager:open', {path}); }", relative)
-    page.wait_for_function("""(path) => {
+    status = page.wait_for_function("""(path) => {
         const panel = window.jupyterapp.shell.currentWidget;
+        const status = panel?.sessionContext?.session?.kernel?.status;
         return panel && panel.context && panel.context.path === path && panel.content.widgets.length > 0
-            && panel.sessionContext.session?.kernel?.status === 'idle';
-    }""", arg=relative)
+            && ['idle', 'dead'].includes(status) && status;
+    }""", arg=relative).json_value()
+    if status == "dead":
+        from tools.kernels import KernelDidNotStart
+
+        raise KernelDidNotStart(f"{relative} in JupyterLab", "its status is dead")
     # clear the stored counts first, or the wait below could pass on them before the cells run
     page.evaluate("() => window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs')")
     page.wait_for_function("() => window.jupyterapp.shell.currentWidget.content.widgets"

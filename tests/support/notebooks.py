@@ -84,8 +84,6 @@ def outputs_text(cell: nbformat.NotebookNode) -> str:
 def run_edited(path: pathlib.Path, edits: dict[str, tuple[str, str]], twice: str = "") -> nbformat.NotebookNode:
     """The notebook at ``path`` with each code cell that contains a pair's first string changed as the pair says
     (and the cell that contains ``twice`` run a second time right after itself), run in a fresh kernel."""
-    from nbclient import NotebookClient
-
     notebook = load(path)
     for cell in code_cells(notebook):
         for old, new in edits.values():
@@ -94,8 +92,17 @@ def run_edited(path: pathlib.Path, edits: dict[str, tuple[str, str]], twice: str
     if twice:
         at = next(i for i, cell in enumerate(notebook.cells) if cell.cell_type == "code" and twice in cell.source)
         notebook.cells.insert(at + 1, nbformat.from_dict({**notebook.cells[at], "id": "again"}))
-    NotebookClient(notebook, timeout=300, kernel_name="python3",
-                   resources={"metadata": {"path": str(path.parent)}}).execute()
+    return execute(notebook, path.parent)
+
+
+def execute(notebook: nbformat.NotebookNode, folder: pathlib.Path) -> nbformat.NotebookNode:
+    """Run ``notebook`` top to bottom in a fresh kernel (over IPC: tools/kernels.py) working in ``folder``."""
+    from nbclient import NotebookClient
+
+    from tools.kernels import AsyncIPCKernelManager
+
+    NotebookClient(notebook, timeout=300, kernel_name="python3", kernel_manager_class=AsyncIPCKernelManager,
+                   resources={"metadata": {"path": str(folder)}}).execute()
     return notebook
 
 
