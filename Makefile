@@ -19,19 +19,36 @@ UPGRADE ?= --upgrade
 COMPILE = $(TOOLS)/bin/uv pip compile pyproject.toml --extra test --python-version $(OLDEST) $(UPGRADE) --quiet \
 	--custom-compile-command "make lock"
 
-.PHONY: lab test check test-lowest lock report bench notebooks lint clean
+.PHONY: lab test check test-lowest lock report bench notebooks lint clean FORCE
 
-# $(PYTHON) is one of the Pythons $(1), or make stops with one line that names them
-check_python = $(PYTHON) -c 'import sys; v = "%d.%d" % sys.version_info[:2]; sys.exit(None if v in "$(1)".split() \
-	else "$(PYTHON) is Python " + v + "; this needs Python $(1): for example make PYTHON=python$(lastword $(1)) \
-	$(or $(MAKECMDGOALS),test)")'
+# The interpreter PYTHON names, found where .ci/run finds one (tools/find-python: PATH, then pyenv's installed
+# versions, whose shims refuse a version not selected); looked up once, when a recipe first needs it
+FOUND = $(eval FOUND := $$(shell tools/find-python $$(PYTHON)))$(FOUND)
+minor = $(shell $(1) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)
+
+# $(FOUND) is one of the Pythons $(1), or make stops with one line that names them
+check_python = $(if $(FOUND),$(FOUND) -c 'import sys; v = "%d.%d" % sys.version_info[:2]; sys.exit(None if v in \
+	"$(1)".split() else "$(PYTHON) is Python " + v + "; this needs Python $(1): for example make \
+	PYTHON=python$(lastword $(1)) $(or $(MAKECMDGOALS),test)")',{ echo "make: PYTHON=$(PYTHON) is no Python that \
+	can make a venv here (not on PATH, not in pyenv's versions)" >&2; exit 1; })
+
+# A venv made by another Python than the one PYTHON names, when PYTHON is given (make PYTHON=…, or the
+# environment): its stamp is out of date, and the recipe says so in one line and makes it anew. Without PYTHON, a
+# venv keeps the Python it was made by.
+stale = $(and $(filter command line environment,$(origin PYTHON)),$(wildcard $(1)/bin/python),$(filter-out \
+	$(call minor,$(1)/bin/python),$(call minor,$(FOUND))))
+anew = $(if $(call stale,$(1)),FORCE)
+made_by = make: $(1) was made by Python $(call minor,$(1)/bin/python) and PYTHON=$(PYTHON) is Python
+remake_if_stale = $(if $(call stale,$(1)),@$(call check_python,$(2)) && echo "$(made_by) $(call minor,$(FOUND)): \
+	making $(1) anew" && rm -rf $(1))
 
 # A venv ($(1)) made by a Python among $(3), with exactly the versions of a requirements file ($(2)), then
 # this package without dependencies, and the settings its JupyterLab needs (written into the venv only: kernel
 # messages sent at once, no news prompt); a venv made here tells git to ignore it.
 define install
+	$(call remake_if_stale,$(1),$(3))
 	@test -x $(1)/bin/python || $(call check_python,$(3))
-	test -x $(1)/bin/python || { $(PYTHON) -m venv $(1) && echo '*' > $(1)/.gitignore; }
+	test -x $(1)/bin/python || { $(FOUND) -m venv $(1) && echo '*' > $(1)/.gitignore; }
 	$(1)/bin/python -m pip install --quiet --upgrade pip
 	$(1)/bin/python -m pip install --quiet -r $(2)
 	$(1)/bin/python -m pip install --quiet --no-deps -e .
@@ -39,10 +56,10 @@ define install
 	touch $@
 endef
 
-$(VENV)/.locked: $(LOCK) pyproject.toml
+$(VENV)/.locked: $(LOCK) pyproject.toml $(call anew,$(VENV))
 	$(call install,$(VENV),$(LOCK),$(SUPPORTED))
 
-$(LOWEST_VENV)/.locked: $(LOWEST) pyproject.toml
+$(LOWEST_VENV)/.locked: $(LOWEST) pyproject.toml $(call anew,$(LOWEST_VENV))
 	$(call install,$(LOWEST_VENV),$(LOWEST),$(OLDEST))
 
 $(VENV)/.bench: $(VENV)/.locked
@@ -76,7 +93,7 @@ test-lowest: $(LOWEST_VENV)/.locked ## make test's suite under the lowest versio
 		-m "not walk")
 
 lock: ## refresh the lock and the lowest versions, environment.yml, then re-execute the notebooks
-	test -x $(TOOLS)/bin/uv || { $(PYTHON) -m venv $(TOOLS) && echo '*' > $(TOOLS)/.gitignore \
+	test -x $(TOOLS)/bin/uv || { $(FOUND) -m venv $(TOOLS) && echo '*' > $(TOOLS)/.gitignore \
 		&& $(TOOLS)/bin/pip install --quiet $(UV); }
 	$(COMPILE) --universal --fork-strategy fewest -o $(LOCK)
 	$(COMPILE) --python-platform linux --resolution lowest-direct -o $(LOWEST)
@@ -99,6 +116,8 @@ notebooks: $(VENV)/.locked ## carry the source edition's code cells into the oth
 
 lint: $(VENV)/.locked ## ruff over the package, tests, benchmarks and the notebooks' code cells
 	$(VENV)/bin/ruff check .
+
+FORCE:
 
 clean:
 	rm -rf $(VENV) $(LOWEST_VENV) $(TOOLS) artifacts .pytest_cache

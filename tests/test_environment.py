@@ -42,19 +42,45 @@ def test_one_universal_lock_serves_every_supported_python_with_the_same_releases
     assert "requires-python = \">=3.11\"" in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
 
 
+def python_saying(minor: int, path: pathlib.Path) -> pathlib.Path:
+    """A Python that says it is 3.``minor`` to every ``-c`` it runs (all make asks a Python before making a venv)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("#!/bin/sh\nexec " + sys.executable + f" -c 'import sys; sys.version_info = (3, {minor}, 0); "
+                    "exec(sys.argv[2])' -c \"$2\"\n")
+    path.chmod(0o755)
+    return path
+
+
+def make(*arguments: str) -> subprocess.CompletedProcess:
+    """make in the project, as a newcomer runs it (not inside `make test`)."""
+    outer = {name: value for name, value in os.environ.items() if name not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
+    return subprocess.run(["make", "-s", *arguments], cwd=ROOT, capture_output=True, text=True, env=outer)
+
+
 def test_a_python_outside_the_range_is_refused_in_one_line_before_anything_is_made(tmp_path):
     """make names the range, makes no venv, and says how to choose another Python."""
-    fake = tmp_path / "python3"
-    fake.write_text("#!/bin/sh\nexec " + sys.executable + " -c 'import sys; sys.version_info = (3, 14, 0); "
-                    "exec(sys.argv[2])' -c \"$2\"\n")
-    fake.chmod(0o755)
-    venv = tmp_path / "venv"
-    outer = {name: value for name, value in os.environ.items() if name not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
-    result = subprocess.run(["make", "-s", f"VENV={venv}", f"PYTHON={fake}", "test"], cwd=ROOT, capture_output=True,
-                            text=True, env=outer)  # as a newcomer runs it, not inside `make test`
+    fake, venv = python_saying(14, tmp_path / "python3"), tmp_path / "venv"
+    result = make(f"VENV={venv}", f"PYTHON={fake}", "test")
     assert result.returncode != 0 and not venv.exists()
     [line] = [line for line in result.stderr.splitlines() if not re.match(r"make(\[\d+\])?:", line)]
     assert "is Python 3.14; this needs Python 3.11 3.12 3.13" in line and "make PYTHON=python3.13 test" in line
+
+
+def test_a_venv_made_by_another_python_than_the_one_given_is_said_in_one_line_and_made_anew(tmp_path):
+    """make PYTHON=… after a venv was made by another Python: one line says so, and the venv goes (here the new
+    Python can only answer questions, so making the new venv then fails); without PYTHON, or with one of the same
+    version, the venv stays as it is."""
+    venv = tmp_path / "venv"
+    python_saying(11, venv / "bin" / "python")
+    (venv / ".locked").touch()
+    given = python_saying(12, tmp_path / "other" / "python3")
+    assert make(f"VENV={venv}", "-n", str(venv / ".locked")).stdout == ""
+    assert make(f"VENV={venv}", f"PYTHON={python_saying(11, tmp_path / 'same' / 'python3')}", "-n",
+                str(venv / ".locked")).stdout == ""
+    result = make(f"VENV={venv}", f"PYTHON={given}", str(venv / ".locked"))
+    assert result.stdout.splitlines()[0] == (f"make: {venv} was made by Python 3.11 and PYTHON={given} is Python 3.12: "
+                                             f"making {venv} anew")
+    assert not (venv / ".locked").exists()
 
 
 def test_the_lock_is_inside_the_declared_ranges():
