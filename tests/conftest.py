@@ -5,6 +5,8 @@ No test, kernel or server started by the tests touches the learner's own progres
 each test module its own (JupyterLab servers live as long as a module), and each test a fresh one.
 """
 
+import os
+
 import pytest
 from support import stable_id
 from support.browser import MEASURED
@@ -13,7 +15,7 @@ from llm_from_scratch.book.progress import ENV
 from llm_from_scratch.book.state import STATE
 from llm_from_scratch.book.text import set_language
 
-QUICK_LIMIT = 1.0  # seconds: a quick test that takes longer belongs in the slow tier
+QUICK_LIMIT = 1.0  # seconds of CPU: a quick test that takes longer belongs in the slow tier
 TIERS = ("notebook", "browser", "slow")
 
 
@@ -44,16 +46,35 @@ def pytest_collection_modifyitems(config, items):
         items[:] = [item for item in items if item not in set(dropped)]
 
 
+def cpu_seconds() -> float:
+    """The CPU time this process and the children it waited for have used: what a test costs, whatever else the
+    machine is running (wall time grows with load, and a loaded machine would list tests that are quick)."""
+    times = os.times()
+    return times.user + times.system + times.children_user + times.children_system
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    """Each test's CPU time, in its report (a worker's reaches the run's summary with it)."""
+    start = cpu_seconds()
+    try:
+        return (yield)
+    finally:
+        item.user_properties.append(("cpu_seconds", cpu_seconds() - start))
+
+
 def pytest_terminal_summary(terminalreporter):
     """The step times the browser tests measured, at the end of the run, where CI's log shows them; and any test of
-    the quick tier that took longer than QUICK_LIMIT, which belongs in its tier."""
-    late = [report for report in terminalreporter.stats.get("passed", []) + terminalreporter.stats.get("failed", [])
-            if report.when == "call" and report.duration > QUICK_LIMIT
-            and not any(tier in report.keywords for tier in TIERS)]
+    the quick tier that used more than QUICK_LIMIT of CPU, which belongs in the slow tier."""
+    late = []
+    for report in terminalreporter.stats.get("passed", []) + terminalreporter.stats.get("failed", []):
+        cpu = dict(report.user_properties).get("cpu_seconds", 0.0)
+        if report.when == "call" and cpu > QUICK_LIMIT and not any(tier in report.keywords for tier in TIERS):
+            late.append((cpu, report))
     if late:
-        terminalreporter.section(f"quick tests over {QUICK_LIMIT:g} s: mark them slow (or make them quicker)")
-        for report in sorted(late, key=lambda r: -r.duration):
-            terminalreporter.write_line(f"{report.duration:6.2f} s  {report.nodeid}")
+        terminalreporter.section(f"quick tests over {QUICK_LIMIT:g} s of CPU: mark them slow (or make them quicker)")
+        for cpu, report in sorted(late, key=lambda pair: -pair[0]):
+            terminalreporter.write_line(f"{cpu:6.2f} s of CPU ({report.duration:.2f} s of wall time)  {report.nodeid}")
     if MEASURED:
         terminalreporter.section("step times measured in the browser")
         for line in MEASURED:
