@@ -1,6 +1,7 @@
 """The benchmarks still run (tiny sizes; PyTorch joins only where the bench extra is installed)."""
 
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -47,3 +48,13 @@ def test_the_enter_benchmark_counts_a_snapshot_and_one_read_modify_write_per_ans
     assert header[-6:] == ["store", "reads", "store", "writes", "locks", "taken"] and len(rows) == 2
     assert all(row[-3:] == ["2", "1", "2"] and int(row[-7]) > 0 for row in rows), lines
 
+
+
+def test_the_paths_benchmark_follows_three_flows_through_the_files_they_enter():
+    lines = run("benchmarks/bench_paths.py").splitlines()
+    flows = [line for line in lines if not line.startswith("  ")]
+    assert [line.split(":")[0] for line in flows] == [
+        "chapter27, an answer typed in a form", "chapter27, check_code of write-head",
+        "chapter27, review() with four items due"], lines
+    assert all(re.search(r"\d+ hops, \d+ returns to a file already left", line) for line in flows), lines
+    assert "book/exercises.py ×" in lines[1], "each file entered is named with how often"
