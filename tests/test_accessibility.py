@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from support.browser import blocking
 
-from llm_from_scratch.book.exercises import OPTIONS
+from llm_from_scratch.book.declare import OPTIONS
 from llm_from_scratch.book.figures import (
     COLORMAP,
     Panel,

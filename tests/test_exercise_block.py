@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from llm_from_scratch.book.answers import AnswerFormatError
-from llm_from_scratch.book.exercises import Exercise, ExerciseBook
+from llm_from_scratch.book.declare import Exercise
+from llm_from_scratch.book.exercises import ExerciseBook
 from llm_from_scratch.book.text import Catalogue, set_language
 from llm_from_scratch.book.verdicts import own, partial, right, same
 from llm_from_scratch.book.widgets import ExerciseForm

@@ -24,7 +24,7 @@ from support.oracle import softmax
 
 from llm_from_scratch.book.answers import MAX_DEPTH
 from llm_from_scratch.book.chapters import chapters
-from llm_from_scratch.book.exercises import OPTIONS
+from llm_from_scratch.book.declare import OPTIONS
 from llm_from_scratch.book.feedback import Feedback
 from llm_from_scratch.book.progress import store
 from llm_from_scratch.book.text import set_language

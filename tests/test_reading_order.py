@@ -21,7 +21,7 @@ import pytest
 from support.notebooks import comments, exercises_asked, load, outputs_text
 
 from llm_from_scratch.book.chapters import Chapter, chapters
-from llm_from_scratch.book.exercises import OPTIONS
+from llm_from_scratch.book.declare import OPTIONS
 from llm_from_scratch.book.text import LANGUAGES, set_language
 from llm_from_scratch.ch27.evidence import evidence
 from llm_from_scratch.ch27.exercises import EXERCISE_BOOK, EXERCISES

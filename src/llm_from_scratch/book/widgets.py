@@ -26,7 +26,8 @@ from IPython.display import HTML, display
 from .answers import AnswerFormatError, read_choice
 from .blocks import Section, to_html, to_text
 from .display import FOLDED_CLASS, figure_bundle
-from .exercises import OPTIONS, ExerciseBook
+from .declare import OPTIONS
+from .exercises import ExerciseBook
 from .feedback import Feedback
 from .figures import Figure
 from .progress import SURE_LEVELS

@@ -20,7 +20,7 @@ from ...book import code_check
 from ...book.answers import AnswerFormatError
 from ...book.code_check import Case, Finding
 from ...book.code_search import Search, Slip
-from ...book.exercises import Exercise
+from ...book.declare import Exercise
 from ...book.formatting import shape, vector
 from ...book.tolerances import FLOAT_NOISE
 from ...book.verdicts import Judgement, Phrase, own, right, wrong

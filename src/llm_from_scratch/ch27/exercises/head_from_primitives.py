@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...book.answers import AnswerFormatError, read_numbers
-from ...book.exercises import Exercise, choice_exercise
+from ...book.declare import Exercise, choice_exercise
 from ...book.formatting import below, num, vector
 from ...book.mistakes import diagnose
 from ...book.tolerances import FLOAT_NOISE

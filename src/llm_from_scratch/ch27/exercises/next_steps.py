@@ -3,7 +3,7 @@ catalogues/<language>/09_next.toml."""
 
 from __future__ import annotations
 
-from ...book.exercises import Exercise, choice_exercise
+from ...book.declare import Exercise, choice_exercise
 from ...book.formatting import labels, matrix, vector
 from ...book.verdicts import own
 from ..evidence import LearnerEvidence

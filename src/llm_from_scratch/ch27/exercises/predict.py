@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...book.answers import AnswerFormatError
-from ...book.exercises import Exercise
+from ...book.declare import Exercise
 from ...book.formatting import labels, matrix, shape, vector
 from ...book.verdicts import own, partial, right, rows_swapped, same, wrong
 from ..given import given

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...book.exercises import Exercise, choice_exercise
+from ...book.declare import Exercise, choice_exercise
 from ...book.formatting import below, matrix, num, vector
 from ...book.tolerances import FLOAT_NOISE, TYPED
 from ..evidence import LearnerEvidence

@@ -3,7 +3,7 @@ catalogues/<language>/04_scaling.toml."""
 
 from __future__ import annotations
 
-from ...book.exercises import choice_exercise
+from ...book.declare import choice_exercise
 from ...book.formatting import num, vector
 from ..evidence import LearnerEvidence
 

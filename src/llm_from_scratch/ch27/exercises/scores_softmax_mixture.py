@@ -16,7 +16,7 @@ import math
 import numpy as np
 
 from ...book.answers import AnswerFormatError
-from ...book.exercises import Exercise, choice_exercise
+from ...book.declare import Exercise, choice_exercise
 from ...book.formatting import num, trimmed, vector
 from ...book.verdicts import Judgement, own, right, wrong
 from ...engine.closed_form import array_softmax
