@@ -182,10 +182,17 @@ def _seed(learner: str, family: str) -> int:
 
 
 class ChapterVariants:
-    """Each learner's variants of each family, drawn once per kernel and kept."""
+    """Each learner's variants of each family, drawn once per kernel and kept, and the evidence of each, computed
+    once (a form's prompt, its answer's form and its judge read one head run)."""
 
     def __init__(self) -> None:
         self._drawn: dict[tuple[str, str], tuple[np.random.Generator, list[Draw], set[bytes]]] = {}
+        self._evidence: dict[tuple[str, str, int], LearnerEvidence] = {}
+
+    def clear(self) -> None:
+        """Forget every draw and its evidence (as a new kernel would)."""
+        self._drawn.clear()
+        self._evidence.clear()
 
     def draw(self, family: str, learner: str, n: int) -> Draw:
         """Variant ``n`` ≥ 1 of ``family`` for ``learner``: the first DISTINCT drawn in turn, each unlike the ones
@@ -218,7 +225,10 @@ class ChapterVariants:
         return dataclasses.replace(found[n - 1], variant=n)
 
     def evidence(self, family: str, learner: str, n: int) -> LearnerEvidence:
-        return LearnerEvidence(self.draw(family, learner, n))
+        key = (family, learner, int(n))
+        if key not in self._evidence:
+            self._evidence[key] = LearnerEvidence(self.draw(family, learner, n))
+        return self._evidence[key]
 
     def inputs(self, family: str, ev: LearnerEvidence) -> dict[str, object]:
         """What a variant gives the learner to work on."""
