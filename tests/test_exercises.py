@@ -34,13 +34,13 @@ from llm_from_scratch.ch27.exercises import (
     EXERCISE_BOOK,
     EXERCISES,
     NOTEBOOKS,
-    attempted,
     check,
     progress,
     reveal,
 )
 from llm_from_scratch.ch27.plane import default_vectors
 
+attempted = EXERCISE_BOOK.attempted
 CH27 = next(c for c in chapters(pathlib.Path(__file__).resolve().parents[1]) if c.name == "chapter27")
 
 # --- the second example, by hand --------------------------------------------------------

@@ -15,7 +15,7 @@ from llm_from_scratch.book import export
 from llm_from_scratch.book import progress as lasting
 from llm_from_scratch.book.progress import Store
 from llm_from_scratch.book.state import STATE
-from llm_from_scratch.ch27.exercises import check, set_name
+from llm_from_scratch.ch27.exercises import EXERCISE_BOOK, check
 
 HOSTILE = ['=HYPERLINK("http://example.invalid","click")', "+1+2", "-2+3", "@SUM(A1:A9)", "\t=1+1", "\r=1+1"]
 
@@ -64,7 +64,7 @@ def test_the_export_merges_stores_into_one_csv_and_names_the_corrupt_one(tmp_pat
         monkeypatch.setenv(lasting.LEARNER_ENV, learner_id)
         STATE.stores.clear()
         check("recurrent-vs-self", "b" if right else "a")
-    set_name("Ира")
+    EXERCISE_BOOK.set_name("Ира")
     corrupt = tmp_path / "jovyan-3" / "progress.json"
     corrupt.parent.mkdir()
     corrupt.write_bytes(b"{not json")

@@ -43,7 +43,7 @@ def kernel_store() -> pathlib.Path:
 @pytest.fixture(scope="module")
 def page(tmp_path_factory, kernel_store):
     cells = ('from llm_from_scratch.book.text import set_language\nset_language("ru")',
-             "from llm_from_scratch.ch27.widgets import exercise\n\nexercise(\"recurrent-vs-self\")",
+             "from llm_from_scratch.ch27.exercises import exercise\n\nexercise(\"recurrent-vs-self\")",
              'exercise("output-shape")', "from llm_from_scratch.ch27.exercises import progress\n\nprogress()",
              'exercise("scores")')
     viewport = {"width": 1400, "height": 900}

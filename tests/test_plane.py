@@ -165,7 +165,9 @@ def test_each_challenge_accepts_what_meets_it_and_names_what_is_missing(challeng
 
 
 def test_a_move_is_judged_only_after_its_prediction_and_from_the_plane_itself():
-    from llm_from_scratch.ch27.exercises import attempted, check, reveal
+    from llm_from_scratch.ch27.exercises import EXERCISE_BOOK, check, reveal
+
+    attempted = EXERCISE_BOOK.attempted
 
     plane = VectorPlane()
     plane.move("k1", 2, 0)
@@ -237,14 +239,14 @@ def test_a_plane_opens_on_the_cells_vectors_and_returns_to_them():
 
 
 def test_a_plane_of_inputs_it_cannot_draw_says_so_when_shown_and_challenged_and_raises_nothing(capsys):
-    from llm_from_scratch.ch27.widgets import challenge
+    from llm_from_scratch.ch27.exercises import challenge
 
     shown = []
     plane = VectorPlane(np.zeros((1, 3, 4)))
     said = "На плоскости помещаются только две строки по две координаты, а у Q форма [1, 3, 4]."
     assert repr(plane) == said
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr("llm_from_scratch.ch27.plane.display", lambda html: shown.append(html.data))
+        patch.setattr("llm_from_scratch.book.widgets.display", lambda html: shown.append(html.data))
         plane.show()
         challenge("plane-equal", plane)
     assert len(shown) == 2 and all(said in html for html in shown)

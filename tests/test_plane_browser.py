@@ -46,7 +46,7 @@ def browser_present():
 def page(tmp_path_factory):
     cells = ('from llm_from_scratch.book.text import set_language\nset_language("ru")', ECHO,
              "from llm_from_scratch.ch27.plane import VectorPlane\n\nplane = VectorPlane()\nplane.show()",
-             'from llm_from_scratch.ch27.widgets import challenge\n\nchallenge("plane-long", plane)')
+             'from llm_from_scratch.ch27.exercises import challenge\n\nchallenge("plane-long", plane)')
     viewport = {"width": 1400, "height": 1000}
     with throwaway_notebook(tmp_path_factory.mktemp("lab"), "plane.ipynb", cells, viewport) as page:
         page.locator(f".{PLANE_CLASS} svg").wait_for()

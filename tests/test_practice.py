@@ -17,21 +17,20 @@ from llm_from_scratch.book.state import STATE
 from llm_from_scratch.book.text import set_language
 from llm_from_scratch.ch27.exercises import (
     EXERCISE_BOOK,
-    attempted,
     check,
     check_code,
     hint,
-    learner,
-    next_variant,
     progress,
     reveal,
-    set_name,
     variant,
 )
 from llm_from_scratch.ch27.exercises import mastery as chapter_mastery
 from llm_from_scratch.ch27.variants import DISTINCT
 from llm_from_scratch.engine.closed_form import closed_form_backward, closed_form_head
 
+# what the book answers in code besides the notebooks' functions
+attempted, learner = EXERCISE_BOOK.attempted, EXERCISE_BOOK.learner
+next_variant, set_name = EXERCISE_BOOK.next_variant, EXERCISE_BOOK.set_name
 COUNT = 200
 # the quick tier's variants: between them every T and every d_k that the walk over COUNT meets (a test makes sure)
 QUICK_VARIANTS = {1, 2, 31}

@@ -21,7 +21,6 @@ from llm_from_scratch.book.state import STATE
 from llm_from_scratch.ch27.exercises import (
     EXERCISE_BOOK,
     NOTEBOOKS,
-    attempted,
     check,
     mastery,
     progress,
@@ -29,6 +28,7 @@ from llm_from_scratch.ch27.exercises import (
     reveal,
 )
 
+attempted = EXERCISE_BOOK.attempted
 TOTAL = len(EXERCISE_BOOK.exercises)  # the chapter's own exercises, code ones included
 
 

@@ -5,6 +5,7 @@ import json
 import os
 import pathlib
 import re
+import sys
 from unittest import mock
 
 import numpy as np
@@ -12,12 +13,14 @@ import pytest
 from support.notebooks import sanitized
 
 from llm_from_scratch.book import progress as lasting
+from llm_from_scratch.book import widgets as book_widgets
 from llm_from_scratch.book.clock import PINNED, TODAY_ENV, today
 from llm_from_scratch.book.mastery import Served
 from llm_from_scratch.book.progress import Attempt
 from llm_from_scratch.book.review import Due, calibration, due, interleaved, queue
-from llm_from_scratch.ch27 import widgets
-from llm_from_scratch.ch27.exercises import EXERCISE_BOOK, check, mastery, next_variant, progress, variant
+from llm_from_scratch.ch27 import evidence as chapter_evidence
+from llm_from_scratch.ch27.exercises import EXERCISE_BOOK, check, mastery, progress, review, variant
+from llm_from_scratch.ch27.variants import VARIANTS
 from llm_from_scratch.engine.closed_form import array_softmax
 from tools.lock import LOCK
 from tools.pytest_plugin import drift
@@ -33,6 +36,15 @@ def on(monkeypatch, days: int) -> datetime.date:
     day = DAY0 + datetime.timedelta(days)
     monkeypatch.setenv(TODAY_ENV, day.isoformat())
     return day
+
+
+def stand_in(exercise_id: str) -> str:
+    """What review asks in place of ``exercise_id`` on the store as it is now."""
+    return EXERCISE_BOOK.review.stand_in(exercise_id, EXERCISE_BOOK.records())
+
+
+def next_variant(exercise_id: str) -> int:
+    return EXERCISE_BOOK.next_variant(exercise_id)
 
 
 def queued() -> dict[str, datetime.date]:
@@ -116,14 +128,14 @@ def test_a_sibling_asked_in_review_moves_the_review_of_the_exercise_it_stands_fo
     on(monkeypatch, 0)
     check("why-root-dk", "b")
     on(monkeypatch, 1)
-    sibling = widgets.stand_in("why-root-dk")
+    sibling = stand_in("why-root-dk")
     assert sibling != "why-root-dk" and EXERCISE_BOOK[sibling].skills[0] == "skill.scaling"
     assert EXERCISE_BOOK[sibling].varies, "a sibling with fresh variants comes first"
     n = next_variant(sibling)
     inputs = variant(sibling, n)
     weights = array_softmax(inputs["query"][0] @ inputs["key"][0].T / inputs["query"].shape[-1] ** 0.5)
     before = mastery()["skill.scaling"].first_right
-    assert check(sibling, weights.tolist(), n, review_of="why-root-dk").correct
+    assert EXERCISE_BOOK.check(sibling, weights.tolist(), n, review_of="why-root-dk").correct
     assert "why-root-dk" not in queued() or queued()["why-root-dk"] == DAY0 + datetime.timedelta(8)
     assert queued()["why-root-dk"] == DAY0 + datetime.timedelta(8)
     assert mastery()["skill.scaling"].first_right == before + 1, "a review answer counts for mastery"
@@ -199,8 +211,8 @@ def test_the_chapters_review_interleaves_two_skills_with_two_items_each(monkeypa
 def shown_text(call) -> str:
     """What review() shows, as text: its HTML paragraphs and the forms' titles."""
     said = []
-    with mock.patch.object(widgets, "display", side_effect=lambda x, **_: said.append(x)), \
-            mock.patch.object(widgets.ExerciseForm, "show", lambda form: said.append(form)):
+    with mock.patch.object(book_widgets, "display", side_effect=lambda x, **_: said.append(x)), \
+            mock.patch.object(book_widgets.ExerciseForm, "show", lambda form, snapshot=None: said.append(form)):
         call()
     return "\n".join(re.sub("<[^>]+>", "", x.data) if hasattr(x, "data") else f"[form {x.exercise.id}]"
                      for x in said)
@@ -208,11 +220,11 @@ def shown_text(call) -> str:
 
 def test_review_says_plainly_when_nothing_is_due_and_when_the_next_is(monkeypatch):
     on(monkeypatch, 0)
-    assert "Сегодня повторять нечего. Повторений пока не запланировано" in shown_text(widgets.review)
+    assert "Сегодня повторять нечего. Повторений пока не запланировано" in shown_text(review)
     check(CHOICE, WRONG_CHOICE)
-    assert "Сегодня повторять нечего. Следующее повторение — 2026-01-06 (вопросов: 1)" in shown_text(widgets.review)
+    assert "Сегодня повторять нечего. Следующее повторение — 2026-01-06 (вопросов: 1)" in shown_text(review)
     on(monkeypatch, 1)
-    said = shown_text(widgets.review)
+    said = shown_text(review)
     assert "К повторению сегодня вопросов: 1" in said and "«суммы столбцов A»" in said
     assert "[form identical-keys]" in said, said  # a sibling of row-softmax with fresh variants
 
@@ -248,7 +260,7 @@ def test_queue_reads_only_known_exercises_and_in_the_books_order():
 
 
 def test_the_form_sends_the_level_chosen_with_the_answer_and_asks_again_for_the_next():
-    form = widgets.ExerciseForm(EXERCISE_BOOK, CHOICE)
+    form = book_widgets.ExerciseForm(EXERCISE_BOOK, CHOICE)
     assert form.answer.sure_labels == ["1 · наугад", "2 · скорее верно", "3 · уверенно"]
     form.answer._on_message(form.answer, {"event": "submit", "value": WRONG_CHOICE, "sure": 3}, [])
     assert "завтра" in form.feedback.value and form.answer.sure == 0
@@ -332,11 +344,11 @@ def test_review_asks_only_what_a_form_in_10_can_ask_alone(monkeypatch):
         assert check(exercise, answer).readable
     followed = {e.after for e in EXERCISE_BOOK.exercises.values() if e.after}
     for exercise in EXERCISE_BOOK.exercises:
-        assert widgets.stand_in(exercise) not in followed - {exercise}, exercise
-    assert widgets.stand_in("weights") == "weights", "a question with fresh variants comes back as itself"
-    assert EXERCISE_BOOK[widgets.stand_in("bug-hunt")].varies, "a choice comes back as a sibling with fresh variants"
+        assert stand_in(exercise) not in followed - {exercise}, exercise
+    assert stand_in("weights") == "weights", "a question with fresh variants comes back as itself"
+    assert EXERCISE_BOOK[stand_in("bug-hunt")].varies, "a choice comes back as a sibling with fresh variants"
     on(monkeypatch, 1)
-    said = shown_text(widgets.review)
+    said = shown_text(review)
     assert "[form value-gradient]" in said and "[form weights]" in said
     assert said.count("[form identical-keys]") <= 1 or "Новый пример 2" not in said
 
@@ -344,9 +356,10 @@ def test_review_asks_only_what_a_form_in_10_can_ask_alone(monkeypatch):
 def test_a_question_without_a_sibling_or_variants_that_reads_its_cells_is_pointed_back_to(monkeypatch):
     on(monkeypatch, 0)
     assert check("temperature-limits", [[1, 0, 0], [0.3, 0.3, 0.3]]).readable
-    monkeypatch.setattr(widgets, "stand_in", lambda exercise_id: exercise_id)  # as if it had no sibling
+    # as if it had no sibling
+    monkeypatch.setattr(EXERCISE_BOOK.review, "stand_in", lambda exercise_id, records: exercise_id)
     on(monkeypatch, 1)
-    said = shown_text(widgets.review)
+    said = shown_text(review)
     assert "вернитесь к нему там" in said and "[form temperature-limits]" not in said
 
 
@@ -360,7 +373,44 @@ def test_the_text_summary_says_how_often_each_confidence_was_right(monkeypatch):
 def test_a_plane_prediction_with_no_sibling_left_is_pointed_back_to_the_plane(monkeypatch):
     on(monkeypatch, 0)
     assert check("plane-equal-prediction", "a").readable
-    monkeypatch.setattr(widgets, "stand_in", lambda exercise_id: exercise_id)  # as if it had no sibling
+    # as if it had no sibling
+    monkeypatch.setattr(EXERCISE_BOOK.review, "stand_in", lambda exercise_id, records: exercise_id)
     on(monkeypatch, 1)
-    said = shown_text(widgets.review)
+    said = shown_text(review)
     assert "на плоскости векторов" in said and "[form plane-equal-prediction]" not in said
+
+
+OPENED: list[str] = []  # the paths opened while a test listens (an audit hook stays for the process)
+sys.addaudithook(lambda event, args: OPENED.append(os.fsdecode(args[0]))
+                 if event in ("open", "os.rename") and OPENED and isinstance(args[0], (str, bytes, os.PathLike))
+                 else None)
+
+
+def test_review_of_four_items_reads_the_store_once_and_runs_the_head_at_most_once_per_form(monkeypatch):
+    """From cleared caches, as in a new kernel: one read of the store under one lock, no write, and each form's
+    variant drawn and its head run once, whatever of it the form shows (prompt, answer's form, status)."""
+    on(monkeypatch, 0)
+    for exercise, answer in (("row-normalization", "a"), ("bug-hunt", "a"), ("why-root-dk", "b"),
+                             ("head-width", [1, 1])):
+        assert not check(exercise, answer).correct
+    on(monkeypatch, 1)
+    chapter_evidence.evidence.cache_clear()
+    VARIANTS.clear()
+    runs, forms = [], []
+    real_run, real_show = chapter_evidence.run_head, book_widgets.ExerciseForm.show
+    monkeypatch.setattr(chapter_evidence, "run_head", lambda *a, **k: runs.append(1) or real_run(*a, **k))
+    monkeypatch.setattr(book_widgets.ExerciseForm, "show", lambda form, snapshot=None: forms.append(form) or
+                        real_show(form, snapshot))
+    monkeypatch.setattr(book_widgets, "display", lambda *_, **__: None)
+    store_file = str(lasting.path())
+    OPENED.append("listening")
+    try:
+        review()
+    finally:
+        opened = OPENED[1:]
+        OPENED.clear()
+    assert len(forms) >= 4, "four due, each in a form or pointed back, and practice"
+    assert opened.count(store_file) == 1, "one read"
+    assert opened.count(store_file + ".lock") == 1, "one lock"
+    assert not [p for p in opened if p.startswith(store_file + ".") and p.endswith(".tmp")], "no write"
+    assert 0 < len(runs) <= len(forms), (len(runs), len(forms))

@@ -344,12 +344,11 @@ def test_new_example_puts_the_next_variant_above_the_box_and_judges_on_it():
 def review_text(monkeypatch):
     """What review() displays, its HTML parts joined."""
     from llm_from_scratch.book import widgets as book_widgets
-    from llm_from_scratch.ch27 import widgets
+    from llm_from_scratch.ch27.exercises import review
 
     shown = []
-    for module in (widgets, book_widgets):
-        monkeypatch.setattr(module, "display", shown.append)
-    widgets.review()
+    monkeypatch.setattr(book_widgets, "display", shown.append)
+    review()
     return " ".join(part.data for part in shown if hasattr(part, "data"))
 
 
@@ -376,8 +375,10 @@ def test_the_review_offers_exactly_the_skills_not_mastered(tmp_path, monkeypatch
 
 def test_a_learner_who_mastered_everything_is_told_so(monkeypatch):
     everything = {m.skill: m for m in EXERCISE_BOOK.mastery().values()}
-    monkeypatch.setattr(EXERCISE_BOOK, "mastery",
-                        lambda: {s: type(m)(**{**m.__dict__, "mastered": True}) for s, m in everything.items()})
+    from llm_from_scratch.book import review
+
+    monkeypatch.setattr(review, "mastery", lambda served, records: {
+        s: type(m)(**{**m.__dict__, "mastered": True}) for s, m in everything.items()})
     assert text("review.all_mastered") in review_text(monkeypatch)
 
 
@@ -392,7 +393,8 @@ def test_the_review_offers_its_own_questions_once_met_and_no_form_twice(tmp_path
     assert form not in shown
     titles = [EXERCISE_BOOK.title(e) for e in EXERCISE_BOOK.exercises]
     assert all(shown.count(text("widget.exercise.repr", title=t)) <= 1 for t in titles)
-    from llm_from_scratch.ch27.widgets import practice_for
+    def practice_for(skills, taken):
+        return EXERCISE_BOOK.review.practice_for(skills, EXERCISE_BOOK.records(), taken)
 
     scaling = ["skill.scaling"]  # weights-by-hand and head-width serve it; weights-by-hand taken by review
     assert practice_for(scaling, taken={"weights-by-hand"}) == {"skill.scaling": "weights-by-hand"}

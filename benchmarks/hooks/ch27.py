@@ -71,7 +71,7 @@ def _review_of_four() -> Callable[[], None]:
         quietly(check, exercise_id, answer)()
     os.environ[TODAY_ENV] = (datetime.date.fromisoformat(PINNED) + datetime.timedelta(1)).isoformat()
     evidence.cache_clear()
-    VARIANTS._drawn.clear()
+    VARIANTS.clear()
     return quietly(review)
 
 

@@ -35,10 +35,10 @@ from .clock import today
 from .declare import Exercise, Notebook
 from .feedback import Feedback, Hint, Solution
 from .formatting import matrix, shape
-from .mastery import Served, SkillMastery, mastery
+from .mastery import SkillMastery, mastery
 from .progress import SURE_LEVELS, Learner, StoreNotice, add_attempt, attempts_of, learner_of, store
 from .progress.summary import Progress, summary
-from .review import SURE, Due, interleaved, queue
+from .review import SURE, Due, ReviewPolicy, attempted
 from .text import LANGUAGES, Catalogue, language
 from .tolerances import FLOAT_NOISE, ROUNDED
 from .verdicts import Judgement, Own, Phrase, Unread, as_array, own
@@ -80,7 +80,7 @@ class ExerciseBook:
     the order given."""
 
     def __init__(self, chapter: str, exercises: tuple[Exercise, ...], strings: Catalogue,
-                 evidence: Callable[[], Any], variants: Variants | None = None) -> None:
+                 evidence: Callable[[], Any], variants: Variants | None = None, review_notebook: str = "") -> None:
         self.chapter = chapter
         self.strings = strings
         self.exercises = {e.id: _with_strings(e, strings) for e in exercises}
@@ -94,6 +94,7 @@ class ExerciseBook:
                                for stem in stems)
         self.evidence = evidence
         self.variants = variants
+        self.review = ReviewPolicy(exercises, review_notebook)  # review_notebook: the stem of review's notebook
 
     def said(self, exercise: Exercise, key: str | Own, fields: Mapping[str, object] | None = None,
              lang: str | None = None) -> str:
@@ -171,18 +172,18 @@ class ExerciseBook:
             raise ValueError(self.strings.text("variant.none", title=self.title(exercise_id)))
         return self.variants.inputs(exercise.varies, ev)
 
-    def next_variant(self, exercise_id: str) -> int:
-        """The variant (n ≥ 1) to practise on next: the family's newest one while this exercise has not been tried
-        on it (so the second example's three steps follow one example), else a variant no exercise has seen."""
-        family = self[exercise_id].varies
-        records = store().records(self.chapter)
-        tried = [a["variant"] for e in self.exercises.values() if family and e.varies == family
-                 for a in records.get(e.id, {}).get("attempts", [])]
-        newest = max(tried, default=0)
-        return newest if newest and not self.attempted(exercise_id, newest) else newest + 1
+    def next_variant(self, exercise_id: str, snapshot: dict | None = None) -> int:
+        """The variant (n ≥ 1) to practise on next (``ReviewPolicy.next_variant``), from ``snapshot`` (the store's,
+        read now, by default)."""
+        return self.review.next_variant(self[exercise_id].id, self.records(snapshot))
 
-    def learner(self) -> Learner:
-        return store().learner()
+    def records(self, snapshot: dict | None = None) -> dict[str, dict]:
+        """The chapter's records in ``snapshot`` (``Store.snapshot``), or in the store as it is now."""
+        return store().records(self.chapter) if snapshot is None else snapshot["chapters"].get(self.chapter, {})
+
+    def learner(self, snapshot: dict | None = None) -> Learner:
+        """The learner of ``snapshot`` (of the store by default: made and written if it has none yet)."""
+        return store().learner() if snapshot is None or snapshot["learner"] is None else snapshot["learner"]
 
     def set_name(self, name: str) -> Learner:
         """Add a display name beside the learner's id (what a teacher's table shows)."""
@@ -192,18 +193,21 @@ class ExerciseBook:
     def title(self, exercise_id: str) -> str:
         return self.strings.text(self[exercise_id].title)
 
-    def prompt(self, exercise_id: str, variant: int = 0) -> str:
+    def prompt(self, exercise_id: str, variant: int = 0, snapshot: dict | None = None) -> str:
         """The task, filled in with the variant's inputs; a fresh variant's own wording where the exercise has one
         (``variant_prompt``: the notebook's asks about numbers its cells show, a variant shows them itself)."""
         exercise = self[exercise_id]
         if not exercise.prompt:
             return ""
         key = exercise.key("variant_prompt") if variant and exercise.has("variant_prompt") else exercise.prompt
-        return self.said(exercise, key, exercise.inputs(self._evidence(exercise, variant)))
+        return self.said(exercise, key, exercise.inputs(self._evidence(exercise, variant,
+                                                                       lambda: self.learner(snapshot))))
 
-    def form(self, exercise_id: str, variant: int = 0) -> str:
+    def form(self, exercise_id: str, variant: int = 0, snapshot: dict | None = None) -> str:
         exercise = self[exercise_id]
-        return self._form(exercise, self._evidence(exercise, variant)) if exercise.form else ""
+        if not exercise.form:
+            return ""
+        return self._form(exercise, self._evidence(exercise, variant, lambda: self.learner(snapshot)))
 
     def _form(self, exercise: Exercise, ev: Any) -> str:
         return self.said(exercise, exercise.form, exercise.inputs(ev)) if exercise.form else ""
@@ -390,10 +394,10 @@ class ExerciseBook:
                         verdict.misconception, verdict_word=self.strings.text(
                             "feedback.correct") if verdict.correct else wrong_word, note=note)
 
-    def status(self, exercise_id: str, variant: int = 0) -> str:
-        """What the store says of the exercise on ``variant`` ("" if never tried): attempts, and whether one was
-        right. A form opens with it, so an answer given before a restart is not lost from view."""
-        tried = [a for a in store().records(self.chapter).get(exercise_id, {}).get("attempts", [])
+    def status(self, exercise_id: str, variant: int = 0, snapshot: dict | None = None) -> str:
+        """What the store (or ``snapshot``) says of the exercise on ``variant`` ("" if never tried): attempts, and
+        whether one was right. A form opens with it, so an answer given before a restart is not lost from view."""
+        tried = [a for a in self.records(snapshot).get(exercise_id, {}).get("attempts", [])
                  if a["variant"] == variant]
         if not tried:
             return ""
@@ -416,10 +420,9 @@ class ExerciseBook:
     def notice_text(self, notice: StoreNotice) -> str:
         return self.strings.text(notice.key, **notice.fields)
 
-    def attempted(self, exercise_id: str, variant: int | None = None) -> bool:
-        """Whether the exercise was tried: on any variant, or on ``variant``."""
-        tried = store().records(self.chapter).get(exercise_id, {}).get("attempts", [])
-        return any(variant is None or a["variant"] == variant for a in tried)
+    def attempted(self, exercise_id: str, variant: int | None = None, snapshot: dict | None = None) -> bool:
+        """Whether the exercise was tried (in the store, or in ``snapshot``): on any variant, or on ``variant``."""
+        return attempted(self.records(snapshot), exercise_id, variant)
 
     def reveal(self, exercise_id: str, variant: int = 0) -> Solution:
         """The expected answer, computed now, with its explanation; only after an attempt on that variant."""
@@ -456,20 +459,13 @@ class ExerciseBook:
         message = self.strings.text("hint.step", step=step + 1, steps=len(steps), hint=self.said(exercise, key, fields))
         return Hint(exercise_id, step + 1, len(steps), message)
 
-    def served(self) -> tuple[Served, ...]:
-        return tuple(Served(e.id, e.skills, bool(e.varies), e.kind == "code") for e in self.exercises.values())
-
     def mastery(self) -> dict[str, SkillMastery]:
         """Each skill of the chapter: its attempts, first-attempt successes without hints, hints, and mastered."""
-        return mastery(self.served(), store().records(self.chapter))
+        return mastery(self.review.served, self.records())
 
     def review_queue(self) -> tuple[list[Due], list[Due]]:
         """What is due today (or earlier), interleaved for one session, and what is due later, by day."""
-        items = queue(self.served(), store().records(self.chapter))
-        first_skill = {e.id: (*e.skills, "")[0] for e in self.exercises.values()}
-        now = today()
-        return (interleaved([i for i in items if i.day <= now], first_skill),
-                sorted((i for i in items if i.day > now), key=lambda i: i.day))
+        return self.review.queue(self.records(), today())
 
     def progress(self) -> Progress:
         """Which exercises were checked anywhere and which were answered right, by notebook, with each notebook's

@@ -60,7 +60,7 @@ def chapter_mastery(book: Any, records: dict[str, dict]) -> list[tuple[object, .
     values (a cell above changed), first-attempt successes without hints, hints, mastered; then the attempts said
     with a confidence, the share of them right at each level (1 guess, 2 probably right, 3 sure; empty where
     none) and the day the next of its exercises is due for review (today for one overdue; empty if none is)."""
-    served = book.served()
+    served = book.review.served
     due_days = {item.exercise_id: max(item.day, today()) for item in queue(served, records)}
     rows = []
     for m in mastery(served, records).values():

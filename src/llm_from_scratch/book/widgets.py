@@ -25,12 +25,13 @@ from IPython.display import HTML, display
 
 from .answers import AnswerFormatError, read_choice
 from .blocks import Section, to_html, to_text
-from .display import FOLDED_CLASS, figure_bundle
+from .clock import today
 from .declare import OPTIONS
+from .display import FOLDED_CLASS, figure_bundle
 from .exercises import ExerciseBook
 from .feedback import Feedback
 from .figures import Figure
-from .progress import SURE_LEVELS
+from .progress import SURE_LEVELS, store
 from .review import SAID
 from .state import STATE
 from .text import book_text, language
@@ -273,6 +274,20 @@ class Explorer:
         return self.state
 
 
+class NotDrawn:
+    """What a widget gives for inputs it cannot draw: shown, or challenged, it says why in one sentence, so the
+    cells after it still run."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+    def show(self) -> None:
+        display(HTML(lang_div(f"<p><strong>{escape(self.reason)}</strong></p>")))
+
+    def __repr__(self) -> str:
+        return self.reason
+
+
 class ExerciseForm:
     """An answer box with its check button (``AnswerBox``: Enter or the button judges the text it holds then),
     feedback, and hint and reveal buttons enabled after an attempt; an exercise with variants adds «Новый пример»,
@@ -292,7 +307,7 @@ class ExerciseForm:
 
     def __init__(self, book: ExerciseBook, exercise_id: str, variant: int = 0, source: object = None,
                  values: dict[str, object] | None = None, answer_cell_below: bool = False,
-                 review_of: str = "") -> None:
+                 review_of: str = "", snapshot: dict | None = None) -> None:
         self.book = book
         self.review_of = review_of  # in review, the exercise this one is asked in place of
         self.exercise = book[exercise_id]
@@ -318,7 +333,7 @@ class ExerciseForm:
                                                      last=OPTIONS[-1]),
                                     description=book_text("widget.exercise.choose"), check_label=check, width="10em")
         else:
-            self.answer = AnswerBox(placeholder=book.form(exercise_id, variant), description=book_text(
+            self.answer = AnswerBox(placeholder=book.form(exercise_id, variant, snapshot), description=book_text(
                 "widget.exercise.answer"), check_label=check, width="36em")
         self.judged: str | None = None  # the text last judged: its value arriving late clears nothing
         if self.answer is not None:
@@ -329,7 +344,7 @@ class ExerciseForm:
         self.new_button = (w.Button(description=book_text("widget.exercise.new_example")) if self.exercise.varies
                            else None)
         self.given = w.HTML()  # a fresh variant's task (the static part above shows the form's first one)
-        self._unlock()
+        self._unlock(snapshot)
         self.feedback = w.HTML()
         self.hint_text = w.HTML()
         self.solution = w.HTML()
@@ -338,7 +353,7 @@ class ExerciseForm:
         if self.new_button:
             self.new_button.on_click(lambda _: self.new_example())
         self.unfold = _Unfold()
-        status = book.status(exercise_id, variant)
+        status = book.status(exercise_id, variant, snapshot)
         if status:  # answered before, in an earlier kernel: the form says so
             self.feedback.value = lang_div(f'<div role="status">{escape(status)}</div>')
         STATE.forms[book.chapter, exercise_id] = self  # the latest form of the exercise shows its status
@@ -351,9 +366,9 @@ class ExerciseForm:
             if feedback.readable:
                 self.reveal_button.disabled = self.hint_button.disabled = False
 
-    def _unlock(self) -> None:
-        self.reveal_button.disabled = self.hint_button.disabled = not self.book.attempted(self.exercise.id,
-                                                                                          self.variant)
+    def _unlock(self, snapshot: dict | None = None) -> None:
+        attempted = self.book.attempted(self.exercise.id, self.variant, snapshot)
+        self.reveal_button.disabled = self.hint_button.disabled = not attempted
 
     def _answer_changed(self, change) -> None:
         if change["new"] != self.judged:  # the feedback belongs to the text it judged
@@ -405,10 +420,10 @@ class ExerciseForm:
         self._unlock()
         return self.variant
 
-    def static_html(self) -> str:
+    def static_html(self, snapshot: dict | None = None) -> str:
         """The exercise's title and task, and the answer's written form; a choice's options are in ``show``."""
         exercise_id = self.exercise.id
-        written = self.book.form(exercise_id, self.variant)
+        written = self.book.form(exercise_id, self.variant, snapshot)
         form = f"<p><em>{escape(book_text('widget.exercise.form'))}: {escape(written)}</em></p>" if written else ""
         which = f" {book_text('widget.exercise.variant', n=self.variant)}" if self.variant else ""
         own = self.book.own_values(exercise_id, self.values) if not self.variant else ""
@@ -416,7 +431,8 @@ class ExerciseForm:
         in_code = f"<p>{escape(book_text('widget.exercise.in_code'))}</p>" if self.answer_cell_below else ""
         return (f'<div lang="{language()}" style="border:2px solid #000;padding:6px 10px">'
                 f"<p><strong>{escape(book_text('widget.exercise.title', title=self.book.title(exercise_id)) + which)}"
-                f"</strong> {escape(self.book.prompt(exercise_id, self.variant))}</p>{own}{form}{in_code}</div>")
+                f"</strong> {escape(self.book.prompt(exercise_id, self.variant, snapshot))}</p>"
+                f"{own}{form}{in_code}</div>")
 
     def show_options(self) -> None:
         """A choice's options as a stored list, for readers without a kernel: the live list replaces it."""
@@ -426,8 +442,9 @@ class ExerciseForm:
             show_snapshot(f'<ul style="list-style:none;margin:0">{items}</ul>',
                           "\n".join(f"{k}) {v}" for k, v in options))
 
-    def show(self) -> None:
-        display(HTML(self.static_html()))
+    def show(self, snapshot: dict | None = None) -> None:
+        """Its static part (read from ``snapshot`` where one is given, else from the store now), then the live form."""
+        display(HTML(self.static_html(snapshot)))
         self.show_options()
         buttons = [self.hint_button, self.reveal_button, *([self.new_button] if self.new_button else [])]
         if self.answer is None:
@@ -449,3 +466,64 @@ def shown_in_form(book: ExerciseBook, feedback: Feedback, variant: int = 0) -> F
     if form is not None:
         form.tell(feedback, variant)
     return feedback
+
+
+# what a review form cannot ask, by kind: it needs its notebook's cells (a choice: a prediction a move on the plane
+# follows)
+GO_BACK = {"state": "review.go_back_state", "choice": "review.go_back_state", "code": "review.go_back_code",
+           "numbers": "review.go_back_numbers"}
+HOW_ASKED = {"variant": "review.as_variant", "itself": "review.as_itself"}
+
+
+def _said(*parts: str) -> None:
+    display(HTML(lang_div(f"<p>{' '.join(parts)}</p>")))
+
+
+def show_review(book: ExerciseBook) -> None:
+    """A review session (``ReviewPolicy.session``) from one read of the store: the exercises due today, each asked
+    on a fresh variant, as a sibling of its skill, or as itself (one that needs its notebook is pointed back to
+    it); or that nothing is due, and when something next is. Then practice for the skills not yet mastered."""
+    snapshot = store().snapshot()
+    if snapshot["learner"] is None:  # a fresh store: the learner whose variants the forms show is made now
+        snapshot["learner"] = store().learner()
+    session = book.review.session(book.records(snapshot), today())
+    text = book.strings.text
+    if session.due:
+        _said(f"<strong>{escape(text('review.due', count=len(session.due)))}</strong>")
+    else:
+        later = session.later
+        next_day = (text("review.next", day=later[0].day.isoformat(), count=sum(i.day == later[0].day for i in later))
+                    if later else text("review.none_scheduled"))
+        _said(f"<strong>{escape(text('review.nothing_due'))}</strong>", escape(next_day))
+    for n, asked in enumerate(session.due, start=1):
+        due = book[asked.due.exercise_id]
+        head = text("review.item", n=n, count=len(session.due), skill=text(due.skills[0]), title=book.title(due.id))
+        head += text("review.item_confident") if asked.due.confident else ""
+        if asked.way == "go_back":
+            how = text(GO_BACK[due.kind], notebook=due.notebook[:2])
+        elif asked.way == "sibling":
+            how = text("review.as_sibling", sibling=book.title(asked.asks))
+        else:
+            how = text(HOW_ASKED[asked.way])
+        _said(f"<strong>{escape(head)}</strong>", escape(how))
+        if asked.way != "go_back":
+            review_of = due.id if asked.way == "sibling" else ""
+            ExerciseForm(book, asked.asks, asked.variant, review_of=review_of, snapshot=snapshot).show(snapshot)
+    if not session.practice:
+        if session.all_mastered:
+            _said(f"<strong>{escape(text('review.all_mastered'))}</strong>")
+        return
+    _said(f"<strong>{escape(text('review.practice'))}</strong>")
+    for practice in session.practice:
+        m = practice.mastery
+        skill = text("review.skill", skill=text(m.skill), first_right=m.first_right, required=m.required)
+        said = f"<strong>{escape(skill)}</strong>"
+        if practice.above:
+            _said(said, escape(text("review.above", title=book.title(practice.asks))))
+        elif practice.asks is None:
+            titles = ", ".join(text("review.title", title=book.title(e.id))
+                               for e in book.exercises.values() if m.skill in e.skills)
+            _said(said, escape(text("review.return_to", titles=titles)))
+        else:
+            _said(said, escape(text("review.fresh")))
+            ExerciseForm(book, practice.asks, practice.variant, snapshot=snapshot).show(snapshot)  # no cell below

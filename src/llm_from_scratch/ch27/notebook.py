@@ -4,8 +4,8 @@ A notebook computes its numbers in its own cells, with the engine (``Tensor``,
 ``scaled_dot_product_self_attention``), or takes them from a widget. ``show`` and ``show_folded`` display
 sections, figures, and tensors or arrays in a role; ``exercise``
 shows an exercise's form (on a variant, too), ``challenge`` a task on the vector plane and
-``review`` 10's practice; ``check``, ``check_code``, ``hint``, ``reveal``, ``variant`` and
-``mastery`` answer in code.
+``review`` 10's practice (all four from ``exercises.LAB``); ``check``, ``check_code``, ``hint``, ``reveal``,
+``variant``, ``mastery``, ``progress`` and ``reset_progress`` answer in code.
 """
 
 from inspect import getsource
@@ -19,13 +19,27 @@ from . import sections
 from .appendix import BlockSizeExplorer, cost_table, doubling_table, measure_heads, measurement_figure
 from .evidence import attention_history, evidence
 from .examples import invalid_inputs
-from .exercises import EXERCISE_BOOK, hint, holds_answer, mastery, progress, reveal, variant
+from .exercises import (
+    EXERCISE_BOOK,
+    challenge,
+    check,
+    check_code,
+    exercise,
+    hint,
+    holds_answer,
+    mastery,
+    progress,
+    reset_progress,
+    reveal,
+    review,
+    variant,
+)
 from .exercises.shapes import buggy_head
 from .figures import as_shown
 from .given import fold_difference
 from .plane import VectorPlane
 from .sections import render_trace
-from .widgets import HeadEditor, ScaleExplorer, WidthExplorer, challenge, check, check_code, exercise, review
+from .widgets import HeadEditor, ScaleExplorer, WidthExplorer
 
 
 def show(*parts) -> None:
@@ -69,6 +83,6 @@ def show_source(function) -> None:
 __all__ = ["BlockSizeExplorer", "attention_history", "HeadEditor", "ScaleExplorer", "SelfAttentionError", "Tensor",
            "VectorPlane", "WidthExplorer", "buggy_head", "challenge", "check", "check_code", "cost_table",
            "doubling_table", "exercise", "hint", "invalid_inputs", "mastery",
-           "measure_heads", "measurement_figure", "progress", "render_trace", "reveal", "review",
+           "measure_heads", "measurement_figure", "progress", "render_trace", "reset_progress", "reveal", "review",
            "scaled_dot_product_self_attention", "sections", "set_language", "show", "show_folded",
            "show_source", "variant"]

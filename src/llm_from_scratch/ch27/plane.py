@@ -24,7 +24,7 @@ from ..book.figures import Figure
 from ..book.formatting import num, trimmed
 from ..book.text import language
 from ..book.tolerances import FLOAT_NOISE
-from ..book.widgets import LiveWidget, esm, lang_div, snapshot
+from ..book.widgets import LiveWidget, NotDrawn, esm, lang_div, snapshot
 from .evidence import HeadRun, run_head
 from .examples import worked_arrays
 from .graph import Stages, stages_note, stages_of
@@ -311,18 +311,8 @@ PLANE_CLASS = "llm-plane"
 STEP, FINE = 0.5, 0.1  # a pointer's and an arrow key's step, and Shift's finer one
 
 
-class NotOnThePlane:
-    """What ``VectorPlane`` gives for inputs it cannot draw (the plane holds two rows of two): shown, or
-    challenged, it says so in one sentence, so the cells after it still run."""
-
-    def __init__(self, reason: str) -> None:
-        self.reason = reason
-
-    def show(self) -> None:
-        display(HTML(lang_div(f"<p><strong>{escape(self.reason)}</strong></p>")))
-
-    def __repr__(self) -> str:
-        return self.reason
+class NotOnThePlane(NotDrawn):
+    """What ``VectorPlane`` gives for inputs it cannot draw (the plane holds two rows of two)."""
 
 
 class VectorPlane(anywidget.AnyWidget):

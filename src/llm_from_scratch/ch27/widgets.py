@@ -1,4 +1,4 @@
-"""Chapter 27's explorers (score factor, d_k, editable Q/K/V) and its exercise forms.
+"""Chapter 27's explorers: the score factor, d_k, and editable Q/K/V.
 
 Built on ``book.widgets``: each explorer recomputes with the engine, and its
 ``show()`` prints a snapshot of the default state before the live widget.
@@ -15,19 +15,16 @@ import numpy as np
 from IPython.display import HTML, display
 
 from ..book.blocks import Section, Value, to_text
-from ..book.feedback import Feedback
 from ..book.figures import Figure, Panel, heatmap, line_panels
 from ..book.formatting import labels, num, trimmed, vector
 from ..book.widgets import (
     LABEL_STYLE,
-    ExerciseForm,
     Explorer,
     LiveWidget,
     Slider,
     figure_html,
     lang_div,
     mark_changes,
-    shown_in_form,
     snapshot,
 )
 from ..engine import SelfAttentionError, scaled_dot_product_self_attention
@@ -35,9 +32,7 @@ from ..engine.closed_form import array_softmax
 from . import sections
 from .evidence import HeadRun, evidence, random_query_key, run_head
 from .examples import RANDOM_BATCH, RANDOM_SEED, RANDOM_TOKENS, worked_arrays
-from .exercises import EXERCISE_BOOK
 from .graph import stages_note, stages_of
-from .plane import NotOnThePlane
 from .sections import forward, html_block
 from .strings import text
 
@@ -324,143 +319,3 @@ class HeadEditor:
             display(HTML(lang_div(f"<p>{escape(self.note)}</p>")))
         snapshot(list(forward(run_head(*self.inputs.values(), stages=self.stages))))
         display(LiveWidget([self.controls, w.HBox([self.reset]), self.view], text("widget.editor.repr")))
-
-
-# --- exercises -------------------------------------------------------------------------
-
-def check(exercise_id: str, answer: object, variant: int = 0, sure: int | None = None, **values: object) -> Feedback:
-    """Judge an answer given in a code cell (said with how ``sure``, if at all), on the ``values`` it was computed
-    from, passed by keyword (``EXERCISE_BOOK.check``); the exercise's form shows the feedback too."""
-    return shown_in_form(EXERCISE_BOOK, EXERCISE_BOOK.check(exercise_id, answer, variant, sure, **values), variant)
-
-
-def check_code(exercise_id: str, function: object, variant: int = 0, sure: int | None = None) -> Feedback:
-    """Judge the learner's function (``EXERCISE_BOOK.check_code``); the exercise's form shows the feedback too."""
-    return shown_in_form(EXERCISE_BOOK, EXERCISE_BOOK.check_code(exercise_id, function, variant, sure), variant)
-
-
-def exercise(exercise_id: str, variant: int = 0, **values: object) -> None:
-    """Show the exercise's prompt (static) and its answer form (live), on ``variant``; the form judges on
-    ``values``, as its answer cell below it does (the prompt says that cell takes an answer too)."""
-    ExerciseForm(EXERCISE_BOOK, exercise_id, variant, values=values, answer_cell_below=True).show()
-
-
-def challenge(name: str, plane) -> None:
-    """A challenge on the vector plane: its prediction's form, then its move's, which judges ``plane`` as it stands
-    (the move's check waits for the prediction). A plane that could not be drawn says so instead."""
-    if isinstance(plane, NotOnThePlane):
-        plane.show()
-        return
-    ExerciseForm(EXERCISE_BOOK, f"{name}-prediction").show()
-    ExerciseForm(EXERCISE_BOOK, name, source=plane).show()
-
-
-REVIEW_NOTEBOOK = "10_exercises"  # review() is its practice
-# what a review form cannot ask, by kind: it needs its notebook's cells (a choice: a prediction a move on the plane
-# follows)
-GO_BACK = {"state": "review.go_back_state", "choice": "review.go_back_state", "code": "review.go_back_code",
-           "numbers": "review.go_back_numbers"}
-
-
-def practice_for(skills: list[str], taken: set[str] = frozenset()) -> dict[str, str | None]:
-    """For each skill, an exercise with fresh variants that serves it (a numbers one, each offered once where it
-    can be, none of ``taken`` while another serves), or None when it has none. A question of the review's own
-    notebook is offered only once attempted: before that, its prompt would stand above the prose that introduces
-    it."""
-    offered: dict[str, str | None] = {}
-    for skill in skills:
-        serving = [e.id for e in EXERCISE_BOOK.exercises.values()
-                   if skill in e.skills and e.varies and e.kind == "numbers" and _may_ask(e)]
-        fresh = [i for i in serving if i not in offered.values() and i not in taken]
-        offered[skill] = (fresh or serving or [None])[0]
-    return offered
-
-
-def _may_ask(exercise) -> bool:
-    """Whether review may ask ``exercise``: not one of the review's own notebook before it was attempted."""
-    return exercise.notebook != REVIEW_NOTEBOOK or EXERCISE_BOOK.attempted(exercise.id)
-
-
-def _asked_alone(exercise) -> bool:
-    """Whether a form in 10 can ask ``exercise`` as it is: it has fresh variants, whose inputs its prompt shows, or
-    it is a choice no move on the plane follows; a numbers question without variants reads its notebook's cells."""
-    followed = any(e.after == exercise.id for e in EXERCISE_BOOK.exercises.values())
-    return (bool(exercise.varies) and exercise.kind in ("numbers", "choice")) or (exercise.kind == "choice"
-                                                                                   and not followed)
-
-
-def stand_in(exercise_id: str) -> str:
-    """What review asks for a due exercise: itself where it has fresh variants (or cannot be asked here at all);
-    else a sibling of its first skill that a form asks alone, one with fresh variants first, then a choice not yet
-    attempted; else itself."""
-    due = EXERCISE_BOOK[exercise_id]
-    if due.varies or due.kind in ("state", "code"):
-        return exercise_id
-    siblings = [e for e in EXERCISE_BOOK.exercises.values() if e.id != exercise_id and due.skills[:1] == e.skills[:1]
-                and _asked_alone(e) and _may_ask(e)]
-    fresh = [e for e in siblings if e.varies] or [e for e in siblings if not EXERCISE_BOOK.attempted(e.id)]
-    return fresh[0].id if fresh else exercise_id
-
-
-def _said(*parts: str) -> None:
-    display(HTML(lang_div(f"<p>{' '.join(parts)}</p>")))
-
-
-def review() -> None:
-    """10's review: the exercises due today, mixed across skills (``ExerciseBook.review_queue``), each asked on a
-    fresh variant, as a sibling of its skill, or as itself (one that needs its notebook is pointed back to it); or
-    that nothing is due, and when something next is. Then practice: a fresh variant for each skill not yet
-    mastered that is not in today's review."""
-    now, later = EXERCISE_BOOK.review_queue()
-    if now:
-        _said(f"<strong>{escape(text('review.due', count=len(now)))}</strong>")
-    else:
-        next_day = (text("review.next", day=later[0].day.isoformat(), count=sum(i.day == later[0].day for i in later))
-                    if later else text("review.none_scheduled"))
-        _said(f"<strong>{escape(text('review.nothing_due'))}</strong>", escape(next_day))
-    asked: dict[str, int] = {}  # exercise -> how many of its forms review shows: each on a variant of its own
-    for n, item in enumerate(now, start=1):
-        due = EXERCISE_BOOK[item.exercise_id]
-        instead = stand_in(due.id)
-        head = text("review.item", n=n, count=len(now), skill=text(due.skills[0]), title=EXERCISE_BOOK.title(due.id))
-        head += text("review.item_confident") if item.confident else ""
-        form = instead != due.id or _asked_alone(due)
-        if not form:
-            how = text(GO_BACK[due.kind], notebook=due.notebook[:2])
-        elif instead != due.id:
-            how = text("review.as_sibling", sibling=EXERCISE_BOOK.title(instead))
-        else:
-            how = text("review.as_variant" if due.varies else "review.as_itself")
-        _said(f"<strong>{escape(head)}</strong>", escape(how))
-        if form:
-            before = asked.get(instead, 0)
-            variant = EXERCISE_BOOK.next_variant(instead) + before if EXERCISE_BOOK[instead].varies else 0
-            asked[instead] = before + 1
-            ExerciseForm(EXERCISE_BOOK, instead, variant, review_of=due.id if instead != due.id else "").show()
-    _practice({EXERCISE_BOOK[item.exercise_id].skills[0] for item in now}, set(asked))
-
-
-def _practice(reviewed: set[str], asked: set[str]) -> None:
-    """A fresh variant for each skill not yet mastered and not ``reviewed`` today, none of the exercises review
-    ``asked`` while another serves (that one is pointed to above); all mastered is said so."""
-    skills = EXERCISE_BOOK.mastery().values()
-    waiting = [m for m in skills if not m.mastered and m.skill not in reviewed]
-    if not waiting:
-        if all(m.mastered for m in skills):
-            _said(f"<strong>{escape(text('review.all_mastered'))}</strong>")
-        return
-    _said(f"<strong>{escape(text('review.practice'))}</strong>")
-    shown = set(asked)
-    for m, (skill, exercise_id) in zip(waiting, practice_for([m.skill for m in waiting], asked).items()):
-        said = text("review.skill", skill=text(skill), first_right=m.first_right, required=m.required)
-        if exercise_id in shown:
-            _said(f"<strong>{escape(said)}</strong>", escape(text("review.above",
-                                                                   title=EXERCISE_BOOK.title(exercise_id))))
-        elif exercise_id is None:
-            titles = ", ".join(text("review.title", title=EXERCISE_BOOK.title(e.id))
-                               for e in EXERCISE_BOOK.exercises.values() if skill in e.skills)
-            _said(f"<strong>{escape(said)}</strong>", escape(text("review.return_to", titles=titles)))
-        else:
-            _said(f"<strong>{escape(said)}</strong>", escape(text("review.fresh")))
-            ExerciseForm(EXERCISE_BOOK, exercise_id, EXERCISE_BOOK.next_variant(exercise_id)).show()  # no cell below
-            shown.add(exercise_id)

@@ -1,10 +1,11 @@
 """Chapter 27's predict-then-check exercises, each declared once; the machinery is ``book.exercises``.
 
-``check(exercise_id, answer)`` returns Feedback (``.correct``, ``.message``,
-``.misconception``) and never raises for any answer; ``check_code(exercise_id, fn)``
-judges a function the learner wrote; ``hint(exercise_id)`` gives the next, smaller step after an
-attempt; ``reveal(exercise_id)`` shows the answer, computed now, only after an attempt; ``progress()``
-says what was checked in any notebook or kernel, and ``reset_progress()`` starts the chapter over.
+The functions the notebooks call are ``LAB``'s (``book.lab``), bound here once: ``check(exercise_id, answer)``
+returns Feedback (``.correct``, ``.message``, ``.misconception``) and never raises for any answer;
+``check_code(exercise_id, fn)`` judges a function the learner wrote; ``exercise``, ``challenge`` and ``review``
+show forms; ``hint(exercise_id)`` gives the next, smaller step after an attempt; ``reveal(exercise_id)`` shows
+the answer, computed now, only after an attempt; ``progress()`` says what was checked in any notebook or kernel,
+and ``reset_progress()`` starts the chapter over.
 
 Each notebook's exercises are declared in the module named for it (``predict`` for 01_predict …, ``review`` for
 10_exercises), in the order the notebook asks them; the second example's, ``*-by-hand``, are worked with a pencil
@@ -20,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...book.exercises import ExerciseBook
+from ...book.lab import Lab
 from ..evidence import evidence
 from ..strings import STRINGS
 from ..variants import VARIANTS
@@ -39,21 +41,21 @@ IN_READING_ORDER = (predict, scores_softmax_mixture, shapes, scaling, history, h
                     next_steps, review)
 # in reading order, the code exercises last (the review lists what it offers in this order)
 DECLARED = sorted((e for module in IN_READING_ORDER for e in module.EXERCISES), key=lambda e: e.kind == "code")
-EXERCISE_BOOK = ExerciseBook("ch27", tuple(DECLARED), STRINGS, evidence, VARIANTS)
+EXERCISE_BOOK = ExerciseBook("ch27", tuple(DECLARED), STRINGS, evidence, VARIANTS, review_notebook="10_exercises")
 EXERCISES = EXERCISE_BOOK.exercises  # by id, each with its strings' names from the catalogue
 NOTEBOOKS = EXERCISE_BOOK.notebooks  # which notebook asks which exercise (tests/test_exercises.py reads the notebooks)
-check = EXERCISE_BOOK.check
-check_code = EXERCISE_BOOK.check_code
-reveal = EXERCISE_BOOK.reveal
-hint = EXERCISE_BOOK.hint
-progress = EXERCISE_BOOK.progress
-attempted = EXERCISE_BOOK.attempted
-reset_progress = EXERCISE_BOOK.reset_progress
-variant = EXERCISE_BOOK.variant
-next_variant = EXERCISE_BOOK.next_variant
-mastery = EXERCISE_BOOK.mastery
-learner = EXERCISE_BOOK.learner
-set_name = EXERCISE_BOOK.set_name
+LAB = Lab(EXERCISE_BOOK)
+check = LAB.check
+check_code = LAB.check_code
+exercise = LAB.exercise
+challenge = LAB.challenge
+review = LAB.review
+hint = LAB.hint
+reveal = LAB.reveal
+variant = LAB.variant
+mastery = LAB.mastery
+progress = LAB.progress
+reset_progress = LAB.reset_progress
 
 
 def holds_answer(exercise_id: str, values: list[object]) -> bool:
