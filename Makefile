@@ -109,6 +109,7 @@ bench: $(VENV)/.bench ## the reading engine, the tiled head, numpy and PyTorch s
 	$(PY) benchmarks/profile_head.py
 	$(PY) benchmarks/bench_checks.py
 	$(PY) benchmarks/bench_enter.py
+	$(PY) benchmarks/bench_paths.py
 	$(PY) benchmarks/bench_widgets.py
 
 notebooks: $(VENV)/.locked ## carry the source edition's code cells into the others, then re-execute every notebook (commit)

@@ -57,6 +57,7 @@ from support.browser import (
     tab_to,
     wait_for_live_widgets,
 )
+from support.records import record
 
 from llm_from_scratch.book.chapters import chapters
 from llm_from_scratch.book.formatting import num, places, vector
@@ -182,7 +183,7 @@ def test_progress_from_another_kernel_shows_in_10s_summary(notebook):
     title = text_in(lang, "ex.first-look.title")
     row = next(line for line in cell.text_content().splitlines() if line.startswith(title))
     before = int(re.findall(r"\d+", row)[-1])
-    Store(notebook.progress).record("ch27", "first-look", True)
+    record(Store(notebook.progress), "ch27", "first-look", True)
     run_cell(page, run)
     said = [text_in(lang, "progress.right"), text_in(lang, "progress.attempts", attempts=before + 1)]
     page.wait_for_function("([node, title, said]) => node.textContent.split('\\n').some("

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from support import stable_id, tiered
 from support.notebooks import code_cells, exercises_asked, load
 from support.oracle import softmax
+from support.records import record
 
 from llm_from_scratch.book.answers import MAX_DEPTH
 from llm_from_scratch.book.chapters import chapters
@@ -462,7 +463,7 @@ def test_answers_stay_hidden_until_an_attempt():
 
 def test_every_exercise_reveals_its_answer_after_an_attempt(english):
     for exercise_id in EXERCISES:
-        store().record("ch27", exercise_id, False)
+        record(store(), "ch27", exercise_id, False)
         solution = reveal(exercise_id)
         assert solution.shown and solution.message.startswith("Answer:"), exercise_id
 
@@ -559,7 +560,7 @@ def test_every_exercise_has_hints_in_both_editions(english):
     from llm_from_scratch.ch27.exercises import EXERCISE_BOOK, hint
 
     for exercise_id, exercise in EXERCISE_BOOK.exercises.items():
-        store().record("ch27", exercise_id, False)
+        record(store(), "ch27", exercise_id, False)
         given = [hint(exercise_id) for _ in range(4)]
         assert len(exercise.hints) == (3 if exercise.kind == "numbers" else 2), exercise_id
         assert given[0].message.startswith("Hint 1 of "), exercise_id
@@ -579,9 +580,9 @@ def test_the_progress_summary_keeps_its_columns_under_titles_with_a_bar(language
     set_language(language)
     check("scores", [[0, 6], [6, -4]])
     check("value-gradient", [[1, 0], [0, 1]])
-    store().record("ch27", "first-look", False)
+    record(store(), "ch27", "first-look", False)
     for _ in range(12):
-        store().record("ch27", "weights", True)
+        record(store(), "ch27", "weights", True)
     shown = repr(progress()).splitlines()
     rows = shown[1:shown.index(EXERCISE_BOOK.strings.text("progress.skills_header"))]
     table = [line for line in rows if re.search(r"\S\s{2,}\S", line)]

@@ -10,6 +10,7 @@ import sys
 import textwrap
 
 import pytest
+from support.records import record
 
 from llm_from_scratch.book import export
 from llm_from_scratch.book import progress as lasting
@@ -22,7 +23,7 @@ HOSTILE = ['=HYPERLINK("http://example.invalid","click")', "+1+2", "-2+3", "@SUM
 
 def store_named(path, name: str):
     store = Store(path)
-    store.record("ch27", "recurrent-vs-self", True)
+    record(store, "ch27", "recurrent-vs-self", True)
     store.name(name)
     return path
 

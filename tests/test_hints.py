@@ -7,6 +7,7 @@ import re
 
 import numpy as np
 import pytest
+from support.records import record
 
 from llm_from_scratch.book.progress import store
 from llm_from_scratch.book.text import set_language
@@ -45,7 +46,7 @@ LADDERS = [(e.id, n) for e in EXERCISE_BOOK.exercises.values() if e.kind in ("nu
 def test_no_hint_gives_the_answer_away(exercise_id, n, lang):
     set_language(lang)
     exercise = EXERCISE_BOOK[exercise_id]
-    store().record("ch27", exercise_id, False, n)  # hints open after an attempt
+    record(store(), "ch27", exercise_id, False, n)  # hints open after an attempt
     ladder = []
     for _ in range(len(exercise.hints) + 2):  # to the top, and once more: the top stays the last step
         ladder.append(hint(exercise_id, n).message.split(": ", 1)[1])  # the step's words, not "hint 1 of 3"

@@ -9,6 +9,7 @@ import time
 import numpy as np
 import pytest
 from support import tiered
+from support.records import record as record_attempt
 
 from llm_from_scratch.book import progress as lasting
 from llm_from_scratch.book.formatting import matrix
@@ -216,7 +217,7 @@ VARIED = [i for i, e in EXERCISE_BOOK.exercises.items() if e.varies]
 def test_every_hint_and_answer_of_a_variant_can_be_told(exercise_id):
     """Hints and explanations name rows and columns: on 2×2 and 4×4 variants too."""
     for n in range(1, 31):
-        lasting.store().record("ch27", exercise_id, False, n)
+        record_attempt(lasting.store(), "ch27", exercise_id, False, n)
         assert reveal(exercise_id, n).shown
         steps = hint(exercise_id, n).steps
         assert all(hint(exercise_id, n).message for _ in range(steps))

@@ -11,6 +11,7 @@ import time
 
 import platformdirs
 import pytest
+from support.records import record
 
 from llm_from_scratch import Tensor
 from llm_from_scratch.book import progress as lasting
@@ -127,7 +128,7 @@ def test_an_answer_is_judged_again_when_what_its_verdict_read_changed_before_it_
         found = real_verdict(exercise, answer, variant, snapshot, values)
         verdicts.append(type(found).__name__)
         if len(verdicts) == 1:  # meanwhile, another kernel answers a variant of the same family
-            lasting.Store(store_file()).record("ch27", "weights-by-hand", False, 3)
+            record(lasting.Store(store_file()), "ch27", "weights-by-hand", False, 3)
         return found
 
     monkeypatch.setattr(EXERCISE_BOOK, "verdict", verdict)
@@ -141,7 +142,7 @@ def test_an_answer_is_judged_again_when_what_its_verdict_read_changed_before_it_
 def test_a_check_in_code_is_recorded_and_ids_of_no_exercise_are_listed():
     check("row-normalization", "a")
     check("row-normalization", "c")
-    lasting.store().record("ch27", "code-softmax", True)  # an exercise the chapter no longer has
+    record(lasting.store(), "ch27", "code-softmax", True)  # an exercise the chapter no longer has
     assert rows()["row-normalization"] == (2, True)
     assert list(rows())[-1] == "code-softmax" and rows()["code-softmax"] == (1, True)
 
@@ -157,11 +158,11 @@ def summary_blocks() -> list[list[list[str]]]:
 def test_the_summary_lists_exercises_by_notebook_with_totals_per_notebook_and_for_the_chapter():
     assert len(summary_blocks()) == len(NOTEBOOKS) + 1, "no other exercises: no group for them"
     check("scores", [[0, 6], [6, -4]])
-    lasting.store().record("ch27", "first-look", False)
-    lasting.store().record("ch27", "first-look", False)
-    lasting.store().record("ch27", "write-backward", False)
-    lasting.store().record("ch27", "write-backward", True)
-    lasting.store().record("ch27", "renamed-exercise", True)  # recorded by an earlier version of the chapter
+    record(lasting.store(), "ch27", "first-look", False)
+    record(lasting.store(), "ch27", "first-look", False)
+    record(lasting.store(), "ch27", "write-backward", False)
+    record(lasting.store(), "ch27", "write-backward", True)
+    record(lasting.store(), "ch27", "renamed-exercise", True)  # recorded by an earlier version of the chapter
     blocks = summary_blocks()
     assert blocks[0] == [["01 · Что учтёт каждый запрос"],
                          ["какому значению каждый запрос даст больший вес", "есть попытки, пока неверно",
@@ -183,7 +184,7 @@ def test_the_summary_lists_exercises_by_notebook_with_totals_per_notebook_and_fo
 
 def test_the_summary_by_notebook_speaks_english(english):
     check("scores", [[0, 6], [6, -4]])
-    lasting.store().record("ch27", "first-look", False)
+    record(lasting.store(), "ch27", "first-look", False)
     blocks = summary_blocks()
     assert blocks[0][0] == ["01 · What each query attends to"]
     assert blocks[0][-1] == ["total", "1 of 2 right, 1 tried but not right yet", "(attempts: 2)"]
@@ -198,7 +199,7 @@ def test_columns_line_up_by_what_the_screen_shows():
 
 def test_reset_forgets_this_chapter_only():
     check("scores", [[0, 6], [6, -4]])
-    lasting.store().record("ch28", "mask", True)
+    record(lasting.store(), "ch28", "mask", True)
     after = reset_progress()
     assert all(count == 0 for _, count, _ in after.rows)
     assert not attempted("scores") and not reveal("scores").shown
@@ -286,13 +287,13 @@ def test_no_temporary_file_is_left_behind():
 
 WRITER = textwrap.dedent("""
     import pathlib, sys, time
-    from llm_from_scratch.book.progress import store
+    from llm_from_scratch.book.progress import add_attempt, store
     print("ready", flush=True)
     while not pathlib.Path(sys.argv[3]).exists():
         time.sleep(0.001)
     print(time.monotonic(), flush=True)
     for i in range(int(sys.argv[1])):
-        store().record("ch27", sys.argv[2], i % 2 == 0)
+        store().transact(lambda data, i=i: add_attempt(data, "ch27", sys.argv[2], i % 2 == 0))
     print(time.monotonic(), flush=True)
 """)
 
@@ -422,7 +423,7 @@ def test_an_answer_is_not_held_up_by_another_process_judging_a_slow_head(tmp_pat
 
 FORKED = textwrap.dedent("""
     import multiprocessing, sys
-    from llm_from_scratch.book.progress import store
+    from llm_from_scratch.book.progress import add_attempt, store
     from llm_from_scratch.ch27.exercises import check
 
     def answer(_):
@@ -445,3 +446,13 @@ def test_a_process_forked_after_the_store_was_used_answers(tmp_path):
     result = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.split() == ["2", "True", "2"], result.stdout + result.stderr[-2000:]
+
+
+def test_reset_progress_reaches_a_notebook_through_its_one_import():
+    """README tells learners reset_progress() starts the chapter over: the notebooks' one import brings it."""
+    cell: dict = {}
+    exec("from llm_from_scratch.ch27.notebook import *", cell)
+    check("scores", [[0, 6], [6, -4]])
+    assert attempted("scores")
+    cell["reset_progress"]()
+    assert not attempted("scores")

@@ -6,6 +6,7 @@ import re
 import numpy as np
 import pytest
 from support.oracle import head, softmax
+from support.records import record
 
 from llm_from_scratch.book.progress import store
 from llm_from_scratch.book.widgets import CHANGED_STYLE, CHOICE_CLASS, ExerciseForm, mark_changes
@@ -287,7 +288,7 @@ def test_feedback_never_stays_beside_a_newer_answer():
 
 
 def test_a_form_opens_its_answer_after_an_attempt_made_anywhere():
-    store().record("ch27", "scores", False)  # in another notebook, or before a kernel restart
+    record(store(), "ch27", "scores", False)  # in another notebook, or before a kernel restart
     form = ExerciseForm(EXERCISE_BOOK, "scores")
     assert not form.reveal_button.disabled
     form.reveal_button.click()

@@ -116,7 +116,7 @@ def attempted(records: Mapping[str, Mapping], exercise_id: str, variant: int | N
 
 
 @dataclass(frozen=True)
-class Asked:
+class ReviewItem:
     """A due exercise as a session asks it: the exercise its form asks (itself, or a sibling in its place) on
     ``variant`` (0 where it has none), and ``way``: "variant", "sibling", "itself", or "go_back" where no form
     can ask it (it needs its notebook's cells)."""
@@ -142,7 +142,7 @@ class Practice:
 class Session:
     """One review: what is due today, as asked, what is due later, and the practice after it."""
 
-    due: tuple[Asked, ...]
+    due: tuple[ReviewItem, ...]
     later: tuple[Due, ...]
     practice: tuple[Practice, ...]
     all_mastered: bool
@@ -222,13 +222,13 @@ class ReviewPolicy:
             due = self.exercises[item.exercise_id]
             instead = self.stand_in(due.id, records)
             if instead == due.id and not self.asked_alone(due):
-                items.append(Asked(item, due.id, 0, "go_back"))
+                items.append(ReviewItem(item, due.id, 0, "go_back"))
                 continue
             before = asked.get(instead, 0)
             variant = self.next_variant(instead, records) + before if self.exercises[instead].varies else 0
             asked[instead] = before + 1
             way = "sibling" if instead != due.id else "variant" if due.varies else "itself"
-            items.append(Asked(item, instead, variant, way))
+            items.append(ReviewItem(item, instead, variant, way))
         skills = mastery(self.served, records).values()
         reviewed = {self.exercises[item.exercise_id].skills[0] for item in due_now}
         waiting = [m for m in skills if not m.mastered and m.skill not in reviewed]

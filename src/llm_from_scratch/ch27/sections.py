@@ -42,7 +42,6 @@ from .evidence import (
     row_sum_deviation,
     run_head,
 )
-from .exercises.shapes import buggy_head
 from .graph import chapter_loss, inputs_of
 from .strings import text
 
@@ -99,11 +98,6 @@ def inputs(run: HeadRun) -> Section:
         parts.append(Group((Matrix(name, tensor[0], labels(prefix, tensor.shape[1]), columns,
                                    text(ROLE_CAPTIONS[role]), tensor.shape),), role))
     return Section(text("section.inputs"), tuple(parts))
-
-
-def dot_products(run: HeadRun) -> Section:
-    return Section(text("section.dot_products"), tuple(
-        Value(f"q_{i}·Kᵀ", vector(row)) for i, row in enumerate(run.head.raw_scores.data[0])))
 
 
 def scores(run: HeadRun) -> Section:
@@ -258,14 +252,6 @@ def sums(run: HeadRun) -> Section:
     weights = run.weights[0]
     return Section(text("section.sums"), (Value(text("sums.rows"), vector(weights.sum(axis=1))),
                                           Value(text("sums.columns"), vector(weights.sum(axis=0)))))
-
-
-def bug_sums(ev: LearnerEvidence) -> Section:
-    """The bug hunt's evidence: buggy_head's row and column sums of A on the worked example."""
-    run = ev.worked
-    weights = buggy_head(run.query, run.key, run.value)[0][0]
-    return Section(text("section.bug_sums"), (Value(text("sums.rows"), vector(weights.sum(axis=1))),
-                                              Value(text("sums.columns"), vector(weights.sum(axis=0)))))
 
 
 def single(ev: LearnerEvidence) -> Section:

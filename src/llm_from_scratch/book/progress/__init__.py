@@ -282,9 +282,6 @@ class Store:
 
         return self.transact(rename)
 
-    def record(self, chapter: str, exercise_id: str, correct: bool, variant: int = 0, computed: bool = False) -> None:
-        self.transact(lambda data: add_attempt(data, chapter, exercise_id, correct, variant, computed))
-
     def record_hint(self, chapter: str, exercise_id: str, variant: int = 0) -> None:
         def one_more(data: dict) -> None:
             hints = _of(data, chapter, exercise_id)["hints"]
