@@ -51,10 +51,10 @@ def test_no_hint_gives_the_answer_away(exercise_id, n, lang):
     for _ in range(len(exercise.hints) + 2):  # to the top, and once more: the top stays the last step
         ladder.append(hint(exercise_id, n).message.split(": ", 1)[1])  # the step's words, not "hint 1 of 3"
     assert ladder[-1] == ladder[-2], "the ladder ends on its last step"
-    ev = EXERCISE_BOOK._evidence(exercise, n)
+    ev = EXERCISE_BOOK.drawn(exercise.id, n)
     expected = exercise.expected(ev)
     if exercise.kind == "code":
-        solution = EXERCISE_BOOK.said(exercise, exercise.facts(expected, ev)["answer"])
+        solution = EXERCISE_BOOK.present.said(exercise, exercise.facts(expected, ev)["answer"])
         lines = [line.strip() for line in solution.splitlines() if len(line.strip()) > 12]
         assert lines
         for said in ladder:

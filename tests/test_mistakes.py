@@ -74,10 +74,10 @@ def test_every_composition_of_up_to_two_slips_is_named_with_its_slips(exercise_i
         first = kept[int(np.argmax(np.abs(values - value.ravel()).max(axis=1) <= max(written_precision(value),
                                                                                        SAME_ANSWER)))]
         told_apart += first is composition
-        verdict = EXERCISE_BOOK.judge(exercise, value.tolist(), ev)
+        verdict = EXERCISE_BOOK.judge.judge(exercise, value.tolist(), ev)
         assert not verdict.correct and verdict.misconception == "+".join(slip.id for slip in first.slips), (
             value, verdict)
-        said = EXERCISE_BOOK.said(exercise, verdict.key, verdict.fields)
+        said = EXERCISE_BOOK.present.said(exercise, verdict.key, verdict.fields)
         for slip in first.slips:
             assert STRINGS.text_in(lang, slip.message) in said, said
     assert told_apart >= 20, told_apart
@@ -129,10 +129,10 @@ def test_every_composition_of_the_other_exercises_is_named_with_its_slips(exerci
             first = next(c for c in compositions if c.value.shape == value.shape and np.abs(
                 c.value - value).max() <= max(written_precision(value), SAME_ANSWER))
             told_apart += first is composition
-            verdict = EXERCISE_BOOK.judge(exercise, value.tolist(), ev)
+            verdict = EXERCISE_BOOK.judge.judge(exercise, value.tolist(), ev)
             assert not verdict.correct and verdict.misconception == "+".join(s.id for s in first.slips), (
                 value, verdict)
-            said = EXERCISE_BOOK.said(exercise, verdict.key, verdict.fields)
+            said = EXERCISE_BOOK.present.said(exercise, verdict.key, verdict.fields)
             assert all(STRINGS.text_in(lang, slip.message) in said for slip in first.slips), said
     assert told_apart >= len(library), told_apart
 
@@ -164,7 +164,7 @@ def test_an_answer_made_on_a_variant_seen_before_is_named(tmp_path, monkeypatch)
     named as another variant's."""
     monkeypatch.setenv("LLM_FROM_SCRATCH_PROGRESS", str(tmp_path / "progress.json"))
     book = EXERCISE_BOOK
-    first, second = (book._evidence(EXERCISES["scores-by-hand"], n).hand.head.raw_scores.data[0] for n in (1, 2))
+    first, second = (book.drawn("scores-by-hand", n).hand.head.raw_scores.data[0] for n in (1, 2))
     assert check("scores-by-hand", first.tolist(), variant=1).correct
     assert check("scores-by-hand", first.tolist(), variant=2).misconception == "other-variant"
     assert distance(first, second) > ROUNDED

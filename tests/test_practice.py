@@ -119,7 +119,7 @@ def test_on_every_hand_variant_the_engine_and_plain_numpy_are_right_and_named_mi
     assert check("scores-by-hand", raw, variant=n).correct
     assert check("weights-by-hand", weights.round(2), variant=n).correct
     assert check("output-by-hand", (weights @ v).round(2), variant=n).correct
-    head = EXERCISE_BOOK._evidence(EXERCISE_BOOK["scores-by-hand"], n).hand
+    head = EXERCISE_BOOK.drawn("scores-by-hand", n).hand
     assert check("weights-by-hand", head.weights[0], variant=n).correct, "the engine's own answer"
     row, row_gradient = weights[0].round(3), v[:, 0]  # L = o_00: the first row of Ā is the first column of V
     assert check("score-gradient", row * (row_gradient - row @ row_gradient), variant=n).correct

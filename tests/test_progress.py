@@ -90,7 +90,7 @@ def test_one_answer_reads_then_judges_with_no_lock_then_writes_and_sets_the_form
     form.answer.submit("a")  # the store exists from here on
     STATE.stores.clear()  # a kernel that has not read it yet
     events, shown = [], []
-    real_read, real_replace, real_judge = pathlib.Path.read_bytes, os.replace, EXERCISE_BOOK.judge
+    real_read, real_replace, real_judge = pathlib.Path.read_bytes, os.replace, EXERCISE_BOOK.judge.judge
 
     def read(path):
         if path == store_file():
@@ -108,7 +108,7 @@ def test_one_answer_reads_then_judges_with_no_lock_then_writes_and_sets_the_form
 
     monkeypatch.setattr(pathlib.Path, "read_bytes", read)
     monkeypatch.setattr(os, "replace", replace)
-    monkeypatch.setattr(EXERCISE_BOOK, "judge", judge)
+    monkeypatch.setattr(EXERCISE_BOOK.judge, "judge", judge)
     form.feedback.observe(lambda change: shown.append(change["new"]), names="value")
     form.answer.submit("c")
     assert events == [("read", True), ("judge", False), ("read", True), ("write", True)], (
@@ -122,17 +122,17 @@ def test_an_answer_is_judged_again_when_what_its_verdict_read_changed_before_it_
     """Another kernel answers a variant of the same family while this answer is judged: the verdict read which
     variants the learner had seen (a judge names an answer made on one of them), so it is judged again on the fresh
     records before it is written, and both attempts are kept."""
-    real_verdict, verdicts = EXERCISE_BOOK.verdict, []
+    real_verdict, verdicts = EXERCISE_BOOK.judge.verdict, []
 
-    def verdict(exercise, answer, variant, snapshot, values=None):
-        found = real_verdict(exercise, answer, variant, snapshot, values)
+    def verdict(exercise, answer, variant, read, values=None):
+        found = real_verdict(exercise, answer, variant, read, values)
         verdicts.append(type(found).__name__)
         if len(verdicts) == 1:  # meanwhile, another kernel answers a variant of the same family
             record(lasting.Store(store_file()), "ch27", "weights-by-hand", False, 3)
         return found
 
-    monkeypatch.setattr(EXERCISE_BOOK, "verdict", verdict)
-    right = EXERCISE_BOOK["scores-by-hand"].expected(EXERCISE_BOOK.evidence())
+    monkeypatch.setattr(EXERCISE_BOOK.judge, "verdict", verdict)
+    right = EXERCISE_BOOK["scores-by-hand"].expected(EXERCISE_BOOK.examples.evidence())
     assert check("scores-by-hand", right.tolist()).correct
     assert verdicts == ["Judgement", "Judgement"], "judged again on the records the other kernel wrote"
     attempts = lasting.store().records("ch27")

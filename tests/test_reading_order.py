@@ -93,9 +93,9 @@ def said_after_an_attempt(exercise, ev, lang: str) -> str:
     keys = [exercise.explain, *exercise.hints,
             *(exercise.key(name) for name in exercise.fields if exercise.options
               and (name in OPTIONS or name == "right" or name.startswith("why_")))]
-    said = [EXERCISE_BOOK.said(exercise, key, facts, lang) for key in keys]
+    said = [EXERCISE_BOOK.present.said(exercise, key, facts, lang) for key in keys]
     if exercise.kind == "state":  # a move's answer is words, not its expected
-        said.append(EXERCISE_BOOK.said(exercise, "reveal.answer", {"answer": facts["answer"]}, lang))
+        said.append(EXERCISE_BOOK.present.said(exercise, "reveal.answer", {"answer": facts["answer"]}, lang))
     return "\n".join(said)
 
 
@@ -156,7 +156,8 @@ def plain(text: str) -> str:
 def asked_in(exercise, ev, lang: str) -> str:
     """What the cell that asks an exercise says before any answer: its title and its prompt."""
     facts = exercise.inputs(ev)
-    return "\n".join(EXERCISE_BOOK.said(exercise, exercise.key(name), facts, lang) for name in ("title", "prompt"))
+    said = EXERCISE_BOOK.present.said
+    return "\n".join(said(exercise, exercise.key(name), facts, lang) for name in ("title", "prompt"))
 
 
 def given_away(lang: str, chapter: Chapter = CH27) -> list[str]:

@@ -2,7 +2,8 @@
 
 An ``Exercise`` is one block in its chapter: the notebook that asks it, its expected answer (a function of the
 chapter's evidence, computed when asked), how an answer is read, its judge and the misconceptions the judge names.
-Its strings are data, in the chapter's catalogue, under keys derived from its id. Nothing here reads the store,
+Its strings are data, in the chapter's catalogue, under keys derived from its id; ``say`` says one of them, or any
+catalogue string, with its fields. Nothing here reads the store,
 draws a variant or shows anything: ``book.exercises`` serves what is declared here.
 """
 
@@ -13,7 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .answers import read_choice, read_numbers
-from .verdicts import Given, Judgement, own
+from .text import Catalogue, language
+from .verdicts import Given, Judgement, Own, Phrase, own
 
 OPTIONS = ("a", "b", "c", "d")
 
@@ -124,3 +126,13 @@ class Notebook:
     asks: tuple[str, ...]
 
 
+def say(strings: Catalogue, exercise: Exercise, key: str | Own, fields: Mapping[str, object] | None = None,
+        lang: str | None = None) -> str:
+    """The catalogue string ``key`` (or the exercise's own one) with ``fields``, any ``Own`` or ``Phrase`` among
+    them said first, in ``lang`` (by default the chosen language)."""
+    if isinstance(key, Own):
+        key, fields = exercise.key(key.field), {**key.fields, **(fields or {})}
+    filled = {name: say(strings, exercise, value, lang=lang) if isinstance(value, Own) else
+              say(strings, exercise, value.key, value.fields, lang) if isinstance(value, Phrase) else value
+              for name, value in (fields or {}).items()}
+    return strings.text_in(lang or language(), key, **filled)

@@ -31,6 +31,7 @@ from .display import FOLDED_CLASS, figure_bundle
 from .exercises import ExerciseBook
 from .feedback import Feedback
 from .figures import Figure
+from .judge import are_the_exercises
 from .progress import SURE_LEVELS, store
 from .review import SAID
 from .state import STATE
@@ -315,7 +316,7 @@ class ExerciseForm:
         self.source = source  # an exercise of kind "state": what its answer is read from when checked
         self.values = values or {}  # what its answer cell passes to check: the example's own answer is judged on them
         self.answer_cell_below = answer_cell_below  # the prompt says once that the cell below takes an answer too
-        options = book.options(exercise_id)
+        options = book.present.options(self.exercise)
         self.choices = None
         check = book_text("widget.exercise.check")
         if self.exercise.kind == "state":
@@ -353,7 +354,7 @@ class ExerciseForm:
         if self.new_button:
             self.new_button.on_click(lambda _: self.new_example())
         self.unfold = _Unfold()
-        status = book.status(exercise_id, variant, snapshot)
+        status = book.present.status(self.exercise, variant, book.records(snapshot))
         if status:  # answered before, in an earlier kernel: the form says so
             self.feedback.value = lang_div(f'<div role="status">{escape(status)}</div>')
         STATE.forms[book.chapter, exercise_id] = self  # the latest form of the exercise shows its status
@@ -426,7 +427,7 @@ class ExerciseForm:
         written = self.book.form(exercise_id, self.variant, snapshot)
         form = f"<p><em>{escape(book_text('widget.exercise.form'))}: {escape(written)}</em></p>" if written else ""
         which = f" {book_text('widget.exercise.variant', n=self.variant)}" if self.variant else ""
-        own = self.book.own_values(exercise_id, self.values) if not self.variant else ""
+        own = self._own_values() if not self.variant else ""
         own = f"<p><strong>{escape(book_text('widget.exercise.own_values', values=own))}</strong></p>" if own else ""
         in_code = f"<p>{escape(book_text('widget.exercise.in_code'))}</p>" if self.answer_cell_below else ""
         return (f'<div lang="{language()}" style="border:2px solid #000;padding:6px 10px">'
@@ -434,9 +435,18 @@ class ExerciseForm:
                 f"</strong> {escape(self.book.prompt(exercise_id, self.variant, snapshot))}</p>"
                 f"{own}{form}{in_code}</div>")
 
+    def _own_values(self) -> str:
+        """The values its answer cell passes, written out, where they are not those of the exercise's example (a
+        cell above changed); "" where they are (or none are given)."""
+        book, exercise, values = self.book, self.exercise, self.values
+        if not values or book.misuse.given(exercise, 0, values) or are_the_exercises(
+                exercise, values, book.drawn(exercise.id)):
+            return ""
+        return book.present.values(values)
+
     def show_options(self) -> None:
         """A choice's options as a stored list, for readers without a kernel: the live list replaces it."""
-        options = self.book.options(self.exercise.id)
+        options = self.book.present.options(self.exercise)
         if options:
             items = "".join(f"<li><strong>{k})</strong> {escape(v)}</li>" for k, v in options)
             show_snapshot(f'<ul style="list-style:none;margin:0">{items}</ul>',

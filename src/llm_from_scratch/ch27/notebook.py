@@ -71,7 +71,7 @@ def fold_note(parts: tuple, answers: str) -> str:
     role = parts[first + 1] if first + 1 < len(parts) and isinstance(parts[first + 1], str) else ""
     exercise = EXERCISE_BOOK[answers]
     difference = fold_difference(parts[first], role, getattr(evidence(), exercise.example, None))
-    return EXERCISE_BOOK.said(exercise, "fold.own_values", {"title": EXERCISE_BOOK.title(answers),
+    return EXERCISE_BOOK.present.said(exercise, "fold.own_values", {"title": EXERCISE_BOOK.title(answers),
                                                             "difference": difference})
 
 

@@ -104,7 +104,8 @@ def summary(book: Any) -> Progress:
     levels = "; ".join(f"{text(SAID[level])} — " + (text("progress.figure.no_answers") if not tried.said[level] else
                                                     text("progress.figure.share", right=tried.right[level],
                                                          said=tried.said[level])) for level in SURE_LEVELS)
-    return Progress(rows, text("progress.header"), tuple(table), tuple(book.notice_text(notice) for notice in notices),
+    told = tuple(book.present.notice(notice) for notice in notices)
+    return Progress(rows, text("progress.header"), tuple(table), told,
                     skills, text("progress.skills_header"), skill_rows,
                     text("progress.due_now", count=len(now), later=next_day) + "\n"
                     + text("progress.calibration", levels=levels), drawn)
