@@ -52,8 +52,10 @@ def python_saying(minor: int, path: pathlib.Path) -> pathlib.Path:
 
 
 def make(*arguments: str) -> subprocess.CompletedProcess:
-    """make in the project, as a newcomer runs it (not inside `make test`)."""
-    outer = {name: value for name, value in os.environ.items() if name not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS")}
+    """make in the project, as a newcomer runs it: not inside `make test`, nor `make PYTHON=… test`, whose
+    PYTHON make exports to the tests."""
+    outer = {name: value for name, value in os.environ.items()
+             if name not in ("MAKEFLAGS", "MAKELEVEL", "MFLAGS", "PYTHON")}
     return subprocess.run(["make", "-s", *arguments], cwd=ROOT, capture_output=True, text=True, env=outer)
 
 
