@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from support import stable_id, tiered
 from support.notebooks import code_cells, exercises_asked, load
 from support.oracle import softmax
-from support.records import record
+from support.records import record, results
 
 from llm_from_scratch.book.answers import MAX_DEPTH
 from llm_from_scratch.book.chapters import chapters
@@ -553,7 +553,7 @@ def test_hints_open_after_an_attempt_and_come_in_smaller_steps():
     assert "S = QKᵀ/√d_k" in steps[0].message and "e^(S_0j)" in steps[1].message
     assert "np.exp(s)" in steps[2].message and not re.search(r"0\.01|0\.98", steps[2].message), "the method, no answer"
     assert store().hints("ch27", "weights") == 4, "every hint is recorded"
-    assert store().attempts("ch27")["weights"] == [False], "a hint is not an attempt"
+    assert results(store(), "ch27")["weights"] == [False], "a hint is not an attempt"
 
 
 def test_every_exercise_has_hints_in_both_editions(english):

@@ -17,6 +17,7 @@ from html import unescape
 import numpy as np
 import pytest
 from support.notebooks import outputs_of, run_edited
+from support.records import results
 
 from llm_from_scratch import Tensor
 from llm_from_scratch.book.export import EXPORT_COLUMNS, export
@@ -46,7 +47,7 @@ def softmax_row(s):
 
 def kept(exercise_id: str) -> tuple[list[bool], list[bool]]:
     """The exercise's attempts on its own values and on the learner's."""
-    return (store().attempts("ch27").get(exercise_id, []), store().attempts("ch27", own=True).get(exercise_id, []))
+    return (results(store(), "ch27").get(exercise_id, []), results(store(), "ch27", own=True).get(exercise_id, []))
 
 
 def said(key: str, lang: str = "ru", **fields) -> str:

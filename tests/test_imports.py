@@ -93,3 +93,57 @@ def test_the_walk_finds_imports_wherever_they_stand(tmp_path, source, expected):
 def test_a_cycle_is_found_and_named():
     assert cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert cycle({"a": {"b"}, "b": set()}) == []
+
+
+# --- the check pipeline's rooms ---------------------------------------------------------------------------------
+
+BOOK = f"{PACKAGE}.book"
+
+
+def test_the_store_is_a_leaf_that_imports_only_the_clock_and_the_kernels_state():
+    """progress/ reads and writes; the summary, its picture and the teacher's export read a snapshot of it and live
+    apart (its __main__ is only the export's command line)."""
+    assert graph()[f"{BOOK}.progress"] == {f"{BOOK}.clock", f"{BOOK}.state"}
+    assert sorted(p.name for p in (SRC / PACKAGE / "book" / "progress").glob("*.py")) == ["__init__.py", "__main__.py"]
+
+
+def test_the_steps_of_a_check_call_each_other_in_one_direction():
+    """declare → draw → judge → record → present: no step imports a later one, and none imports the front
+    (exercises), the notebooks' functions (lab) or a widget."""
+    order = ["declare", "draw", "judge", "record", "present"]
+    edges = graph()
+    for i, step in enumerate(order):
+        later = {f"{BOOK}.{name}" for name in order[i + 1:]} | {f"{BOOK}.{name}" for name in
+                                                                ("exercises", "lab", "widgets")}
+        assert not edges[f"{BOOK}.{step}"] & later, (step, edges[f"{BOOK}.{step}"] & later)
+
+
+def _module_functions() -> list[tuple[pathlib.Path, ast.FunctionDef]]:
+    return [(path, node) for path in sorted((SRC / PACKAGE).rglob("*.py"))
+            for node in ast.parse(path.read_text(encoding="utf-8")).body if isinstance(node, ast.FunctionDef)]
+
+
+def test_no_module_level_function_takes_the_whole_book():
+    takers = [f"{path.name}:{node.name}" for path, node in _module_functions()
+              for argument in node.args.args + node.args.kwonlyargs
+              if argument.arg == "book" or "ExerciseBook" in ast.unparse(argument.annotation or ast.Constant(""))]
+    assert not takers, takers
+
+
+def test_one_check_and_one_check_code_the_notebooks_and_the_tests_share():
+    from llm_from_scratch.ch27 import exercises, notebook
+
+    defined = [f"{path.name}:{node.name}" for path, node in _module_functions() if node.name in ("check", "check_code")]
+    assert not defined, f"check and check_code are the Lab's, bound once in the chapter's exercises: {defined}"
+    assert notebook.check is exercises.check and notebook.check_code is exercises.check_code
+
+
+def test_the_chapter_defines_no_review_policy():
+    """What is due, what stands in and what is practised is the book's (book/review.py): the chapter only names
+    the notebook whose practice review is."""
+    edges = graph()
+    assert not any(f"{BOOK}.review" in imports for name, imports in edges.items() if name.startswith(f"{PACKAGE}.ch27"))
+    words = ("stand_in", "practice_for", "next_variant")
+    found = [f"{path.name}:{node.name}" for path, node in _module_functions()
+             if "ch27" in path.parts and any(word in ast.unparse(node) for word in words)]
+    assert not found, found

@@ -11,14 +11,14 @@ import time
 
 import platformdirs
 import pytest
-from support.records import record
+from support.records import record, results
 
 from llm_from_scratch import Tensor
 from llm_from_scratch.book import progress as lasting
 from llm_from_scratch.book.clock import PINNED
 from llm_from_scratch.book.progress import VERSION
-from llm_from_scratch.book.progress.summary import _aligned
 from llm_from_scratch.book.state import STATE
+from llm_from_scratch.book.summary import _aligned
 from llm_from_scratch.ch27.exercises import (
     EXERCISE_BOOK,
     NOTEBOOKS,
@@ -203,7 +203,7 @@ def test_reset_forgets_this_chapter_only():
     after = reset_progress()
     assert all(count == 0 for _, count, _ in after.rows)
     assert not attempted("scores") and not reveal("scores").shown
-    assert lasting.store().attempts("ch28") == {"mask": [True]}
+    assert results(lasting.store(), "ch28") == {"mask": [True]}
 
 
 def test_the_path_comes_from_the_environment_or_the_users_own_data_directory(monkeypatch, tmp_path):

@@ -26,9 +26,9 @@ from .mastery import SkillMastery, mastery
 from .misuse import Misuse
 from .present import Presenter
 from .progress import Learner, store
-from .progress.summary import Progress, summary
 from .record import Entry, missed_sure_today, recorded
 from .review import SURE, Due, ReviewPolicy, attempted
+from .summary import Progress, summary
 from .text import LANGUAGES, Catalogue
 from .verdicts import Judgement
 
@@ -195,8 +195,14 @@ class ExerciseBook:
 
     def progress(self) -> Progress:
         """Which exercises were checked anywhere and which were answered right, by notebook, with each notebook's
-        total and the chapter's; then which skills are mastered."""
-        return summary(self)
+        total and the chapter's; then which skills are mastered; from one read of the store."""
+        lasting = store()
+        records = self.records(lasting.snapshot())
+        notices = lasting.take_notices()
+        if lasting.memory_notice and lasting.memory_notice not in notices:
+            notices.append(lasting.memory_notice)
+        return summary(self.notebooks, self.exercises, self.review, self.strings, records,
+                       [self.present.notice(notice) for notice in notices], today())
 
     def reset_progress(self) -> Progress:
         """Start the chapter over: forget every recorded attempt at its exercises, in every kernel."""

@@ -20,13 +20,13 @@ import sys
 import unicodedata
 from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from .clock import today
 from .mastery import mastery
 from .progress import SURE_LEVELS, Learner, attempts_of, parse
-from .review import calibration, queue
-from .text import LANGUAGES, book_text, set_language
+from .review import ReviewPolicy, calibration, queue
+from .text import LANGUAGES, Catalogue, book_text, set_language
 
 CHAPTERS = "llm_from_scratch.chapters"  # the entry point group: chapter name -> its ExerciseBook
 EXPORT_COLUMNS = ("learner", "name", "chapter", "skill", "skill_name", "attempts", "attempts_on_own_values",
@@ -55,12 +55,12 @@ def installed_chapters() -> dict[str, EntryPoint]:
     return {point.name: point for point in entry_points(group=CHAPTERS)}
 
 
-def chapter_mastery(book: Any, records: dict[str, dict]) -> list[tuple[object, ...]]:
+def chapter_mastery(review: ReviewPolicy, strings: Catalogue, records: dict[str, dict]) -> list[tuple[object, ...]]:
     """A chapter's skills as a teacher's table reads them: skill, its name, attempts, attempts on the learner's own
     values (a cell above changed), first-attempt successes without hints, hints, mastered; then the attempts said
     with a confidence, the share of them right at each level (1 guess, 2 probably right, 3 sure; empty where
     none) and the day the next of its exercises is due for review (today for one overdue; empty if none is)."""
-    served = book.review.served
+    served = review.served
     due_days = {item.exercise_id: max(item.day, today()) for item in queue(served, records)}
     rows = []
     for m in mastery(served, records).values():
@@ -68,7 +68,7 @@ def chapter_mastery(book: Any, records: dict[str, dict]) -> list[tuple[object, .
         rated = calibration(a for i in ids if i in records for a in attempts_of(records[i]))
         shares = [f"{share:.3f}" if (share := rated.share(level)) is not None else "" for level in SURE_LEVELS]
         next_due = min((due_days[i] for i in ids if i in due_days), default=None)
-        rows.append((m.skill.removeprefix("skill."), book.strings.text(m.skill), m.attempts, m.own, m.first_right,
+        rows.append((m.skill.removeprefix("skill."), strings.text(m.skill), m.attempts, m.own, m.first_right,
                      m.hints, int(m.mastered), sum(rated.said.values()), *shares,
                      next_due.isoformat() if next_due else ""))
     return rows
@@ -97,7 +97,8 @@ def export(files: list[Path], out: TextIO, complain: TextIO) -> int:
             if chapter not in books:
                 print(book_text("export.unknown_chapter", path=str(file), chapter=chapter), file=complain)
                 continue
-            rows = chapter_mastery(books[chapter].load(), records)
+            book = books[chapter].load()
+            rows = chapter_mastery(book.review, book.strings, records)
             writer.writerows(row_as_data((*who, chapter, *row)) for row in rows)
     return skipped
 

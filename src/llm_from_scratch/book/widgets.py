@@ -25,14 +25,13 @@ from IPython.display import HTML, display
 
 from .answers import AnswerFormatError, read_choice
 from .blocks import Section, to_html, to_text
-from .clock import today
 from .declare import OPTIONS
 from .display import FOLDED_CLASS, figure_bundle
 from .exercises import ExerciseBook
 from .feedback import Feedback
 from .figures import Figure
 from .judge import are_the_exercises
-from .progress import SURE_LEVELS, store
+from .progress import SURE_LEVELS
 from .review import SAID
 from .state import STATE
 from .text import book_text, language
@@ -469,71 +468,10 @@ class ExerciseForm:
         display(live)
 
 
-def shown_in_form(book: ExerciseBook, feedback: Feedback, variant: int = 0) -> Feedback:
+def shown_in_form(chapter: str, feedback: Feedback, variant: int = 0) -> Feedback:
     """``feedback`` on an answer given in a code cell, shown in the exercise's latest form too; returned for the
     cell to show."""
-    form = STATE.forms.get((book.chapter, feedback.exercise_id))
+    form = STATE.forms.get((chapter, feedback.exercise_id))
     if form is not None:
         form.tell(feedback, variant)
     return feedback
-
-
-# what a review form cannot ask, by kind: it needs its notebook's cells (a choice: a prediction a move on the plane
-# follows)
-GO_BACK = {"state": "review.go_back_state", "choice": "review.go_back_state", "code": "review.go_back_code",
-           "numbers": "review.go_back_numbers"}
-HOW_ASKED = {"variant": "review.as_variant", "itself": "review.as_itself"}
-
-
-def _said(*parts: str) -> None:
-    display(HTML(lang_div(f"<p>{' '.join(parts)}</p>")))
-
-
-def show_review(book: ExerciseBook) -> None:
-    """A review session (``ReviewPolicy.session``) from one read of the store: the exercises due today, each asked
-    on a fresh variant, as a sibling of its skill, or as itself (one that needs its notebook is pointed back to
-    it); or that nothing is due, and when something next is. Then practice for the skills not yet mastered."""
-    snapshot = store().snapshot()
-    if snapshot["learner"] is None:  # a fresh store: the learner whose variants the forms show is made now
-        snapshot["learner"] = store().learner()
-    session = book.review.session(book.records(snapshot), today())
-    text = book.strings.text
-    if session.due:
-        _said(f"<strong>{escape(text('review.due', count=len(session.due)))}</strong>")
-    else:
-        later = session.later
-        next_day = (text("review.next", day=later[0].day.isoformat(), count=sum(i.day == later[0].day for i in later))
-                    if later else text("review.none_scheduled"))
-        _said(f"<strong>{escape(text('review.nothing_due'))}</strong>", escape(next_day))
-    for n, asked in enumerate(session.due, start=1):
-        due = book[asked.due.exercise_id]
-        head = text("review.item", n=n, count=len(session.due), skill=text(due.skills[0]), title=book.title(due.id))
-        head += text("review.item_confident") if asked.due.confident else ""
-        if asked.way == "go_back":
-            how = text(GO_BACK[due.kind], notebook=due.notebook[:2])
-        elif asked.way == "sibling":
-            how = text("review.as_sibling", sibling=book.title(asked.asks))
-        else:
-            how = text(HOW_ASKED[asked.way])
-        _said(f"<strong>{escape(head)}</strong>", escape(how))
-        if asked.way != "go_back":
-            review_of = due.id if asked.way == "sibling" else ""
-            ExerciseForm(book, asked.asks, asked.variant, review_of=review_of, snapshot=snapshot).show(snapshot)
-    if not session.practice:
-        if session.all_mastered:
-            _said(f"<strong>{escape(text('review.all_mastered'))}</strong>")
-        return
-    _said(f"<strong>{escape(text('review.practice'))}</strong>")
-    for practice in session.practice:
-        m = practice.mastery
-        skill = text("review.skill", skill=text(m.skill), first_right=m.first_right, required=m.required)
-        said = f"<strong>{escape(skill)}</strong>"
-        if practice.above:
-            _said(said, escape(text("review.above", title=book.title(practice.asks))))
-        elif practice.asks is None:
-            titles = ", ".join(text("review.title", title=book.title(e.id))
-                               for e in book.exercises.values() if m.skill in e.skills)
-            _said(said, escape(text("review.return_to", titles=titles)))
-        else:
-            _said(said, escape(text("review.fresh")))
-            ExerciseForm(book, practice.asks, practice.variant, snapshot=snapshot).show(snapshot)  # no cell below

@@ -259,12 +259,6 @@ class Store:
         """Each exercise of ``chapter``: its attempts and the hints on each variant, from every kernel."""
         return self._read()["chapters"].get(chapter, {})
 
-    def attempts(self, chapter: str, own: bool = False) -> dict[str, list[bool]]:
-        """Results of every attempt at each exercise of ``chapter`` (any variant), from every kernel: those on the
-        exercise's values, or (``own``) those on the learner's own."""
-        return {i: [a["correct"] for a in record["attempts"] if a.get("own", False) == own]
-                for i, record in self.records(chapter).items()}
-
     def hints(self, chapter: str, exercise_id: str, variant: int = 0) -> int:
         """How many hints the exercise has given on ``variant``."""
         return self.records(chapter).get(exercise_id, {}).get("hints", {}).get(str(variant), 0)

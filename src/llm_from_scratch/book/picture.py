@@ -9,10 +9,10 @@ from __future__ import annotations
 from matplotlib.figure import Figure as MplFigure
 from matplotlib.ticker import MaxNLocator
 
-from ..figures import Figure, to_svg
-from ..progress import SURE_LEVELS
-from ..review import SAID, Calibration
-from ..text import book_text
+from .figures import Figure, to_svg
+from .progress import SURE_LEVELS
+from .review import SAID, Calibration
+from .text import book_text
 
 BAR = {"height": 0.6, "edgecolor": "black", "linewidth": 1.0}
 DONE, OPEN = {"facecolor": "0.55", "hatch": ""}, {"facecolor": "white", "hatch": "///"}  # mastered or not: by hatch

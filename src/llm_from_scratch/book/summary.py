@@ -1,5 +1,6 @@
 """The chapter's summary that ``progress()`` returns: a picture (``picture``), then, folded, a table per notebook,
-the skills and the review, aligned in columns as the learner reads them."""
+the skills and the review, aligned in columns as the learner reads them. It is made from one snapshot of the
+store's records; it reads no store itself."""
 
 from __future__ import annotations
 
@@ -8,15 +9,16 @@ import itertools
 import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import date
 from html import escape
-from typing import Any
 
-from ..figures import Figure
-from ..mastery import SkillMastery
-from ..review import SAID, calibration
-from ..text import book_text, language
-from . import SURE_LEVELS, attempts_of, store
+from .declare import Exercise, Notebook
+from .figures import Figure
+from .mastery import SkillMastery, mastery
 from .picture import progress_figure
+from .progress import SURE_LEVELS, attempts_of
+from .review import SAID, ReviewPolicy, calibration
+from .text import Catalogue, book_text, language
 
 
 def _shown_width(words: str) -> int:
@@ -73,64 +75,74 @@ class Progress:
                 "image/svg+xml": self.figure.described_svg(), "text/plain": text}
 
 
-def summary(book: Any) -> Progress:
-    """A chapter's ``ExerciseBook``'s summary: which exercises were checked anywhere and which were answered right,
-    by notebook, with each notebook's total and the chapter's; then which skills are mastered."""
-    lasting = store()
-    attempts, own = lasting.attempts(book.chapter), lasting.attempts(book.chapter, own=True)
-    skills = tuple(book.mastery().values())
-    notices = lasting.take_notices()
-    if lasting.memory_notice and lasting.memory_notice not in notices:
-        notices.append(lasting.memory_notice)
-    text = book.strings.text
-    groups = _groups(book, attempts)
+def summary(notebooks: Sequence[Notebook], exercises: Mapping[str, Exercise], review: ReviewPolicy,
+            strings: Catalogue, records: Mapping[str, Mapping], notes: Sequence[str], now: date) -> Progress:
+    """A chapter's summary from its ``records`` (one snapshot of the store): which exercises were checked anywhere
+    and which were answered right, by notebook, with each notebook's total and the chapter's; then which skills are
+    mastered, what review holds ``now`` and later, and calibration; ``notes`` about the store close it."""
+    attempts = _results(records, own=False)
+    own = _results(records, own=True)
+    skills = tuple(mastery(review.served, records).values())
+    text = strings.text
+    titles = {i: text(e.title) for i, e in exercises.items()}
+    groups = _groups(notebooks, exercises, attempts, text)
     table: list[tuple[str, ...]] = []
     for heading, ids in groups:
-        table += [(), (heading,), *(_exercise_row(book, i, attempts.get(i, []), len(own.get(i, []))) for i in ids),
-                  _total_row(book, "progress.total", ids, attempts)]
-    table += [(), _total_row(book, "progress.chapter_total", tuple(book.exercises), attempts)]
+        table += [(), (heading,), *(_exercise_row(titles, i, attempts.get(i, []), len(own.get(i, [])), text)
+                                    for i in ids),
+                  _total_row("progress.total", ids, attempts, text)]
+    table += [(), _total_row("progress.chapter_total", tuple(exercises), attempts, text)]
     skill_rows = tuple((text(m.skill), text(
         "progress.skill_row", state=text("progress.mastered" if m.mastered else "progress.not_mastered"),
         first_right=m.first_right, required=m.required, attempts=m.attempts, hints=m.hints)) for m in skills)
     rows = tuple((i, len(attempts.get(i, [])), any(attempts.get(i, []))) for _, ids in groups for i in ids)
-    now, later = book.review_queue()
-    due = [(text("progress.figure.now"), len(now))] if now else []
+    due_now, later = review.queue(records, now)
+    due = [(text("progress.figure.now"), len(due_now))] if due_now else []
     due += [(day.isoformat(), len(list(items))) for day, items in itertools.groupby(later, key=lambda i: i.day)]
     next_day = (text("progress.due_next", day=later[0].day.isoformat(), count=sum(i.day == later[0].day
                                                                                 for i in later))
                 if later else text("progress.due_none"))
-    tried = calibration(a for record in lasting.records(book.chapter).values() for a in attempts_of(record))
+    tried = calibration(a for record in records.values() for a in attempts_of(record))
     drawn = ([(text(m.skill), m.first_right, m.required, m.mastered) for m in skills], due, tried)
     levels = "; ".join(f"{text(SAID[level])} — " + (text("progress.figure.no_answers") if not tried.said[level] else
                                                     text("progress.figure.share", right=tried.right[level],
                                                          said=tried.said[level])) for level in SURE_LEVELS)
-    told = tuple(book.present.notice(notice) for notice in notices)
-    return Progress(rows, text("progress.header"), tuple(table), told,
+    return Progress(rows, text("progress.header"), tuple(table), tuple(notes),
                     skills, text("progress.skills_header"), skill_rows,
-                    text("progress.due_now", count=len(now), later=next_day) + "\n"
+                    text("progress.due_now", count=len(due_now), later=next_day) + "\n"
                     + text("progress.calibration", levels=levels), drawn)
 
-def _groups(book: Any, attempts: Mapping[str, list[bool]]) -> list[tuple[str, tuple[str, ...]]]:
+
+def _results(records: Mapping[str, Mapping], own: bool) -> dict[str, list[bool]]:
+    """Results of every attempt at each exercise (any variant): those on the exercise's values, or (``own``)
+    those on the learner's own."""
+    return {i: [a["correct"] for a in record["attempts"] if a.get("own", False) == own]
+            for i, record in records.items()}
+
+
+def _groups(notebooks: Sequence[Notebook], exercises: Mapping[str, Exercise], attempts: Mapping[str, list[bool]],
+            text) -> list[tuple[str, tuple[str, ...]]]:
     """Each notebook's heading and the exercises it asks; last, any exercise of the book or of the store that
     no notebook asks (one recorded by an earlier version of the chapter, say)."""
-    text = book.strings.text
-    groups = [(text("progress.notebook", number=n.stem[:2], title=text(n.title)), n.asks) for n in book.notebooks]
+    groups = [(text("progress.notebook", number=n.stem[:2], title=text(n.title)), n.asks) for n in notebooks]
     asked = {i for _, ids in groups for i in ids}
-    other = tuple(dict.fromkeys(i for i in (*book.exercises, *attempts) if i not in asked))
+    other = tuple(dict.fromkeys(i for i in (*exercises, *attempts) if i not in asked))
     return [*groups, (text("progress.other"), other)] if other else groups
 
-def _exercise_row(book: Any, exercise_id: str, tried: list[bool], own: int) -> tuple[str, str, str]:
-    """An exercise's title (its id if the book does not know it), its state and its attempts, with those on the
+
+def _exercise_row(titles: Mapping[str, str], exercise_id: str, tried: list[bool], own: int, text
+                  ) -> tuple[str, str, str]:
+    """An exercise's title (its id if the chapter does not know it), its state and its attempts, with those on the
     learner's own values (which the state does not read) told apart."""
     state = "progress.right" if any(tried) else "progress.tried" if tried else "progress.open"
-    counts = [book.strings.text("progress.attempts", attempts=len(tried))]
-    counts += [book.strings.text("progress.own", own=own)] if own else []
-    return (book.title(exercise_id) if exercise_id in book.exercises else exercise_id, book.strings.text(state),
-            " ".join(counts))
+    counts = [text("progress.attempts", attempts=len(tried))]
+    counts += [text("progress.own", own=own)] if own else []
+    return titles.get(exercise_id, exercise_id), text(state), " ".join(counts)
 
-def _total_row(book: Any, label: str, ids: tuple[str, ...], attempts: Mapping[str, list[bool]]) -> tuple[str, str, str]:
+
+def _total_row(label: str, ids: tuple[str, ...], attempts: Mapping[str, list[bool]], text) -> tuple[str, str, str]:
     """The catalogue string ``label``, then how many of ``ids`` were answered right and how many only wrong."""
     tried = [attempts.get(i, []) for i in ids]
-    count = book.strings.text("progress.count", right=sum(map(any, tried)), total=len(ids),
-                              tried=sum(bool(t) and not any(t) for t in tried))
-    return book.strings.text(label), count, book.strings.text("progress.attempts", attempts=sum(map(len, tried)))
+    count = text("progress.count", right=sum(map(any, tried)), total=len(ids),
+                 tried=sum(bool(t) and not any(t) for t in tried))
+    return text(label), count, text("progress.attempts", attempts=sum(map(len, tried)))
