@@ -456,3 +456,34 @@ def test_reset_progress_reaches_a_notebook_through_its_one_import():
     assert attempted("scores")
     cell["reset_progress"]()
     assert not attempted("scores")
+
+
+STORES = pathlib.Path(__file__).parent / "data" / "stores"  # each written by the commit of its version (written_by.py)
+
+
+@pytest.mark.parametrize("version", [1, 2, 3, 4, 5])
+def test_a_store_written_by_each_earlier_version_is_read_by_the_one_migration_and_written_back_as_6(version,
+                                                                                                      tmp_path):
+    raw = (STORES / f"progress-v{version}.json").read_bytes()
+    assert json.loads(raw)["version"] == version
+    data = lasting.parse(raw)
+    records = data["chapters"]["ch27"]
+    results = {i: [a.correct for a in lasting.attempts_of(r)] for i, r in records.items()}
+    assert results["scores"][:2] == [False, True] and results["first-look"] == [False]
+    scores = lasting.attempts_of(records["scores"])
+    assert all(a.variant == 0 and a.day is None and a.sure is None for a in scores), "none had days nor confidence"
+    assert scores[1].hinted == (version >= 2), "a hint before the right answer, where the version kept hints"
+    assert (data["learner"] is None) == (version < 3)
+    if version >= 3:
+        assert data["learner"].name == "Ира" and records["weights-by-hand"]["attempts"][0]["variant"] == 2
+    if version >= 4:
+        assert lasting.attempts_of(records["weights"])[0].computed
+    if version >= 5:
+        assert scores[-1].own, "an answer on the learner's own values, kept apart"
+    file = tmp_path / "progress.json"
+    file.write_bytes(raw)
+    moved = lasting.Store(file)
+    record(moved, "ch27", "scores", True)
+    written = json.loads(file.read_bytes())
+    assert written["version"] == lasting.VERSION and written["learner"]["id"]
+    assert written["chapters"]["ch27"]["scores"]["attempts"][:len(scores)] == records["scores"]["attempts"]

@@ -165,24 +165,39 @@ def _upgraded(results: list[bool], hints: int) -> dict:
     return {"attempts": attempts, "hints": {"0": hints} if hints else {}}
 
 
+def _migrated(data: object) -> tuple[Chapters, bool] | None:
+    """The chapters of a store of any version as version 6 holds them, and whether the version keeps a learner;
+    None when ``data`` is no store. The one migration: version 1 kept only each exercise's results
+    (``{"scores": [false, true]}``) and 2 its hints as a count (``{"attempts": [false, true], "hints": 1}``), both
+    read as attempts on variant 0 (``_upgraded``); versions 3 to 5 are 6 with less said (no attempt of 3 was
+    computed, none before 5 was on the learner's own values, none before 6 has a day, a confidence or the exercise
+    it stood for), so they are read as they are."""
+    old = _chapters_in(data, 1, _results)
+    if old is not None:
+        return {c: {i: _upgraded(r, 0) for i, r in exercises.items()} for c, exercises in old.items()}, False
+    older = _chapters_in(data, 2, _record_v2)
+    if older is not None:
+        return {c: {i: _upgraded(r["attempts"], r["hints"]) for i, r in exercises.items()}
+                for c, exercises in older.items()}, False
+    chapters = next((found for version in (VERSION, 5, 4, 3) if (found := _chapters_in(data, version, _record))
+                     is not None), None)
+    return (chapters, True) if chapters is not None else None
+
+
 def parse(raw: bytes) -> dict | None:
-    """A store file's {"learner": Learner or None, "chapters": ...} (an older version upgraded), or None when
+    """A store file's {"learner": Learner or None, "chapters": ...} (an older version migrated), or None when
     the bytes are not a store."""
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError):
         return None
-    old = _chapters_in(data, 1, _results)
-    if old is not None:
-        return {"learner": None, "chapters": {c: {i: _upgraded(r, 0) for i, r in exercises.items()}
-                                              for c, exercises in old.items()}}
-    older = _chapters_in(data, 2, _record_v2)
-    if older is not None:
-        return {"learner": None, "chapters": {c: {i: _upgraded(r["attempts"], r["hints"]) for i, r in exercises.items()}
-                                              for c, exercises in older.items()}}
-    chapters = next((found for version in (VERSION, 5, 4, 3) if (found := _chapters_in(data, version, _record))
-                     is not None), None)  # 3 to 6 differ only in what no attempt of the older says
-    if chapters is None or not _learner(data.get("learner")):
+    migrated = _migrated(data)
+    if migrated is None:
+        return None
+    chapters, keeps_learner = migrated
+    if not keeps_learner:
+        return {"learner": None, "chapters": chapters}
+    if not _learner(data.get("learner")):
         return None
     return {"learner": Learner(data["learner"]["id"], data["learner"]["name"]), "chapters": chapters}
 
