@@ -147,3 +147,12 @@ def test_the_chapter_defines_no_review_policy():
     found = [f"{path.name}:{node.name}" for path, node in _module_functions()
              if "ch27" in path.parts and any(word in ast.unparse(node) for word in words)]
     assert not found, found
+
+
+def test_exercise_declarations_name_every_function_they_hold():
+    """An exercise's expected answer, judge, facts and inputs are functions at module level (or a factory's named
+    ones), so go-to-definition reaches each: no lambda stands in a chapter's exercise modules."""
+    found = [f"{path.name}:{node.lineno}" for path in sorted((SRC / PACKAGE).glob("ch*/exercises/*.py"))
+             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+             if isinstance(node, ast.Lambda) and path.name != "__init__.py"]
+    assert not found, found

@@ -82,6 +82,11 @@ def _runs(ev: LearnerEvidence) -> list[tuple[str, HeadRun]]:
 
 # --- judging -------------------------------------------------------------------------------
 
+def _read_function(fn: object, form: str) -> object:
+    """A function is its own answer: nothing to read."""
+    return fn
+
+
 def code_exercise(exercise_id: str, *, notebook: str, example: str, skills: tuple[str, ...],
                   case_of: Callable[[str, HeadRun], Case], search: Search,
                   stage: Callable[[Callable, Finding], tuple[str, dict] | None],
@@ -115,13 +120,17 @@ def code_exercise(exercise_id: str, *, notebook: str, example: str, skills: tupl
         return wrong(misconception, key_at_line if "line" in finding.fields else key, **fields,
                      **_details(finding, arguments, outputs))
 
+    def reference(ev: LearnerEvidence) -> Callable:
+        """The expected answer: the solution's last function, the one the learner writes."""
+        return solution[-1]
+
     def facts(expected: object, ev: LearnerEvidence) -> dict[str, str]:
         first = case_of("", ev.worked).expected[0][0, 0]  # the first row of the first output on the worked example
         return {"answer": own("answer"), "solution": "\n\n".join(inspect.getsource(f).strip() for f in solution),
                 "first": vector(first)}
 
-    return Exercise(exercise_id, "code", notebook, example, lambda ev: solution[-1], judge, facts,
-                    read=lambda fn, form: fn, skills=skills, varies="code")
+    return Exercise(exercise_id, "code", notebook, example, reference, judge, facts, read=_read_function,
+                    skills=skills, varies="code")
 
 
 def _named(slips: tuple[Slip, ...], fields: dict[str, object]) -> Judgement:

@@ -21,7 +21,7 @@ from ..mistakes import (
     WEIGHT_GRADIENT_MISTAKES,
 )
 from .code import backward_case, code_exercise
-from .judging import exact, review_judge, worked_prompt_fields
+from .judging import exact, query_rows, review_judge, worked_prompt_fields
 
 
 def _score_gradient(a, expected, ev):
@@ -69,6 +69,33 @@ def _score_gradient_facts(expected, ev):
             "first_term": f"{num(weights[0], 3)}·{num(grad_weights[0], 0)}"}
 
 
+def _value_gradient_expected(ev: LearnerEvidence) -> np.ndarray:
+    return ev.worked_steps.grad_value
+
+
+def _value_gradient_given_answer(values: dict[str, np.ndarray]) -> np.ndarray:
+    """V̄ = AᵀŌ."""
+    return values["A"][0].T @ values["O_bar"][0]
+
+
+def _value_gradient_labels(expected: np.ndarray) -> tuple[str, ...]:
+    """The answer's rows named by their values: v_0, v_1, …"""
+    return labels("v", len(expected))
+
+
+def _weight_gradient_expected(ev: LearnerEvidence) -> np.ndarray:
+    return ev.worked_steps.grad_weights
+
+
+def _weight_gradient_given_answer(values: dict[str, np.ndarray]) -> np.ndarray:
+    """Ā = ŌVᵀ."""
+    return values["O_bar"][0] @ values["V"][0].T
+
+
+def _score_gradient_expected(ev: LearnerEvidence) -> np.ndarray:
+    return ev.hand_steps.grad_scores[0]
+
+
 EXERCISES = (
     Exercise(
         "value-gradient", "numbers",
@@ -76,10 +103,9 @@ EXERCISES = (
         skills=("skill.gradients",),
         varies="worked",
         inputs=worked_prompt_fields,
-        expected=lambda ev: ev.worked_steps.grad_value,
-        given=given("A", "O_bar", answer=lambda v: v["A"][0].T @ v["O_bar"][0]),
-        judge=review_judge(VALUE_GRADIENT_MISTAKES, lambda e: labels("v", len(e)), tolerance=0.0,
-                            rows_sum_to_one=False),
+        expected=_value_gradient_expected,
+        given=given("A", "O_bar", answer=_value_gradient_given_answer),
+        judge=review_judge(VALUE_GRADIENT_MISTAKES, _value_gradient_labels, tolerance=0.0, rows_sum_to_one=False),
         facts=_gradient_facts,
     ),
     Exercise(
@@ -88,10 +114,9 @@ EXERCISES = (
         skills=("skill.gradients",),
         varies="worked",
         inputs=worked_prompt_fields,
-        expected=lambda ev: ev.worked_steps.grad_weights,
-        given=given("V", "O_bar", answer=lambda v: v["O_bar"][0] @ v["V"][0].T),
-        judge=review_judge(WEIGHT_GRADIENT_MISTAKES, lambda e: labels("q", len(e)), tolerance=0.0,
-                            rows_sum_to_one=False),
+        expected=_weight_gradient_expected,
+        given=given("V", "O_bar", answer=_weight_gradient_given_answer),
+        judge=review_judge(WEIGHT_GRADIENT_MISTAKES, query_rows, tolerance=0.0, rows_sum_to_one=False),
         facts=_gradient_facts,
     ),
     Exercise(
@@ -99,7 +124,7 @@ EXERCISES = (
         notebook="07_gradients", example="hand",
         skills=("skill.gradients",),
         varies="hand",
-        expected=lambda ev: ev.hand_steps.grad_scores[0],
+        expected=_score_gradient_expected,
         judge=_score_gradient,
         facts=_score_gradient_facts,
         inputs=_score_gradient_inputs,

@@ -25,8 +25,13 @@ def _read_flat(answer: object, form: str) -> np.ndarray:
     return read_numbers(answer, form, flatten=True)
 
 
+def _single_token_written(expected: np.ndarray) -> str:
+    """The answer written out, weight then output: [1, [5, -2]]."""
+    return f"[{num(expected[0], 0)}, {vector(expected[1:], 0)}]"
+
+
 def _single_token(a, expected, ev):
-    found = diagnose(a, expected, SINGLE_TOKEN_MISTAKES, ev, 0.0, lambda e: f"[{num(e[0], 0)}, {vector(e[1:], 0)}]")
+    found = diagnose(a, expected, SINGLE_TOKEN_MISTAKES, ev, 0.0, _single_token_written)
     if found:
         return found
     if a.shape != expected.shape:
@@ -38,12 +43,21 @@ def _single_token(a, expected, ev):
 
 def _single_facts(expected, ev):
     run = ev.single_token
-    return {"answer": f"[{num(expected[0], 0)}, {vector(expected[1:], 0)}]", "weights": vector(run.weights),
+    return {"answer": _single_token_written(expected), "weights": vector(run.weights),
             "output": vector(run.output), "grad_q": vector(run.grad_query), "grad_k": vector(run.grad_key)}
 
 
 def _permutation_facts(ev: LearnerEvidence) -> dict[str, str]:
     return {"order": str(list(ev.permutation.order)), "difference": below(ev.permutation.max_difference, FLOAT_NOISE)}
+
+
+def _single_token_inputs(ev: LearnerEvidence) -> dict[str, str]:
+    return {"value": vector(ev.single_token.value[0, 0], 0)}
+
+
+def _single_token_expected(ev: LearnerEvidence) -> np.ndarray:
+    """The weight, then the output."""
+    return np.concatenate([ev.single_token.weights.ravel(), ev.single_token.output.ravel()])
 
 
 EXERCISES = (
@@ -52,9 +66,9 @@ EXERCISES = (
         notebook="06_head_from_primitives", example="single_token",
         skills=("skill.mixing", "skill.properties"),
         varies="single",
-        inputs=lambda ev: {"value": vector(ev.single_token.value[0, 0], 0)},
+        inputs=_single_token_inputs,
         read=_read_flat,
-        expected=lambda ev: np.concatenate([ev.single_token.weights.ravel(), ev.single_token.output.ravel()]),
+        expected=_single_token_expected,
         judge=_single_token,
         facts=_single_facts,
     ),

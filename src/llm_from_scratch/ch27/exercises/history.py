@@ -41,6 +41,14 @@ def _identical_inputs(ev: LearnerEvidence) -> dict[str, str]:
             "layout": layout(1, tokens)}
 
 
+def _identical_keys_expected(ev: LearnerEvidence) -> np.ndarray:
+    return ev.identical_keys.weights[0]
+
+
+def _identical_keys_facts(expected, ev):
+    return {"answer": vector(expected[0], 3), "weights": vector(expected[0])}
+
+
 EXERCISES = (
     choice_exercise(
         "recurrent-vs-self",
@@ -56,8 +64,8 @@ EXERCISES = (
         skills=("skill.row-softmax", "skill.properties"),
         varies="identical",
         inputs=_identical_inputs,
-        expected=lambda ev: ev.identical_keys.weights[0],
+        expected=_identical_keys_expected,
         judge=_identical_keys,
-        facts=lambda expected, ev: {"answer": vector(expected[0], 3), "weights": vector(expected[0])},
+        facts=_identical_keys_facts,
     ),
 )

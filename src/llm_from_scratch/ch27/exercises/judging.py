@@ -57,6 +57,11 @@ def what_is_left(a, expected, prefix: str, tolerance: float, rows_sum_to_one: bo
     return partial(own("wrong"), a, expected, labels(prefix, len(expected)), max(tolerance, ROUNDED))
 
 
+def no_tolerance(ev: LearnerEvidence) -> float:
+    """A head judge's tolerance unless it names one: exactly right."""
+    return 0.0
+
+
 @dataclass(frozen=True)
 class HeadJudge:
     """A judge of a stage of a head run: the mistake library first (it knows answers of other shapes too),
@@ -66,7 +71,7 @@ class HeadJudge:
     asked: Callable[[LearnerEvidence], Asked]
     form_hint: Callable[[np.ndarray], dict]
     prefix: str
-    tolerance: Callable[[LearnerEvidence], float] = lambda ev: 0.0
+    tolerance: Callable[[LearnerEvidence], float] = no_tolerance
     rows_sum_to_one: bool = False
 
     def instance(self, ev: LearnerEvidence) -> Asked:
@@ -95,6 +100,16 @@ def review_judge(mistakes, labels_of, tolerance: float = BY_HAND, rows_sum_to_on
             return row_sum_mistake(a, 2)
         return partial(own("wrong"), a, expected, labels_of(expected), tolerance)
     return judge
+
+
+def query_rows(expected: np.ndarray) -> tuple[str, ...]:
+    """The answer's rows named by their queries: q_0, q_1, …"""
+    return labels("q", len(expected))
+
+
+def query_key_scores(values: dict[str, np.ndarray]) -> np.ndarray:
+    """The raw scores QKᵀ, from the Q and K an answer cell passes."""
+    return values["Q"][0] @ values["K"][0].T
 
 
 def written_out(q: np.ndarray, k: np.ndarray) -> str:

@@ -3,14 +3,16 @@ catalogues/<language>/09_next.toml."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from ...book.declare import Exercise, choice_exercise
-from ...book.formatting import labels, matrix, vector
+from ...book.formatting import matrix, vector
 from ...book.verdicts import own
 from ..evidence import LearnerEvidence
 from ..mistakes import (
     CAUSAL_MISTAKES,
 )
-from .judging import hand_fields, review_judge, worked_facts
+from .judging import hand_fields, query_rows, review_judge, worked_facts
 
 
 def _causal_facts(expected, ev):
@@ -24,6 +26,10 @@ def _causal_inputs(ev: LearnerEvidence) -> dict[str, str]:
     example = (own("second") if ev.draw.variant == 0 else
                own("given", **fields))
     return {**fields, "tokens": str(ev.hand.query.shape[1]), "example": example}
+
+
+def _causal_rows_expected(ev: LearnerEvidence) -> np.ndarray:
+    return ev.hand_causal
 
 
 EXERCISES = (
@@ -41,8 +47,8 @@ EXERCISES = (
         skills=("skill.causal-mask",),
         varies="causal",
         inputs=_causal_inputs,
-        expected=lambda ev: ev.hand_causal,
-        judge=review_judge(CAUSAL_MISTAKES, lambda e: labels("q", len(e))),
+        expected=_causal_rows_expected,
+        judge=review_judge(CAUSAL_MISTAKES, query_rows),
         facts=_causal_facts,
     ),
 )

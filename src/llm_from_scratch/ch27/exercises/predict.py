@@ -9,11 +9,12 @@ from ...book.answers import AnswerFormatError
 from ...book.declare import Exercise
 from ...book.formatting import labels, matrix, shape, vector
 from ...book.verdicts import own, partial, right, rows_swapped, same, wrong
+from ..evidence import LearnerEvidence
 from ..given import given
 from ..mistakes import (
     Asked,
 )
-from .judging import HeadJudge, worked_facts, worked_prompt_fields
+from .judging import HeadJudge, query_key_scores, worked_facts, worked_prompt_fields
 
 
 def _first_look(a, expected, ev):
@@ -26,6 +27,31 @@ def _first_look(a, expected, ev):
     return partial(own("wrong"), a, expected, labels("q", len(expected)))
 
 
+def _first_look_expected(ev: LearnerEvidence) -> np.ndarray:
+    """The key each query weighs most, by index."""
+    return ev.worked.weights[0].argmax(axis=1).astype(float)
+
+
+def _first_look_facts(expected, ev):
+    return {**worked_facts(ev), "answer": vector(expected, 0)}
+
+
+def _scores_expected(ev: LearnerEvidence) -> np.ndarray:
+    return ev.worked.head.raw_scores.data[0]
+
+
+def _scores_asked(ev: LearnerEvidence) -> Asked:
+    return Asked(ev.worked, ev.hand, "raw-scores")
+
+
+def _scores_fields(expected: np.ndarray) -> dict:
+    return {"shape": shape(expected.shape)}
+
+
+def _scores_facts(expected, ev):
+    return {**worked_facts(ev), "answer": matrix(expected, 0)}
+
+
 EXERCISES = (
     Exercise(
         "first-look", "numbers",
@@ -33,9 +59,9 @@ EXERCISES = (
         skills=("skill.dot-products",),
         varies="worked",
         inputs=worked_prompt_fields,
-        expected=lambda ev: ev.worked.weights[0].argmax(axis=1).astype(float),
+        expected=_first_look_expected,
         judge=_first_look,
-        facts=lambda expected, ev: {**worked_facts(ev), "answer": vector(expected, 0)},
+        facts=_first_look_facts,
     ),
     Exercise(
         "scores", "numbers",
@@ -43,9 +69,9 @@ EXERCISES = (
         skills=("skill.dot-products",),
         varies="worked",
         inputs=worked_prompt_fields,
-        expected=lambda ev: ev.worked.head.raw_scores.data[0],
-        judge=HeadJudge(lambda ev: Asked(ev.worked, ev.hand, "raw-scores"), lambda e: {"shape": shape(e.shape)}, "q"),
-        given=given("Q", "K", answer=lambda v: v["Q"][0] @ v["K"][0].T),
-        facts=lambda expected, ev: {**worked_facts(ev), "answer": matrix(expected, 0)},
+        expected=_scores_expected,
+        judge=HeadJudge(_scores_asked, _scores_fields, "q"),
+        given=given("Q", "K", answer=query_key_scores),
+        facts=_scores_facts,
     ),
 )

@@ -70,22 +70,56 @@ def _head_width_facts(expected, ev):
             "heads": str(split.heads), "key_width": str(split.key_width), "scale": num(split.scale, 3)}
 
 
+def _temperature_limits_inputs(ev: LearnerEvidence) -> dict[str, str]:
+    return {"temperature_scores": vector(ev.temperature.scores, 0)}
+
+
+def _temperature_limits_expected(ev: LearnerEvidence) -> np.ndarray:
+    """The weights as τ → 0, then as τ → ∞."""
+    return np.stack([ev.temperature.cold, ev.temperature.hot])
+
+
+def _temperature_limits_labels(expected: np.ndarray) -> tuple[str, ...]:
+    return ("τ → 0", "τ → ∞")
+
+
+def _row_shift_inputs(ev: LearnerEvidence) -> dict[str, str]:
+    return {"shift": num(ev.row_shift.shift, 0)}
+
+
+def _one_hot_gradient_inputs(ev: LearnerEvidence) -> dict[str, str]:
+    return {"factor": num(SATURATING_FACTOR, 0)}
+
+
+def _head_width_inputs(ev: LearnerEvidence) -> dict[str, str]:
+    return {"model_width": str(ev.head_split.model_width), "heads": str(ev.head_split.heads)}
+
+
+def _head_width_expected(ev: LearnerEvidence) -> np.ndarray:
+    """d_k, then the scale 1/√d_k."""
+    return np.array([ev.head_split.key_width, ev.head_split.scale])
+
+
+def _head_width_labels(expected: np.ndarray) -> tuple[str, ...]:
+    return ("d_k", "1/√d_k")
+
+
 EXERCISES = (
     # the review (10_exercises): three return to what the chapter computed, in new circumstances; one is new
     Exercise(
         "temperature-limits", "numbers",
         notebook="10_exercises", example="temperature",
         skills=("skill.scaling", "skill.row-softmax"),
-        inputs=lambda ev: {"temperature_scores": vector(ev.temperature.scores, 0)},
-        expected=lambda ev: np.stack([ev.temperature.cold, ev.temperature.hot]),
-        judge=review_judge(TEMPERATURE_MISTAKES, lambda e: ("τ → 0", "τ → ∞")),
+        inputs=_temperature_limits_inputs,
+        expected=_temperature_limits_expected,
+        judge=review_judge(TEMPERATURE_MISTAKES, _temperature_limits_labels),
         facts=_temperature_facts,
     ),
     choice_exercise(
         "row-shift",
         notebook="10_exercises", example="row_shift",
         skills=("skill.row-softmax", "skill.properties"),
-        inputs=lambda ev: {"shift": num(ev.row_shift.shift, 0)},
+        inputs=_row_shift_inputs,
         correct="c",
         facts=_row_shift_facts,
         misconceptions={"a": "shift-sharpens", "b": "shift-scales-weights", "d": "shift-flattens"},
@@ -94,7 +128,7 @@ EXERCISES = (
         "one-hot-gradient",
         notebook="10_exercises", example="saturated",
         skills=("skill.gradients",),
-        inputs=lambda ev: {"factor": num(SATURATING_FACTOR, 0)},
+        inputs=_one_hot_gradient_inputs,
         correct="d",
         facts=_saturated_facts,
         misconceptions={"a": "blames-values", "b": "argmax-not-differentiable", "c": "scale-kills-gradient"},
@@ -104,10 +138,9 @@ EXERCISES = (
         notebook="10_exercises", example="head_split",
         skills=("skill.scaling",),
         varies="split",
-        inputs=lambda ev: {"model_width": str(ev.head_split.model_width), "heads": str(ev.head_split.heads)},
-        expected=lambda ev: np.array([ev.head_split.key_width, ev.head_split.scale]),
-        judge=review_judge(HEAD_WIDTH_MISTAKES, lambda e: ("d_k", "1/√d_k"), tolerance=TYPED,
-                            rows_sum_to_one=False),
+        inputs=_head_width_inputs,
+        expected=_head_width_expected,
+        judge=review_judge(HEAD_WIDTH_MISTAKES, _head_width_labels, tolerance=TYPED, rows_sum_to_one=False),
         facts=_head_width_facts,
     ),
     choice_exercise(

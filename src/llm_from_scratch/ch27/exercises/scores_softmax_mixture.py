@@ -20,6 +20,7 @@ from ...book.declare import Exercise, choice_exercise
 from ...book.formatting import num, trimmed, vector
 from ...book.verdicts import Judgement, own, right, wrong
 from ...engine.closed_form import array_softmax
+from ..evidence import LearnerEvidence
 from ..given import given
 from ..mistakes import (
     Asked,
@@ -172,10 +173,37 @@ def _long_facts(expected, ev) -> dict[str, str]:
                            before=vector(start.weights[0], 3), after=vector(doubled.weights[0], 4))}
 
 
+def _nothing_expected(ev: LearnerEvidence) -> None:
+    """A move has no expected answer: its judge reads the plane as it stands."""
+    return None
+
+
 def _move(exercise_id: str, **declared) -> Exercise:
     """A move on the plane: its answer is the plane, judged once its prediction was answered."""
-    return Exercise(exercise_id, "state", expected=lambda ev: None, read=read_plane,
+    return Exercise(exercise_id, "state", expected=_nothing_expected, read=read_plane,
                     after=f"{exercise_id}-prediction", **declared)
+
+
+# --- the first row of weights --------------------------------------------------------------
+
+def _weights_expected(ev: LearnerEvidence) -> np.ndarray:
+    return ev.worked.weights[0, 0]
+
+
+def _weights_asked(ev: LearnerEvidence) -> Asked:
+    return Asked(ev.worked, ev.hand, "weights", (0,))
+
+
+def _weights_fields(expected: np.ndarray) -> dict:
+    return {"count": expected.size}
+
+
+def _weights_given_answer(values: dict[str, np.ndarray]) -> np.ndarray:
+    return array_softmax(values["S"][0, 0])
+
+
+def _weights_facts(expected, ev):
+    return {**worked_facts(ev), "answer": vector(expected)}
 
 
 EXERCISES = (
@@ -185,11 +213,10 @@ EXERCISES = (
         skills=("skill.row-softmax",),
         varies="worked",
         inputs=worked_prompt_fields,
-        expected=lambda ev: ev.worked.weights[0, 0],
-        judge=HeadJudge(lambda ev: Asked(ev.worked, ev.hand, "weights", (0,)), lambda e: {"count": e.size},
-                        "q", rows_sum_to_one=True),
-        given=given("S", answer=lambda v: array_softmax(v["S"][0, 0])),
-        facts=lambda expected, ev: {**worked_facts(ev), "answer": vector(expected)},
+        expected=_weights_expected,
+        judge=HeadJudge(_weights_asked, _weights_fields, "q", rows_sum_to_one=True),
+        given=given("S", answer=_weights_given_answer),
+        facts=_weights_facts,
     ),
     # the vector plane: three predictions, each before its move
     choice_exercise(

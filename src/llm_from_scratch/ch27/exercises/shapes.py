@@ -19,7 +19,7 @@ from ..mistakes import (
     Asked,
 )
 from ..strings import text
-from .judging import HeadJudge, hand_fields, matrix_size, worked_facts, written_out
+from .judging import HeadJudge, hand_fields, matrix_size, query_key_scores, worked_facts, written_out
 
 
 def _mixture_tolerance(ev: LearnerEvidence) -> float:
@@ -98,6 +98,51 @@ def _bug_facts(ev: LearnerEvidence) -> dict[str, str]:
             "shape": shape(output.shape)}
 
 
+def _size_fields(expected: np.ndarray) -> dict:
+    """The form hint's field of a by-hand matrix: its size, 3×3."""
+    return {"size": matrix_size(expected)}
+
+
+def _output_shape_expected(ev: LearnerEvidence) -> np.ndarray:
+    return np.array(ev.output_shape.output_shape, dtype=float)
+
+
+def _scores_by_hand_expected(ev: LearnerEvidence) -> np.ndarray:
+    return ev.hand.head.raw_scores.data[0]
+
+
+def _scores_by_hand_asked(ev: LearnerEvidence) -> Asked:
+    return Asked(ev.hand, ev.worked, "raw-scores")
+
+
+def _weights_by_hand_expected(ev: LearnerEvidence) -> np.ndarray:
+    return ev.hand.weights[0]
+
+
+def _weights_by_hand_given_answer(values: dict[str, np.ndarray]) -> np.ndarray:
+    return array_softmax(values["S"][0])
+
+
+def _weights_by_hand_asked(ev: LearnerEvidence) -> Asked:
+    return Asked(ev.hand, ev.worked, "weights")
+
+
+def _weights_by_hand_tolerance(ev: LearnerEvidence) -> float:
+    return BY_HAND
+
+
+def _output_by_hand_expected(ev: LearnerEvidence) -> np.ndarray:
+    return ev.hand.output[0]
+
+
+def _output_by_hand_given_answer(values: dict[str, np.ndarray]) -> np.ndarray:
+    return values["A"][0] @ values["V"][0]
+
+
+def _output_by_hand_asked(ev: LearnerEvidence) -> Asked:
+    return Asked(ev.hand, ev.worked, "output")
+
+
 EXERCISES = (
     choice_exercise(
         "row-normalization",
@@ -122,7 +167,7 @@ EXERCISES = (
         varies="shape",
         read=read_shape,
         inputs=_shape_inputs,
-        expected=lambda ev: np.array(ev.output_shape.output_shape, dtype=float),
+        expected=_output_shape_expected,
         judge=_output_shape,
         facts=_shape_facts,
     ),
@@ -132,10 +177,10 @@ EXERCISES = (
         skills=("skill.dot-products",),
         varies="hand",
         inputs=hand_fields,
-        expected=lambda ev: ev.hand.head.raw_scores.data[0],
-        given=given("Q", "K", answer=lambda v: v["Q"][0] @ v["K"][0].T),
+        expected=_scores_by_hand_expected,
+        given=given("Q", "K", answer=query_key_scores),
         facts=_hand_scores_facts,
-        judge=HeadJudge(lambda ev: Asked(ev.hand, ev.worked, "raw-scores"), lambda e: {"size": matrix_size(e)}, "q"),
+        judge=HeadJudge(_scores_by_hand_asked, _size_fields, "q"),
     ),
     Exercise(
         "weights-by-hand", "numbers",
@@ -143,11 +188,10 @@ EXERCISES = (
         skills=("skill.scaling", "skill.row-softmax"),
         varies="hand",
         inputs=hand_fields,
-        expected=lambda ev: ev.hand.weights[0],
-        given=given("S", answer=lambda v: array_softmax(v["S"][0]), tolerance=BY_HAND),
+        expected=_weights_by_hand_expected,
+        given=given("S", answer=_weights_by_hand_given_answer, tolerance=BY_HAND),
         facts=_hand_weights_facts,
-        judge=HeadJudge(lambda ev: Asked(ev.hand, ev.worked, "weights"), lambda e: {"size": matrix_size(e)},
-                        "q", lambda ev: BY_HAND, rows_sum_to_one=True),
+        judge=HeadJudge(_weights_by_hand_asked, _size_fields, "q", _weights_by_hand_tolerance, rows_sum_to_one=True),
     ),
     Exercise(
         "output-by-hand", "numbers",
@@ -155,10 +199,9 @@ EXERCISES = (
         skills=("skill.mixing",),
         varies="hand",
         inputs=hand_fields,
-        expected=lambda ev: ev.hand.output[0],
-        given=given("A", "V", answer=lambda v: v["A"][0] @ v["V"][0], tolerance=BY_HAND),
+        expected=_output_by_hand_expected,
+        given=given("A", "V", answer=_output_by_hand_given_answer, tolerance=BY_HAND),
         facts=_hand_output_facts,
-        judge=HeadJudge(lambda ev: Asked(ev.hand, ev.worked, "output"), lambda e: {"size": matrix_size(e)},
-                        "o", _mixture_tolerance),
+        judge=HeadJudge(_output_by_hand_asked, _size_fields, "o", _mixture_tolerance),
     ),
 )
