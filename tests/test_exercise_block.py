@@ -12,6 +12,7 @@ from llm_from_scratch.book.text import Catalogue, set_language
 from llm_from_scratch.book.verdicts import own, partial, right, same
 from llm_from_scratch.book.widgets import ExerciseForm
 from llm_from_scratch.ch27.evidence import evidence
+from llm_from_scratch.ch27.exercises.judging import Example
 from llm_from_scratch.ch27.strings import STRINGS
 
 
@@ -21,12 +22,20 @@ def _row_sums(a, expected, ev):
     return right() if same(a, expected) else partial(own("wrong"), a, expected, ("q_0", "q_1"))
 
 
+def _row_sums_expected(ev):
+    return ev.worked.weights[0].sum(axis=1)
+
+
+def _row_sums_facts(expected, ev):
+    return {"answer": f"[{expected[0]:.0f}, {expected[1]:.0f}]"}
+
+
 THROWAWAY = Exercise(
     "row-sums-again", "numbers",
-    notebook="10_exercises", example="worked",
-    expected=lambda ev: ev.worked.weights[0].sum(axis=1),
+    notebook="10_exercises", example=Example.worked,
+    expected=_row_sums_expected,
     judge=_row_sums,
-    facts=lambda expected, ev: {"answer": f"[{expected[0]:.0f}, {expected[1]:.0f}]"},
+    facts=_row_sums_facts,
 )
 
 

@@ -635,7 +635,7 @@ def test_the_form_reveals_and_opens_its_folded_answer_only_after_an_attempt():
 def test_every_exercise_names_an_instance_its_evidence_has_and_a_notebook_that_asks_it():
     ev = LearnerEvidence()
     for exercise in EXERCISE_BOOK.exercises.values():
-        assert getattr(ev, exercise.example) is not None, exercise.id
+        assert exercise.example(ev) is not None, exercise.id
         assert exercise.id in next(n.asks for n in NOTEBOOKS if n.stem == exercise.notebook)
 
 

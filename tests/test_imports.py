@@ -156,3 +156,14 @@ def test_exercise_declarations_name_every_function_they_hold():
              for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
              if isinstance(node, ast.Lambda) and path.name != "__init__.py"]
     assert not found, found
+
+
+def test_no_attribute_is_looked_up_by_a_computed_name_in_the_book_or_the_chapter():
+    """getattr only with a written-out name (a default for what may lack it): an example, a field or a stage is
+    reached by a name a reader can follow."""
+    found = [f"{path.name}:{node.lineno}" for path in sorted((SRC / PACKAGE).rglob("*.py"))
+             if {"book", "ch27"} & set(path.parts)
+             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr"
+             and not (len(node.args) > 1 and isinstance(node.args[1], ast.Constant))]
+    assert not found, found

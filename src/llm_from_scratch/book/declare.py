@@ -33,8 +33,8 @@ HINTS = "hint_"  # an exercise's hints are its strings whose field begins so, in
 class Exercise:
     """One exercise, declared in one place: what it asks and how it is judged; its strings are data.
 
-    ``notebook`` is the stem of the notebook that asks it; ``example`` names the example it is asked on (the
-    evidence's attribute the judge reads: "worked", "hand", …). Its strings stand in the chapter's catalogue, in
+    ``notebook`` is the stem of the notebook that asks it; ``example(evidence)`` is the example it is asked on (the
+    chapter's ``Example.worked``, ``Example.hand``, …). Its strings stand in the chapter's catalogue, in
     the table ``[ex.<id>]`` of each language (catalogues/<language>/<notebook>.toml), by field ("title", "prompt",
     "form", "explain", "hint_stage", …, a choice's "a" … "d", "right" and "why_a" …, and whatever its judge names
     with ``own``); their keys are derived, ``ex.<id>.<field>``. The book fills in ``fields`` (their names, in the
@@ -48,7 +48,7 @@ class Exercise:
     id: str
     kind: str  # "numbers", "choice", "code", or "state": a widget's state (a move on a plane), read when checked
     notebook: str
-    example: str  # the example it is asked on: the evidence's attribute its judge reads
+    example: Callable[[Any], Any]  # the example it is asked on, from the evidence
     expected: Callable[[Any], Any]
     judge: Callable[[Any, Any, Any], Judgement]
     facts: Callable[[Any, Any], Fields]
@@ -97,7 +97,7 @@ class Exercise:
         return tuple(self.key(name) for name in self.fields if name.startswith(HINTS))
 
 
-def choice_exercise(exercise_id: str, *, notebook: str, example: str, correct: str,
+def choice_exercise(exercise_id: str, *, notebook: str, example: Callable[[Any], Any], correct: str,
                     misconceptions: Mapping[str, str], skills: tuple[str, ...],
                     facts: Callable[[Any], Fields] = _no_fields, inputs: Callable[[Any], Fields] = _no_fields
                     ) -> Exercise:

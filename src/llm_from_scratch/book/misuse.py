@@ -64,7 +64,7 @@ class Misuse:
             return self.strings.text(key, id=exercise.id, names=", ".join(names), given=given)
         if variant:
             return self.strings.text("given.variant", id=exercise.id, variant=variant)
-        ours = exercise.given.chapter(getattr(self.examples.evidence(), exercise.example))
+        ours = exercise.given.chapter(exercise.example(self.examples.evidence()))
         for name, value in values.items():
             try:
                 if not np.isfinite(as_array(value)).all():

@@ -70,7 +70,7 @@ def fold_note(parts: tuple, answers: str) -> str:
     first = next(i for i, part in enumerate(parts) if not isinstance(part, (str, Section, Figure)))
     role = parts[first + 1] if first + 1 < len(parts) and isinstance(parts[first + 1], str) else ""
     exercise = EXERCISE_BOOK[answers]
-    difference = fold_difference(parts[first], role, getattr(evidence(), exercise.example, None))
+    difference = fold_difference(parts[first], role, exercise.example(evidence()))
     return EXERCISE_BOOK.present.said(exercise, "fold.own_values", {"title": EXERCISE_BOOK.title(answers),
                                                             "difference": difference})
 

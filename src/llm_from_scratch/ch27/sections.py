@@ -321,8 +321,9 @@ def checks(ev: LearnerEvidence) -> Section:
 
 def record(head: SelfAttentionForward) -> Section:
     """The inspectable record's tensors and numbers."""
-    fields = [Value(name, text("record.shape", shape=shape(getattr(head, name).shape)), ": ")
-              for name in ("raw_scores", "scaled_scores", "weights", "output")]
+    tensors = {"raw_scores": head.raw_scores, "scaled_scores": head.scaled_scores, "weights": head.weights,
+               "output": head.output}
+    fields = [Value(name, text("record.shape", shape=shape(tensor.shape)), ": ") for name, tensor in tensors.items()]
     return Section(text("section.record"), (*fields, Value("scale", num(head.scale)),
                                             Value("key_width", str(head.key_width)),
                                             Value("value_width", str(head.value_width))))

@@ -154,19 +154,21 @@ class WidthExplorer(Explorer):
         return row, self.numbers_for(state)
 
     def draw_averages(self) -> Figure:
-        def series(raw: str, scaled: str, field: str) -> dict[str, np.ndarray]:
-            return {text(raw): np.array([getattr(c, field + "_raw") for c in self.curves]),
-                    text(scaled): np.array([getattr(c, field + "_scaled") for c in self.curves])}
+        curves = self.curves
+
+        def series(raw: list[float], scaled: list[float]) -> dict[str, np.ndarray]:
+            return {text("widget.width.raw"): np.array(raw), text("widget.width.scaled"): np.array(scaled)}
 
         return line_panels([str(d) for d in KEY_WIDTHS], "d_k", [
             Panel(text("widget.width.var_title"), text("widget.width.variance"),
-                  series("widget.width.raw", "widget.width.scaled", "variance"), log2_y=True),
+                  series([c.variance_raw for c in curves], [c.variance_scaled for c in curves]), log2_y=True),
             Panel(text("widget.width.max_title", tokens=self.tokens), text("widget.width.max_weight"),
-                  series("widget.width.raw", "widget.width.scaled", "max_weight")),
+                  series([c.max_weight_raw for c in curves], [c.max_weight_scaled for c in curves])),
             Panel(text("widget.width.entropy_title", uniform=num(math.log(self.tokens), 3)),
-                  text("widget.width.entropy"), series("widget.width.raw", "widget.width.scaled", "entropy")),
+                  text("widget.width.entropy"),
+                  series([c.entropy_raw for c in curves], [c.entropy_scaled for c in curves])),
             Panel(text("widget.width.jacobian_title"), text("widget.width.jacobian"),
-                  series("widget.width.raw", "widget.width.scaled", "jacobian")),
+                  series([c.jacobian_raw for c in curves], [c.jacobian_scaled for c in curves])),
         ], columns=2)
 
     def numbers_for(self, state: WidthState) -> str:

@@ -87,7 +87,8 @@ def _read_function(fn: object, form: str) -> object:
     return fn
 
 
-def code_exercise(exercise_id: str, *, notebook: str, example: str, skills: tuple[str, ...],
+def code_exercise(exercise_id: str, *, notebook: str, example: Callable[[LearnerEvidence], HeadRun],
+                  skills: tuple[str, ...],
                   case_of: Callable[[str, HeadRun], Case], search: Search,
                   stage: Callable[[Callable, Finding], tuple[str, dict] | None],
                   arguments: tuple[str, ...], outputs: tuple[str, ...], solution: tuple[Callable, ...]) -> Exercise:

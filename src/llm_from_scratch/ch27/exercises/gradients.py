@@ -21,7 +21,7 @@ from ..mistakes import (
     WEIGHT_GRADIENT_MISTAKES,
 )
 from .code import backward_case, code_exercise
-from .judging import exact, query_rows, review_judge, worked_prompt_fields
+from .judging import Example, exact, query_rows, review_judge, worked_prompt_fields
 
 
 def _score_gradient(a, expected, ev):
@@ -99,7 +99,7 @@ def _score_gradient_expected(ev: LearnerEvidence) -> np.ndarray:
 EXERCISES = (
     Exercise(
         "value-gradient", "numbers",
-        notebook="07_gradients", example="worked",
+        notebook="07_gradients", example=Example.worked,
         skills=("skill.gradients",),
         varies="worked",
         inputs=worked_prompt_fields,
@@ -110,7 +110,7 @@ EXERCISES = (
     ),
     Exercise(
         "weight-gradient", "numbers",
-        notebook="07_gradients", example="worked",
+        notebook="07_gradients", example=Example.worked,
         skills=("skill.gradients",),
         varies="worked",
         inputs=worked_prompt_fields,
@@ -121,7 +121,7 @@ EXERCISES = (
     ),
     Exercise(
         "score-gradient", "numbers",
-        notebook="07_gradients", example="hand",
+        notebook="07_gradients", example=Example.hand,
         skills=("skill.gradients",),
         varies="hand",
         expected=_score_gradient_expected,
@@ -131,7 +131,7 @@ EXERCISES = (
     ),
     choice_exercise(
         "small-query-gradients",
-        notebook="07_gradients", example="worked",
+        notebook="07_gradients", example=Example.worked,
         skills=("skill.gradients",),
         correct="c",
         facts=_small_gradient_facts,
@@ -139,7 +139,7 @@ EXERCISES = (
     ),
     code_exercise(
         "write-backward",
-        notebook="07_gradients", example="worked",
+        notebook="07_gradients", example=Example.worked,
         skills=("skill.gradients",),
         case_of=backward_case,
         search=BACKWARD_SEARCH, stage=backward_stage,

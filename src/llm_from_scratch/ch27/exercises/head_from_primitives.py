@@ -18,6 +18,7 @@ from ..mistakes import (
     SINGLE_TOKEN_MISTAKES,
 )
 from .code import code_exercise, head_case
+from .judging import Example
 
 
 def _read_flat(answer: object, form: str) -> np.ndarray:
@@ -63,7 +64,7 @@ def _single_token_expected(ev: LearnerEvidence) -> np.ndarray:
 EXERCISES = (
     Exercise(
         "single-token", "numbers",
-        notebook="06_head_from_primitives", example="single_token",
+        notebook="06_head_from_primitives", example=Example.single_token,
         skills=("skill.mixing", "skill.properties"),
         varies="single",
         inputs=_single_token_inputs,
@@ -74,7 +75,7 @@ EXERCISES = (
     ),
     choice_exercise(
         "permutation",
-        notebook="06_head_from_primitives", example="permutation",
+        notebook="06_head_from_primitives", example=Example.permutation,
         skills=("skill.properties",),
         correct="d",
         facts=_permutation_facts,
@@ -82,7 +83,7 @@ EXERCISES = (
     ),
     code_exercise(
         "write-head",
-        notebook="06_head_from_primitives", example="worked",
+        notebook="06_head_from_primitives", example=Example.worked,
         skills=("skill.row-softmax", "skill.mixing"),
         case_of=head_case,
         search=HEAD_SEARCH, stage=head_stage,

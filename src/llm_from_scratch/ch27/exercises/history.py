@@ -15,7 +15,7 @@ from ..evidence import LearnerEvidence
 from ..mistakes import (
     IDENTICAL_KEYS_MISTAKES,
 )
-from .judging import layout, row_sum_mistake
+from .judging import Example, layout, row_sum_mistake
 
 
 def _identical_keys(a, expected, ev):
@@ -52,7 +52,7 @@ def _identical_keys_facts(expected, ev):
 EXERCISES = (
     choice_exercise(
         "recurrent-vs-self",
-        notebook="05_history", example="history",
+        notebook="05_history", example=Example.history,
         skills=("skill.history",),
         correct="b",
         facts=_history_facts,
@@ -60,7 +60,7 @@ EXERCISES = (
     ),
     Exercise(
         "identical-keys", "numbers",
-        notebook="05_history", example="identical_keys",
+        notebook="05_history", example=Example.identical_keys,
         skills=("skill.row-softmax", "skill.properties"),
         varies="identical",
         inputs=_identical_inputs,

@@ -1,5 +1,5 @@
-"""What the chapter's judges share: the head-stage judge, the review's judge, and the facts and fields
-several notebooks' exercises name."""
+"""What the chapter's exercises share: the examples they are asked on (``Example``), the head-stage judge, the
+review's judge, and the facts and fields several notebooks' exercises name."""
 
 from __future__ import annotations
 
@@ -14,11 +14,83 @@ from ...book.formatting import labels, matrix, num, vector
 from ...book.mistakes import diagnose
 from ...book.tolerances import BY_HAND, ROUNDED
 from ...book.verdicts import Judgement, own, partial, wrong
-from ..evidence import LearnerEvidence
+from ..evidence import (
+    DivisorExample,
+    HeadRun,
+    HeadSplit,
+    HistoryEvidence,
+    LearnerEvidence,
+    PermutationEvidence,
+    RowShift,
+    ShapeCase,
+    TemperatureExample,
+)
 from ..mistakes import (
     HEAD_MISTAKES,
     Asked,
 )
+
+
+class Example:
+    """The examples an exercise is asked on (``Exercise.example``), each a function of the evidence: a judge, the
+    values an answer cell gives and a fold reach the exercise's example through it, typed, with no lookup by a
+    name."""
+
+    @staticmethod
+    def divisor(ev: LearnerEvidence) -> DivisorExample:
+        return ev.divisor
+
+    @staticmethod
+    def hand(ev: LearnerEvidence) -> HeadRun:
+        return ev.hand
+
+    @staticmethod
+    def head_split(ev: LearnerEvidence) -> HeadSplit:
+        return ev.head_split
+
+    @staticmethod
+    def history(ev: LearnerEvidence) -> HistoryEvidence:
+        return ev.history
+
+    @staticmethod
+    def identical_keys(ev: LearnerEvidence) -> HeadRun:
+        return ev.identical_keys
+
+    @staticmethod
+    def no_match(ev: LearnerEvidence) -> HeadRun:
+        return ev.no_match
+
+    @staticmethod
+    def output_shape(ev: LearnerEvidence) -> ShapeCase:
+        return ev.output_shape
+
+    @staticmethod
+    def permutation(ev: LearnerEvidence) -> PermutationEvidence:
+        return ev.permutation
+
+    @staticmethod
+    def row_shift(ev: LearnerEvidence) -> RowShift:
+        return ev.row_shift
+
+    @staticmethod
+    def saturated(ev: LearnerEvidence) -> HeadRun:
+        return ev.saturated
+
+    @staticmethod
+    def single_token(ev: LearnerEvidence) -> HeadRun:
+        return ev.single_token
+
+    @staticmethod
+    def temperature(ev: LearnerEvidence) -> TemperatureExample:
+        return ev.temperature
+
+    @staticmethod
+    def width_one(ev: LearnerEvidence) -> HeadRun:
+        return ev.width_one
+
+    @staticmethod
+    def worked(ev: LearnerEvidence) -> HeadRun:
+        return ev.worked
 
 
 def matrix_size(expected: np.ndarray) -> str:

@@ -12,7 +12,7 @@ from ..evidence import LearnerEvidence
 from ..mistakes import (
     CAUSAL_MISTAKES,
 )
-from .judging import hand_fields, query_rows, review_judge, worked_facts
+from .judging import Example, hand_fields, query_rows, review_judge, worked_facts
 
 
 def _causal_facts(expected, ev):
@@ -35,7 +35,7 @@ def _causal_rows_expected(ev: LearnerEvidence) -> np.ndarray:
 EXERCISES = (
     choice_exercise(
         "future-access",
-        notebook="09_next", example="worked",
+        notebook="09_next", example=Example.worked,
         skills=("skill.causal-mask",),
         correct="a",
         facts=worked_facts,
@@ -43,7 +43,7 @@ EXERCISES = (
     ),
     Exercise(
         "causal-rows", "numbers",
-        notebook="09_next", example="hand",
+        notebook="09_next", example=Example.hand,
         skills=("skill.causal-mask",),
         varies="causal",
         inputs=_causal_inputs,

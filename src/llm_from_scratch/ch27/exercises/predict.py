@@ -14,7 +14,7 @@ from ..given import given
 from ..mistakes import (
     Asked,
 )
-from .judging import HeadJudge, query_key_scores, worked_facts, worked_prompt_fields
+from .judging import Example, HeadJudge, query_key_scores, worked_facts, worked_prompt_fields
 
 
 def _first_look(a, expected, ev):
@@ -55,7 +55,7 @@ def _scores_facts(expected, ev):
 EXERCISES = (
     Exercise(
         "first-look", "numbers",
-        notebook="01_predict", example="worked",
+        notebook="01_predict", example=Example.worked,
         skills=("skill.dot-products",),
         varies="worked",
         inputs=worked_prompt_fields,
@@ -65,7 +65,7 @@ EXERCISES = (
     ),
     Exercise(
         "scores", "numbers",
-        notebook="01_predict", example="worked",
+        notebook="01_predict", example=Example.worked,
         skills=("skill.dot-products",),
         varies="worked",
         inputs=worked_prompt_fields,

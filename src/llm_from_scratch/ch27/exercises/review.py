@@ -14,7 +14,7 @@ from ..mistakes import (
     HEAD_WIDTH_MISTAKES,
     TEMPERATURE_MISTAKES,
 )
-from .judging import review_judge
+from .judging import Example, review_judge
 
 TEMPERATURE_HINT_TAUS = (0.1, 100.0)  # a small and a large τ, for the hint that shows the gaps they make
 
@@ -108,7 +108,7 @@ EXERCISES = (
     # the review (10_exercises): three return to what the chapter computed, in new circumstances; one is new
     Exercise(
         "temperature-limits", "numbers",
-        notebook="10_exercises", example="temperature",
+        notebook="10_exercises", example=Example.temperature,
         skills=("skill.scaling", "skill.row-softmax"),
         inputs=_temperature_limits_inputs,
         expected=_temperature_limits_expected,
@@ -117,7 +117,7 @@ EXERCISES = (
     ),
     choice_exercise(
         "row-shift",
-        notebook="10_exercises", example="row_shift",
+        notebook="10_exercises", example=Example.row_shift,
         skills=("skill.row-softmax", "skill.properties"),
         inputs=_row_shift_inputs,
         correct="c",
@@ -126,7 +126,7 @@ EXERCISES = (
     ),
     choice_exercise(
         "one-hot-gradient",
-        notebook="10_exercises", example="saturated",
+        notebook="10_exercises", example=Example.saturated,
         skills=("skill.gradients",),
         inputs=_one_hot_gradient_inputs,
         correct="d",
@@ -135,7 +135,7 @@ EXERCISES = (
     ),
     Exercise(
         "head-width", "numbers",
-        notebook="10_exercises", example="head_split",
+        notebook="10_exercises", example=Example.head_split,
         skills=("skill.scaling",),
         varies="split",
         inputs=_head_width_inputs,
@@ -145,7 +145,7 @@ EXERCISES = (
     ),
     choice_exercise(
         "width-one-self",
-        notebook="10_exercises", example="width_one",
+        notebook="10_exercises", example=Example.width_one,
         skills=("skill.dot-products", "skill.properties"),
         correct="c",
         facts=_width_one_facts,
@@ -153,7 +153,7 @@ EXERCISES = (
     ),
     choice_exercise(
         "no-matching-key",
-        notebook="10_exercises", example="no_match",
+        notebook="10_exercises", example=Example.no_match,
         skills=("skill.row-softmax", "skill.mixing"),
         correct="b",
         facts=_no_match_facts,

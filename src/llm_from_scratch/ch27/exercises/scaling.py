@@ -6,6 +6,7 @@ from __future__ import annotations
 from ...book.declare import choice_exercise
 from ...book.formatting import num, vector
 from ..evidence import LearnerEvidence
+from .judging import Example
 
 
 def _divisor_facts(ev: LearnerEvidence) -> dict[str, str]:
@@ -21,7 +22,7 @@ def _divisor_facts(ev: LearnerEvidence) -> dict[str, str]:
 EXERCISES = (
     choice_exercise(
         "why-root-dk",
-        notebook="04_scaling", example="divisor",
+        notebook="04_scaling", example=Example.divisor,
         skills=("skill.scaling",),
         correct="d",
         facts=_divisor_facts,

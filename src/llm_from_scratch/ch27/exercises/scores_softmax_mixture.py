@@ -27,7 +27,7 @@ from ..mistakes import (
 )
 from ..plane import NAMES, PlaneState, VectorPlane, coordinates, default_vectors, plane_state, subscripted
 from ..strings import text
-from .judging import HeadJudge, worked_facts, worked_prompt_fields
+from .judging import Example, HeadJudge, worked_facts, worked_prompt_fields
 
 EQUAL_WEIGHTS = 0.025  # each weight this close to 1/2 (scaled scores 0.1 apart): the 0.5 grid lands exactly
 NEAR_SCORES = 1.0  # scores closer than this: a near miss, told as one (not as a misconception)
@@ -209,7 +209,7 @@ def _weights_facts(expected, ev):
 EXERCISES = (
     Exercise(
         "weights", "numbers",
-        notebook="02_scores_softmax_mixture", example="worked",
+        notebook="02_scores_softmax_mixture", example=Example.worked,
         skills=("skill.row-softmax",),
         varies="worked",
         inputs=worked_prompt_fields,
@@ -221,42 +221,42 @@ EXERCISES = (
     # the vector plane: three predictions, each before its move
     choice_exercise(
         "plane-equal-prediction",
-        notebook="02_scores_softmax_mixture", example="worked",
+        notebook="02_scores_softmax_mixture", example=Example.worked,
         skills=("skill.dot-products",),
         correct="c",
         misconceptions={"a": "equal-needs-identical", "b": "equal-length", "d": "perpendicular-zero-weight"},
     ),
     _move(
         "plane-equal",
-        notebook="02_scores_softmax_mixture", example="worked",
+        notebook="02_scores_softmax_mixture", example=Example.worked,
         skills=("skill.dot-products",),
         judge=_equal,
         facts=_equal_facts,
     ),
     choice_exercise(
         "plane-long-prediction",
-        notebook="02_scores_softmax_mixture", example="worked",
+        notebook="02_scores_softmax_mixture", example=Example.worked,
         skills=("skill.scaling",),
         correct="c",
         misconceptions={"a": "length-cancels", "b": "weights-scale", "d": "longer-divides-more"},
     ),
     _move(
         "plane-long",
-        notebook="02_scores_softmax_mixture", example="worked",
+        notebook="02_scores_softmax_mixture", example=Example.worked,
         skills=("skill.scaling",),
         judge=_long,
         facts=_long_facts,
     ),
     choice_exercise(
         "plane-strong-prediction",
-        notebook="02_scores_softmax_mixture", example="worked",
+        notebook="02_scores_softmax_mixture", example=Example.worked,
         skills=("skill.row-softmax",),
         correct="b",
         misconceptions={"a": "aims-at-value", "c": "length-irrelevant", "d": "keys-only"},
     ),
     _move(
         "plane-strong",
-        notebook="02_scores_softmax_mixture", example="worked",
+        notebook="02_scores_softmax_mixture", example=Example.worked,
         skills=("skill.row-softmax",),
         judge=_strong,
         facts=_strong_facts,

@@ -19,7 +19,7 @@ from ..mistakes import (
     Asked,
 )
 from ..strings import text
-from .judging import HeadJudge, hand_fields, matrix_size, query_key_scores, worked_facts, written_out
+from .judging import Example, HeadJudge, hand_fields, matrix_size, query_key_scores, worked_facts, written_out
 
 
 def _mixture_tolerance(ev: LearnerEvidence) -> float:
@@ -146,7 +146,7 @@ def _output_by_hand_asked(ev: LearnerEvidence) -> Asked:
 EXERCISES = (
     choice_exercise(
         "row-normalization",
-        notebook="03_shapes", example="worked",
+        notebook="03_shapes", example=Example.worked,
         skills=("skill.row-softmax",),
         correct="c",
         facts=worked_facts,
@@ -154,7 +154,7 @@ EXERCISES = (
     ),
     choice_exercise(
         "bug-hunt",
-        notebook="03_shapes", example="worked",
+        notebook="03_shapes", example=Example.worked,
         correct="c",
         facts=_bug_facts,
         skills=("skill.row-softmax",),
@@ -162,7 +162,7 @@ EXERCISES = (
     ),
     Exercise(
         "output-shape", "numbers",
-        notebook="03_shapes", example="output_shape",
+        notebook="03_shapes", example=Example.output_shape,
         skills=("skill.shapes",),
         varies="shape",
         read=read_shape,
@@ -173,7 +173,7 @@ EXERCISES = (
     ),
     Exercise(
         "scores-by-hand", "numbers",
-        notebook="03_shapes", example="hand",
+        notebook="03_shapes", example=Example.hand,
         skills=("skill.dot-products",),
         varies="hand",
         inputs=hand_fields,
@@ -184,7 +184,7 @@ EXERCISES = (
     ),
     Exercise(
         "weights-by-hand", "numbers",
-        notebook="03_shapes", example="hand",
+        notebook="03_shapes", example=Example.hand,
         skills=("skill.scaling", "skill.row-softmax"),
         varies="hand",
         inputs=hand_fields,
@@ -195,7 +195,7 @@ EXERCISES = (
     ),
     Exercise(
         "output-by-hand", "numbers",
-        notebook="03_shapes", example="hand",
+        notebook="03_shapes", example=Example.hand,
         skills=("skill.mixing",),
         varies="hand",
         inputs=hand_fields,
