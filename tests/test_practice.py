@@ -317,3 +317,19 @@ def test_mastery_survives_a_kernel_restart_and_a_corrupt_store_loses_nothing():
     assert [p.read_text() for p in file.parent.glob("progress.backup-*")] == ["{broken"]
     file.write_bytes(kept)
     assert chapter_mastery()["skill.shapes"].mastered
+
+
+def test_a_verdict_on_the_notebooks_example_is_told_the_variants_this_learner_saw(monkeypatch):
+    """After a fresh variant, an answer on the notebook's own example is judged knowing that variant (a judge may
+    name an answer made on it): the learner's own draw, the very one they were shown."""
+    assert not check("scores", [[0, 0], [0, 0]], 1).correct
+    judged, real = [], EXERCISE_BOOK.judge.judge
+
+    def judge(exercise, answer, ev, values=None):
+        judged.append(ev)
+        return real(exercise, answer, ev, values)
+
+    monkeypatch.setattr(EXERCISE_BOOK.judge, "judge", judge)
+    assert not check("scores", [[0, 0], [0, 0]]).correct
+    told = judged[-1].seen
+    assert [ev.draw.variant for ev in told] == [1] and told[0] is EXERCISE_BOOK.drawn("scores", 1)

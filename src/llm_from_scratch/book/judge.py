@@ -27,8 +27,9 @@ from .verdicts import Judgement, Own, Unread, as_array
 
 @dataclass(frozen=True)
 class StoreRead:
-    """What a verdict on an exercise read of the store: the learner of a fresh variant (None on variant 0),
-    whether the prediction it follows was answered, and the variants of its family that were answered."""
+    """What a verdict on an exercise read of the store: the learner whose variants it draws (None where it draws
+    none: variant 0, no fresh variant of its family seen), whether the prediction it follows was answered, and the
+    variants of its family that were answered."""
 
     learner: str | None
     followed: bool
@@ -53,7 +54,8 @@ class Judge:
                          if exercise.varies and e.varies == exercise.varies
                          for a in records.get(e.id, {}).get("attempts", [])})
         followed = bool(exercise.after and records.get(exercise.after, {}).get("attempts"))
-        return StoreRead(learner_of(data).id if variant else None, followed, tuple(family))
+        drawn = variant or any(family)  # this variant or one seen before is the learner's own draw
+        return StoreRead(learner_of(data).id if drawn else None, followed, tuple(family))
 
     def verdict(self, exercise: Exercise, answer: object, variant: int, read: StoreRead,
                 values: Mapping[str, object] | None = None) -> Judgement | Unread:
