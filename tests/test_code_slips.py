@@ -1,8 +1,9 @@
-"""The search that names a wrong head or backward (book/code_search.py, ch27/code_slips.py): every slip, alone and
-with another, written as the computation with that slip, is named as itself — or, where the probes cannot tell it
-from another hypothesis, not named at all — in every language, with a hint that gives no code. A corpus of wrong
-heads and backwards written without reading the slips (tests/data/learner_code.json, each with its mistake in words
-and the slips that say it, "note" where two give the same numbers on every probe) is named as annotated."""
+"""The search that names a wrong head or backward (book/slips.py, book/code_search.py, ch27/code_slips.py): every
+slip, alone and with another, written as the computation with that slip, is named as itself — or, where the probes
+cannot tell it from another hypothesis, not named at all — in every language, with a hint that gives no code. A
+corpus of wrong heads and backwards written without reading the slips (tests/data/learner_code.json, each with its
+mistake in words and the slips that say it, "note" where two give the same numbers on every probe) is named as
+annotated."""
 
 import json
 import re
@@ -13,6 +14,7 @@ import pytest
 from support import tiered
 
 from llm_from_scratch.book.code_search import _agrees
+from llm_from_scratch.book.slips import hypotheses, recipe
 from llm_from_scratch.book.text import LANGUAGES, set_language
 from llm_from_scratch.ch27.code_slips import BACKWARD_SEARCH, HEAD_SEARCH
 from llm_from_scratch.ch27.exercises import EXERCISE_BOOK, check_code
@@ -25,7 +27,7 @@ CODE = re.compile(r"[=@(\[]|\.\w|keepdims|def ")
 
 def _written(search, slips):
     """The learner's function that makes exactly these slips."""
-    steps = {**search.right, **{stage: step for slip in slips for stage, step in slip.steps.items()}}
+    steps = {**search.right, **recipe(slips)}
     return lambda *args: search.compute(*args, steps=steps)
 
 
@@ -38,7 +40,7 @@ def _same_everywhere(search, a, b) -> bool:
     return all(_agrees(ra[name], rb[name], 1e-6) for name in ra)
 
 
-HYPOTHESES = [(exercise, slips) for exercise, search in SEARCHES.items() for slips in search.hypotheses()]
+HYPOTHESES = [(exercise, slips) for exercise, search in SEARCHES.items() for slips in hypotheses(search.slips)]
 
 
 def _id(case) -> str:
@@ -58,7 +60,7 @@ def test_every_slip_alone_and_in_a_pair_is_named_as_itself_or_not_at_all(exercis
 
 def test_no_slip_is_the_right_computation_on_every_probe_and_no_two_slips_are_the_same():
     for search in SEARCHES.values():
-        right = search.run()
+        right = search.run({})
         singles = [(slip,) for slip in search.slips]
         assert len({slip.id for slip in search.slips}) == len(search.slips)
         for slips in singles:
@@ -79,7 +81,7 @@ def test_every_slip_is_said_in_every_language_with_a_hint_that_gives_no_code(exe
     try:
         feedback = check_code(exercise, _written(SEARCHES[exercise], (slip,)))
         assert feedback.misconception == slip.id, (slip.id, feedback.message)
-        said = STRINGS.text(f"slip.{slip.id}"), STRINGS.text(f"hint.{slip.id}")
+        said = STRINGS.text(slip.message), STRINGS.text(f"hint.{slip.id}")
         assert all(part in feedback.message for part in said), feedback.message
         assert not CODE.search(said[1]), f"the hint of {slip.id} gives code: {said[1]}"
     finally:
@@ -92,7 +94,7 @@ def test_a_named_pair_is_said_in_every_language(lang):
     set_language(lang)
     try:
         for exercise, search in SEARCHES.items():
-            pairs = [slips for slips in search.hypotheses() if len(slips) == 2][::7]
+            pairs = [slips for slips in hypotheses(search.slips) if len(slips) == 2][::7]
             for slips in pairs:
                 feedback = check_code(exercise, _written(search, slips))
                 if "+" in (feedback.misconception or ""):

@@ -104,13 +104,13 @@ def _literals() -> set[str]:
 
 def _derived(key: str) -> bool:
     """A key made from a name rather than written out: a notebook's title (notebook.<stem>, from the notebooks
-    its exercises name), an exercise's string (ex.<id>.<field>, from its block) or a slip's words and hint
-    (slip.<id>, hint.<id>, from the Slip("<id>", …) of ch27/code_slips.py)."""
+    its exercises name), an exercise's string (ex.<id>.<field>, from its block) or a code slip's hint
+    (hint.<id>, from the Slip("<id>", …) of ch27/code_slips.py)."""
     stems = {n.stem for n in EXERCISE_BOOK.notebooks}
     slips = {slip.id for search in (HEAD_SEARCH, BACKWARD_SEARCH) for slip in search.slips}
     kind, _, name = key.partition(".")
     return (key.removeprefix("notebook.") in stems or key.split(".")[:2] in (["ex", i] for i in EXERCISE_BOOK.exercises)
-            or (kind in ("slip", "hint") and name in slips))
+            or (kind == "hint" and name in slips))
 
 
 @pytest.mark.parametrize("catalogue", [BOOK_STRINGS, STRINGS], ids=["book", "ch27"])
@@ -165,6 +165,8 @@ RETIRED = {
     r"^NOTEBOOKS = \"": "chapters.NOTEBOOK_FILES (NOTEBOOKS are the records of what each notebook asks)",
     r"\"raw\"|\"exp_raw\"|\"exp_scaled\"|Asked\([^)]*\"scaled\"\)|\"scaled\": \(": "the stage names raw-scores, "
                                                                                  "scaled-scores (the engine's)",
+    r"\b(Mistake|Step|Reading)\(\"|\bSTAGE_NAMES\b|\bROLE_STAGES\b|code_slips\.toml": "book.slips.Slip (one for "
+        "answers and code), ch27.stages (one table of stages), catalogues/<language>/slips.toml",
     r"^text = BOOK_STRINGS": "book_text (text is the chapter's catalogue)",
     r"def softmax\(x: np\.ndarray": "closed_form.array_softmax (Tensor.softmax is the method)",
     r"def controls\(|def enter_forms\(": "benchmarks/hooks/",

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from support import tiered
 
 from llm_from_scratch.book.mistakes import READINGS, distance, named, written_precision
+from llm_from_scratch.book.slips import ANSWER
 from llm_from_scratch.book.text import set_language
 from llm_from_scratch.book.tolerances import ROUNDED, SAME_ANSWER
 from llm_from_scratch.ch27.evidence import evidence
@@ -155,7 +156,7 @@ def test_a_mistake_that_gives_the_right_answer_is_never_named():
     asked = EXERCISES["weights"].judge.instance(ev)
     right_row = EXERCISES["weights"].expected(ev)
     for how in ("√T", "√d_v"):
-        np.testing.assert_allclose(asked.computed({"divisor": how})[0], right_row)
+        np.testing.assert_allclose(asked.computed({"scale": how})[0], right_row)
     assert check("weights", right_row.tolist()).correct
 
 
@@ -291,7 +292,7 @@ def _families():
 
 FAMILY_CASES = [(exercise_id, mistake, np.asarray(value, dtype=float))
                 for exercise_id, family, instance in _families() for mistake in family
-                for value in (lambda g: g if isinstance(g, (list, tuple)) else [g])(mistake.gives(instance))]
+                for value in (lambda g: g if isinstance(g, (list, tuple)) else [g])(mistake.steps[ANSWER](instance))]
 
 
 @pytest.mark.parametrize("exercise_id, mistake, value", FAMILY_CASES,

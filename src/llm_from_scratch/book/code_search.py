@@ -1,55 +1,41 @@
-"""Name what is wrong in a learner's function by search: which slips, alone or two together, turn the right
-computation into exactly what the function gave on probes made to tell the slips apart.
+"""Name what is wrong in a learner's function: which slips, alone or two together, turn the right computation
+into exactly what the function gave on probes made to tell the slips apart.
 
-A computation is written as stages: ``compute(*args, steps=steps)`` calls ``steps[name](...)`` for each of them,
-and ``right`` holds the right version of every stage. A ``Slip`` replaces one or more stages with a learner's
-mistaken version, written the way a learner writes it in numpy, so that it raises where the learner's code would.
-A ``Search`` runs the computation under every slip and every pair of slips that replace different stages on each
-probe, once; ``named(fn)`` runs the learner's function on the same probes and returns the one single slip that
-gives what it gave on every probe, else the one pair that does, else None: a slip is named only when it is the only
-explanation the probes leave.
+A computation is written as steps: ``compute(*args, steps=steps)`` calls ``steps[name](...)`` for each of them,
+and ``right`` holds the right version of every step. A code slip (``book.slips.Slip``) replaces one or more steps
+with a learner's mistaken version, written the way a learner writes it in numpy, so that it raises where the
+learner's code would. A ``Search`` runs the computation on every probe under every hypothesis of the one search
+(``book.slips.outcomes``), once; ``named(fn)`` runs the learner's function on the same probes and returns the one
+single slip that gives what it gave on every probe, else the one pair that does, else None: a slip is named only
+when it is the only explanation the probes leave.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from functools import cached_property
-from itertools import combinations
 
 import numpy as np
 
 from .code_check import RAISED, Probed, read_arrays, relative_error, run_probes
+from .slips import Slip, outcomes
 
 Result = tuple[np.ndarray, ...] | str | None  # the arrays, RAISED, or None when nothing could be read
 
 
-@dataclass(frozen=True)
-class Slip:
-    """A mistake as a replacement of some of a computation's stages."""
-
-    id: str
-    steps: Mapping[str, Callable]
-
-
 class Search:
-    """The slips of one computation, their fingerprints on its probes, and the search for the learner's."""
+    """The slips of one computation, what each hypothesis gives on its probes, and the learner's among them."""
 
     def __init__(self, compute: Callable, right: Mapping[str, Callable], slips: tuple[Slip, ...],
                  probes: Mapping[str, tuple[np.ndarray, ...]], outputs: int):
         unknown = {stage for slip in slips for stage in slip.steps} - set(right)
         if unknown:
-            raise ValueError(f"slips replace stages the computation does not have: {sorted(unknown)}")
+            raise ValueError(f"slips replace steps the computation does not have: {sorted(unknown)}")
         self.compute, self.right, self.slips, self.probes, self.outputs = compute, right, slips, probes, outputs
 
-    def hypotheses(self) -> list[tuple[Slip, ...]]:
-        """Every slip alone, then every pair of slips that replace different stages."""
-        pairs = [(a, b) for a, b in combinations(self.slips, 2) if not set(a.steps) & set(b.steps)]
-        return [(slip,) for slip in self.slips] + pairs
-
-    def run(self, slips: tuple[Slip, ...] = ()) -> dict[str, Result]:
-        """What the computation with ``slips`` gives on every probe."""
-        steps = {**self.right, **{stage: step for slip in slips for stage, step in slip.steps.items()}}
+    def run(self, recipe: Mapping[str, object]) -> dict[str, Result]:
+        """What the computation with the steps of ``recipe`` done otherwise gives on every probe."""
+        steps = {**self.right, **recipe}
         results: dict[str, Result] = {}
         for name, args in self.probes.items():
             try:
@@ -66,12 +52,12 @@ class Search:
 
     @cached_property
     def right_results(self) -> dict[str, Result]:
-        return self.run()
+        return self.run({})
 
     @cached_property
     def fingerprints(self) -> list[tuple[tuple[Slip, ...], dict[str, Result]]]:
         """Every hypothesis with what it gives on every probe (computed once, on first use)."""
-        return [(slips, self.run(slips)) for slips in self.hypotheses()]
+        return outcomes(self.slips, lambda recipe: [self.run(recipe)])
 
     def matching(self, probed: Probed) -> list[tuple[Slip, ...]]:
         """The hypotheses that give what the learner's function gave on every probe."""

@@ -1,76 +1,44 @@
-"""Mistakes a learner makes, each named, and the one diagnosis every computed exercise uses: a search over them.
+"""The diagnosis every computed exercise uses: which slips, alone or two together, make the learner's answer.
 
-A library holds three kinds of slip, each with an ``id`` (the misconception Feedback names) and a ``message``
-(the catalogue key of what the learner did and what to do instead):
+A chapter's library holds ``book.slips.Slip``s of three sorts, by the steps they change:
 
-* a ``Mistake`` gives the whole answer it makes on an instance (one value or several; None where it cannot
-  apply);
-* a ``Step`` changes one step of the instance's own computation: ``step`` names the step and ``how`` what is
-  done there instead, and the instance computes any recipe of steps (``instance.computed({step: how, …})``,
-  a list of values), so two steps compose;
-* a ``Reading`` is what a learner does to an answer when writing it down (percent for a fraction, a number
-  cut instead of rounded); it composes with any one other slip.
+* the whole answer (``ANSWER``): ``how(instance)`` gives the answer the mistake makes (one value or several;
+  None where it cannot apply);
+* steps of the instance's own computation: the instance computes any recipe of them
+  (``instance.computed({step: how, …})``, a list of values), so two such slips compose;
+* the writing down (``WRITTEN``, the book's ``READINGS``: percent for a fraction, a number cut instead of
+  rounded…): it composes with any one other slip.
 
-``diagnose`` compares the learner's answer with the right answer and with every composition of up to two slips
-on the instance:
+``diagnose`` compares the learner's answer with the right answer and with what every hypothesis of the one search
+(``book.slips.outcomes``) gives on the instance:
 
 * the answer is right within ``tolerance``, or within a rounding to two decimals (then the feedback gives the
   exact value as well);
-* otherwise a composition within the same tolerance of the answer (or within its last written decimal) is
+* otherwise a hypothesis within the same tolerance of the answer (or within its last written decimal) is
   named. Of those the answer matches as written (0.002 matches 0.0025 and 0.0017 alike), the one with the
-  fewest slips, then the first in the library's order (readings last); if none, the nearest. Compositions
+  fewest slips, then the first in the library's order (readings last); if none, the nearest. Hypotheses
   within the exercise's tolerance of each other count as one. [0.0025, 0.9975] is the scale forgotten,
   [0, 1] the largest score taking all. One that gives the right answer on this instance, or a rounding of
-  it, is never named (in the worked example √T, √d_v and √d_k are all √2). A composition of two is told
-  slip by slip.
+  it, is never named (in the worked example √T, √d_v and √d_k are all √2). Two slips are told one by one.
 
-The compositions of an instance are computed once and kept (``compositions``), so a second answer on the same
+What the hypotheses give on an instance is computed once and kept (``named``), so a second answer on the same
 instance costs only the comparison.
 """
 
 from __future__ import annotations
 
-import itertools
-from collections.abc import Callable, Hashable, Sequence
+import math
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from .answers import LARGEST_PLAUSIBLE
+from .slips import ANSWER, WRITTEN, Slip, outcomes
 from .state import STATE
 from .tolerances import FLOAT_NOISE, ROUNDED, SAME_ANSWER, TYPED
 from .verdicts import Judgement, Phrase, right, wrong
-
-
-@dataclass(frozen=True)
-class Mistake:
-    """A whole answer made with a mistake: ``gives(instance)`` (a value, a tuple of values or None)."""
-
-    id: str
-    message: str
-    gives: Callable[[Any], Any]
-
-
-@dataclass(frozen=True)
-class Step:
-    """One step of the instance's computation done otherwise: ``step`` done as ``how`` says (the instance knows)."""
-
-    id: str
-    message: str
-    step: str
-    how: Hashable = True
-
-
-@dataclass(frozen=True)
-class Reading:
-    """An answer written down otherwise: ``writes(value)`` is what a learner writes for ``value`` (one value or
-    several), each compared within ``scale`` times the tolerance."""
-
-    id: str
-    message: str
-    writes: Callable[[np.ndarray], Any]
-    scale: float = 1.0
 
 
 def _truncations(value: np.ndarray) -> list[np.ndarray]:
@@ -94,15 +62,21 @@ def _one_sign_lost(value: np.ndarray) -> list[np.ndarray]:
     return flipped
 
 
-READINGS = (
-    Reading("percent-for-fraction", "mis.percent-for-fraction", lambda value: value * 100, scale=100.0),
-    Reading("truncated", "mis.truncated", _truncations),
-    Reading("rounded-coarsely", "mis.rounded-coarsely", _coarse),
-    Reading("sign-lost", "mis.sign-lost", _one_sign_lost),
-    Reading("negated", "mis.negated", lambda value: -value),
-)
+def _percent(value: np.ndarray) -> np.ndarray:
+    return value * 100
 
-Slip = Mistake | Step | Reading
+
+def _negated(value: np.ndarray) -> np.ndarray:
+    return -value
+
+
+READINGS = (  # each what a learner writes for a value (one or several)
+    Slip("percent-for-fraction", "mis.percent-for-fraction", {WRITTEN: _percent}, scale=100.0),
+    Slip("truncated", "mis.truncated", {WRITTEN: _truncations}),
+    Slip("rounded-coarsely", "mis.rounded-coarsely", {WRITTEN: _coarse}),
+    Slip("sign-lost", "mis.sign-lost", {WRITTEN: _one_sign_lost}),
+    Slip("negated", "mis.negated", {WRITTEN: _negated}),
+)
 
 
 def _values(given: Any) -> list[np.ndarray]:
@@ -130,26 +104,30 @@ class Composition:
     scale: float = 1.0
 
 
-def _made(library: Sequence[Slip], instance: Any, expected: np.ndarray) -> list[Composition]:
-    """Every composition of up to two slips, fewest slips first, then in the library's order (readings last)."""
-    made: list[tuple[tuple[int, ...], Composition]] = []
-    alone: list[tuple[tuple[int, ...], Composition]] = [((), Composition((), expected))]
-    for i, slip in enumerate(library):
-        if not isinstance(slip, Reading):
-            given = slip.gives(instance) if isinstance(slip, Mistake) else instance.computed({slip.step: slip.how})
-            alone += [((i,), Composition((slip,), value)) for value in _values(given)]
-    for (i, a), (j, b) in itertools.combinations(enumerate(library), 2):
-        if isinstance(a, Step) and isinstance(b, Step) and a.step != b.step:
-            made += [((i, j), Composition((a, b), value))
-                     for value in _values(instance.computed({a.step: a.how, b.step: b.how}))]
-    for j, reading in enumerate(library):
-        if isinstance(reading, Reading):
-            made += [((*order, j), Composition((*composition.slips, reading), value, reading.scale))
-                     for order, composition in alone for value in _values(reading.writes(composition.value))]
-    made += alone[1:]
-    made.sort(key=lambda pair: (len(pair[0]), pair[0]))
-    return [composition for _, composition in made  # what no answer can be (the reader refuses it) is left out
-            if np.isfinite(composition.value).all() and np.abs(composition.value).max() <= LARGEST_PLAUSIBLE]
+def _computed(instance: Any, expected: np.ndarray) -> Callable[[dict[str, object]], list[np.ndarray]]:
+    """What a recipe gives on ``instance``: the whole answer a slip makes, or the instance's computation with the
+    steps done otherwise (``expected`` with none), then written down as the recipe writes it. Each recipe of the
+    computation is computed once, however many ways of writing it follow."""
+    kept: dict[tuple, list[np.ndarray]] = {}
+
+    def computed(recipe: dict[str, object]) -> list[np.ndarray]:
+        rest = {step: how for step, how in recipe.items() if step != WRITTEN}
+        key = tuple(rest.items())
+        if key not in kept:
+            kept[key] = (_values(rest[ANSWER](instance)) if ANSWER in rest
+                         else _values(instance.computed(rest)) if rest else [expected])
+        if WRITTEN not in recipe:
+            return kept[key]
+        return [written for value in kept[key] for written in _values(recipe[WRITTEN](value))]
+    return computed
+
+
+def _made(library: tuple[Slip, ...], instance: Any, expected: np.ndarray) -> list[Composition]:
+    """What every hypothesis gives, fewest slips first, then in the library's order (readings last), without what
+    no answer can be (the reader refuses it)."""
+    return [Composition(slips, value, math.prod(slip.scale for slip in slips))
+            for slips, value in outcomes(library, _computed(instance, expected))
+            if np.isfinite(value).all() and np.abs(value).max() <= LARGEST_PLAUSIBLE]
 
 
 def written_precision(answer: np.ndarray) -> float:

@@ -1,11 +1,12 @@
 """The slips a learner makes writing the head and its backward in numpy, and the probes that tell them apart.
 
-The head and the backward are written here as stages (``head``, ``backward``); each slip replaces one or more of
-them the way a learner's code does it, so a slip raises where that code raises (a sum without keepdims on a batch
-whose size is not T, say). ``book.code_search`` runs every slip and every pair of slips on the probes and names the
-learner's only when nothing else the probes allow fits. The probes differ in B, T, d_k and d_v, so that every
-width a learner may take for d_k is a different number on one of them; one has scores large enough to overflow exp
-without each row's maximum subtracted; one reads the weights off the output (V = [I | 0]).
+The head and the backward are written here in the steps of ``ch27.stages`` (``head``, ``backward``); each slip
+replaces one or more of them the way a learner's code does it, so a slip raises where that code raises (a sum without
+keepdims on a batch whose size is not T, say). The one search (``book.slips``) runs every slip and every pair of
+slips on the probes, and the code judge names the learner's only when nothing else the probes allow fits. The probes
+differ in B, T, d_k and d_v, so that every width a learner may take for d_k is a different number on one of them;
+one has scores large enough to overflow exp without each row's maximum subtracted; one reads the weights off the
+output (V = [I | 0]).
 
 Where no slip is named, ``head_stage`` and ``backward_stage`` say the first stage that differs from what the probes
 prove: the mixing (the output is not one set of weights times V), the softmax (the weights' rows do not sum to 1),
@@ -17,8 +18,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..book.code_check import Finding, run_probes
-from ..book.code_search import Search, Slip
+from ..book.code_search import Search
 from ..book.formatting import vector
+from ..book.slips import Slip
 from ..book.tolerances import CODE_AGREES
 from ..engine.closed_form import array_softmax, attention_weights
 
@@ -53,48 +55,55 @@ HEAD_STEPS = {
 
 # Slips of the scale: the width taken for d_k, and what is done with it. Shared by the head and the backward.
 WIDTH_SLIPS = (
-    Slip("width-from-values", {"width": lambda q, k, v: v.shape[-1]}),
-    Slip("width-from-tokens", {"width": lambda q, k, v: q.shape[1]}),
-    Slip("width-from-batch", {"width": lambda q, k, v: q.shape[0]}),
-    Slip("width-typed-in", {"width": lambda q, k, v: 2}),
+    Slip("width-from-values", "slip.width-from-values", {"width": lambda q, k, v: v.shape[-1]}),
+    Slip("width-from-tokens", "slip.width-from-tokens", {"width": lambda q, k, v: q.shape[1]}),
+    Slip("width-from-batch", "slip.width-from-batch", {"width": lambda q, k, v: q.shape[0]}),
+    Slip("width-typed-in", "slip.width-typed-in", {"width": lambda q, k, v: 2}),
 )
 SOFTMAX_SLIPS = (
-    Slip("softmax-axis", {"axis": lambda: 1}),
-    Slip("softmax-over-batch", {"axis": lambda: 0}),
-    Slip("no-max-shift", {"shift": lambda s, axis: s}),
-    Slip("max-of-whole", {"shift": lambda s, axis: s - s.max()}),
-    Slip("max-other-axis", {"shift": lambda s, axis: s - s.max(axis=-2, keepdims=True)}),
-    Slip("max-without-keepdims", {"shift": lambda s, axis: s - s.max(axis=axis)}),
+    Slip("softmax-axis", "slip.softmax-axis", {"axis": lambda: 1}),
+    Slip("softmax-over-batch", "slip.softmax-over-batch", {"axis": lambda: 0}),
+    Slip("no-max-shift", "slip.no-max-shift", {"shift": lambda s, axis: s}),
+    Slip("max-of-whole", "slip.max-of-whole", {"shift": lambda s, axis: s - s.max()}),
+    Slip("max-other-axis", "slip.max-other-axis", {"shift": lambda s, axis: s - s.max(axis=-2, keepdims=True)}),
+    Slip("max-without-keepdims", "slip.max-without-keepdims", {"shift": lambda s, axis: s - s.max(axis=axis)}),
 )
 HEAD_SLIPS = (
-    Slip("missing-scale", {"scale": lambda s, d: s}),
-    Slip("scale-by-dk", {"scale": lambda s, d: s / d}),
-    Slip("scale-inverted", {"scale": lambda s, d: s * np.sqrt(d)}),
+    Slip("missing-scale", "slip.missing-scale", {"scale": lambda s, d: s}),
+    Slip("scale-by-dk", "slip.scale-by-dk", {"scale": lambda s, d: s / d}),
+    Slip("scale-inverted", "slip.scale-inverted", {"scale": lambda s, d: s * np.sqrt(d)}),
     *WIDTH_SLIPS,
-    Slip("transposed-scores", {"scores": lambda q, k: k @ _t(q)}),
-    Slip("transpose-by-reshape", {"scores": lambda q, k: q @ k.reshape(k.shape[0], k.shape[2], k.shape[1])}),
-    Slip("transpose-all-axes", {"scores": lambda q, k: q @ k.T}),
-    Slip("values-for-keys", {"scores": lambda q, k: q @ _t(q)}),
-    Slip("batch-leak", {"scores": lambda q, k: q @ k.reshape(-1, k.shape[-1]).T,
+    Slip("transposed-scores", "slip.transposed-scores", {"scores": lambda q, k: k @ _t(q)}),
+    Slip("transpose-by-reshape", "slip.transpose-by-reshape",
+         {"scores": lambda q, k: q @ k.reshape(k.shape[0], k.shape[2], k.shape[1])}),
+    Slip("transpose-all-axes", "slip.transpose-all-axes", {"scores": lambda q, k: q @ k.T}),
+    Slip("values-for-keys", "slip.values-for-keys", {"scores": lambda q, k: q @ _t(q)}),
+    Slip("batch-leak", "slip.batch-leak", {"scores": lambda q, k: q @ k.reshape(-1, k.shape[-1]).T,
                         "mix": lambda a, q, k, v: a @ v.reshape(-1, v.shape[-1])}),
-    Slip("batch-zero-weights", {"scores": lambda q, k: q[0] @ k[0].T}),
-    Slip("causal-mask", {"scores": lambda q, k: np.where(np.tril(np.ones(q.shape[1])) == 1, q @ _t(k), -np.inf)}),
-    Slip("self-scores", {"scores": lambda q, k: (q * k).sum(axis=-1), "mix": lambda a, q, k, v: a[..., None] * v}),
+    Slip("batch-zero-weights", "slip.batch-zero-weights", {"scores": lambda q, k: q[0] @ k[0].T}),
+    Slip("causal-mask", "slip.causal-mask",
+         {"scores": lambda q, k: np.where(np.tril(np.ones(q.shape[1])) == 1, q @ _t(k), -np.inf)}),
+    Slip("self-scores", "slip.self-scores",
+         {"scores": lambda q, k: (q * k).sum(axis=-1), "mix": lambda a, q, k, v: a[..., None] * v}),
     *SOFTMAX_SLIPS,
-    Slip("no-exponential", {"shift": lambda s, axis: s, "exp": lambda s: s}),
-    Slip("sum-without-keepdims", {"normalise": lambda e, s, axis: e / e.sum(axis=axis)}),
-    Slip("sum-of-whole", {"normalise": lambda e, s, axis: e / e.sum()}),
-    Slip("exponentials-not-normalized", {"normalise": lambda e, s, axis: e}),
-    Slip("shifted-numerator-only", {"normalise": lambda e, s, axis: e / np.exp(s).sum(axis=axis, keepdims=True)}),
-    Slip("hard-attention", {"normalise": lambda e, s, axis: (e == e.max(axis=axis, keepdims=True)) * 1.0}),
-    Slip("uniform-weights", {"normalise": lambda e, s, axis: np.ones_like(e) / e.shape[axis]}),
-    Slip("scale-after-softmax", {"scale": lambda s, d: s, "mix": lambda a, q, k, v: a / np.sqrt(q.shape[-1]) @ v}),
-    Slip("transposed-weights", {"mix": lambda a, q, k, v: _t(a) @ v}),
-    Slip("returns-weights", {"mix": lambda a, q, k, v: a}),
-    Slip("mixed-keys", {"mix": lambda a, q, k, v: a @ k}),
-    Slip("mixed-queries", {"mix": lambda a, q, k, v: a @ q}),
-    Slip("elementwise-mix", {"mix": lambda a, q, k, v: a * v}),
-    Slip("softmax-after-mixing", {"shift": lambda s, axis: s, "exp": lambda s: s, "normalise": lambda e, s, axis: e,
+    Slip("no-exponential", "slip.no-exponential", {"shift": lambda s, axis: s, "exp": lambda s: s}),
+    Slip("sum-without-keepdims", "slip.sum-without-keepdims", {"normalise": lambda e, s, axis: e / e.sum(axis=axis)}),
+    Slip("sum-of-whole", "slip.sum-of-whole", {"normalise": lambda e, s, axis: e / e.sum()}),
+    Slip("exponentials-not-normalized", "slip.exponentials-not-normalized", {"normalise": lambda e, s, axis: e}),
+    Slip("shifted-numerator-only", "slip.shifted-numerator-only",
+         {"normalise": lambda e, s, axis: e / np.exp(s).sum(axis=axis, keepdims=True)}),
+    Slip("hard-attention", "slip.hard-attention",
+         {"normalise": lambda e, s, axis: (e == e.max(axis=axis, keepdims=True)) * 1.0}),
+    Slip("uniform-weights", "slip.uniform-weights", {"normalise": lambda e, s, axis: np.ones_like(e) / e.shape[axis]}),
+    Slip("scale-after-softmax", "slip.scale-after-softmax",
+         {"scale": lambda s, d: s, "mix": lambda a, q, k, v: a / np.sqrt(q.shape[-1]) @ v}),
+    Slip("transposed-weights", "slip.transposed-weights", {"mix": lambda a, q, k, v: _t(a) @ v}),
+    Slip("returns-weights", "slip.returns-weights", {"mix": lambda a, q, k, v: a}),
+    Slip("mixed-keys", "slip.mixed-keys", {"mix": lambda a, q, k, v: a @ k}),
+    Slip("mixed-queries", "slip.mixed-queries", {"mix": lambda a, q, k, v: a @ q}),
+    Slip("elementwise-mix", "slip.elementwise-mix", {"mix": lambda a, q, k, v: a * v}),
+    Slip("softmax-after-mixing", "slip.softmax-after-mixing",
+         {"shift": lambda s, axis: s, "exp": lambda s: s, "normalise": lambda e, s, axis: e,
                                   "mix": lambda a, q, k, v: array_softmax(a @ v)}),
 )
 
@@ -125,36 +134,46 @@ BACKWARD_STEPS = {
 }
 _UNSCALED = {"query-scale": lambda g, d: g, "key-scale": lambda g, d: g}
 BACKWARD_SLIPS = (
-    Slip("dv-not-transposed", {"value-gradient": lambda a, up: a @ up}),
-    Slip("weight-gradient-from-output", {"weight-gradient": lambda a, up, v: a @ v @ _t(v)}),
-    Slip("weight-gradient-transposed", {"weight-gradient": lambda a, up, v: v @ _t(up)}),
-    Slip("values-not-transposed", {"weight-gradient": lambda a, up, v: up @ v}),
-    Slip("softmax-jacobian", {"row-term": lambda a, da: 0.0}),
-    Slip("row-sum-without-keepdims", {"row-term": lambda a, da: (a * da).sum(axis=-1)}),
-    Slip("row-sum-other-axis", {"row-term": lambda a, da: (a * da).sum(axis=-2, keepdims=True)}),
-    Slip("row-sum-without-weights", {"row-term": lambda a, da: da.sum(axis=-1, keepdims=True)}),
-    Slip("diagonal-jacobian", {"score-gradient": lambda a, da, row: a * (1 - a) * da}),
-    Slip("weights-factor-missing", {"score-gradient": lambda a, da, row: da - row}),
-    Slip("weight-gradient-as-score-gradient", {"score-gradient": lambda a, da, row: da}),
-    Slip("grad-scale-missing", _UNSCALED),
-    Slip("query-scale-missing", {"query-scale": lambda g, d: g}),
-    Slip("key-scale-missing", {"key-scale": lambda g, d: g}),
-    Slip("key-scaled-twice", {"key-scale": lambda g, d: g / d}),
-    Slip("grad-scale-by-dk", {"query-scale": lambda g, d: g / d, "key-scale": lambda g, d: g / d}),
-    Slip("grad-scale-inverted", {"query-scale": lambda g, d: g * np.sqrt(d), "key-scale": lambda g, d: g * np.sqrt(d)}),
-    Slip("forward-unscaled", {"scale": lambda s, d: s}),
-    Slip("unscaled-everywhere", {"scale": lambda s, d: s, **_UNSCALED}),
+    Slip("dv-not-transposed", "slip.dv-not-transposed", {"value-gradient": lambda a, up: a @ up}),
+    Slip("weight-gradient-from-output", "slip.weight-gradient-from-output",
+         {"weight-gradient": lambda a, up, v: a @ v @ _t(v)}),
+    Slip("weight-gradient-transposed", "slip.weight-gradient-transposed",
+         {"weight-gradient": lambda a, up, v: v @ _t(up)}),
+    Slip("values-not-transposed", "slip.values-not-transposed", {"weight-gradient": lambda a, up, v: up @ v}),
+    Slip("softmax-jacobian", "slip.softmax-jacobian", {"row-term": lambda a, da: 0.0}),
+    Slip("row-sum-without-keepdims", "slip.row-sum-without-keepdims",
+         {"row-term": lambda a, da: (a * da).sum(axis=-1)}),
+    Slip("row-sum-other-axis", "slip.row-sum-other-axis",
+         {"row-term": lambda a, da: (a * da).sum(axis=-2, keepdims=True)}),
+    Slip("row-sum-without-weights", "slip.row-sum-without-weights",
+         {"row-term": lambda a, da: da.sum(axis=-1, keepdims=True)}),
+    Slip("diagonal-jacobian", "slip.diagonal-jacobian", {"score-gradient": lambda a, da, row: a * (1 - a) * da}),
+    Slip("weights-factor-missing", "slip.weights-factor-missing", {"score-gradient": lambda a, da, row: da - row}),
+    Slip("weight-gradient-as-score-gradient", "slip.weight-gradient-as-score-gradient",
+         {"score-gradient": lambda a, da, row: da}),
+    Slip("grad-scale-missing", "slip.grad-scale-missing", _UNSCALED),
+    Slip("query-scale-missing", "slip.query-scale-missing", {"query-scale": lambda g, d: g}),
+    Slip("key-scale-missing", "slip.key-scale-missing", {"key-scale": lambda g, d: g}),
+    Slip("key-scaled-twice", "slip.key-scaled-twice", {"key-scale": lambda g, d: g / d}),
+    Slip("grad-scale-by-dk", "slip.grad-scale-by-dk",
+         {"query-scale": lambda g, d: g / d, "key-scale": lambda g, d: g / d}),
+    Slip("grad-scale-inverted", "slip.grad-scale-inverted",
+         {"query-scale": lambda g, d: g * np.sqrt(d), "key-scale": lambda g, d: g * np.sqrt(d)}),
+    Slip("forward-unscaled", "slip.forward-unscaled", {"scale": lambda s, d: s}),
+    Slip("unscaled-everywhere", "slip.unscaled-everywhere", {"scale": lambda s, d: s, **_UNSCALED}),
     *WIDTH_SLIPS,
-    Slip("transposed-scores", {"scores": lambda q, k: k @ _t(q)}),
+    Slip("transposed-scores", "slip.transposed-scores", {"scores": lambda q, k: k @ _t(q)}),
     *SOFTMAX_SLIPS,
-    Slip("transposed-grad", {"query-gradient": lambda ds, q, k: _t(ds) @ k, "key-gradient": lambda ds, q, k: ds @ q}),
-    Slip("query-grad-transposed", {"query-gradient": lambda ds, q, k: _t(ds) @ k}),
-    Slip("key-grad-transposed", {"key-gradient": lambda ds, q, k: ds @ q}),
-    Slip("transpose-batch-axes", {"value-gradient": lambda a, up: a.transpose(1, 0, 2) @ up,
+    Slip("transposed-grad", "slip.transposed-grad",
+         {"query-gradient": lambda ds, q, k: _t(ds) @ k, "key-gradient": lambda ds, q, k: ds @ q}),
+    Slip("query-grad-transposed", "slip.query-grad-transposed", {"query-gradient": lambda ds, q, k: _t(ds) @ k}),
+    Slip("key-grad-transposed", "slip.key-grad-transposed", {"key-gradient": lambda ds, q, k: ds @ q}),
+    Slip("transpose-batch-axes", "slip.transpose-batch-axes",
+         {"value-gradient": lambda a, up: a.transpose(1, 0, 2) @ up,
                                   "key-gradient": lambda ds, q, k: ds.transpose(1, 0, 2) @ q}),
-    Slip("grads-swapped", {"result": lambda dq, dk, dv: (dk, dq, dv)}),
-    Slip("returns-dv-second", {"result": lambda dq, dk, dv: (dq, dv, dk)}),
-    Slip("negated", {"result": lambda dq, dk, dv: (-dq, -dk, dv)}),
+    Slip("grads-swapped", "slip.grads-swapped", {"result": lambda dq, dk, dv: (dk, dq, dv)}),
+    Slip("returns-dv-second", "slip.returns-dv-second", {"result": lambda dq, dk, dv: (dq, dv, dk)}),
+    Slip("negated", "slip.negated", {"result": lambda dq, dk, dv: (-dq, -dk, dv)}),
 )
 
 

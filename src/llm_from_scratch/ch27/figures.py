@@ -19,6 +19,7 @@ from ..book.formatting import labels, trimmed
 from ..book.tolerances import FLOAT_NOISE
 from ..engine import Tensor
 from .graph import divisor_of, is_scores, softmax_of
+from .stages import BY_NAME
 from .strings import text
 
 
@@ -59,12 +60,14 @@ ROLES = {
     "grad-key": Role("figure.grad_key", "key", "k", "", KEY_ROWS, FEATURES),
 }
 
-# the names a cell may also give the score stages' roles: their short names from before they took the engine's
-ROLE_ALIASES = {"scores": "raw-scores", "scaled": "scaled-scores"}
+# the names a cell may also give a stage's role: the score stages' short names from before they took the engine's,
+# and every stage's own name (show(A, "probabilities") is show(A, "weights"))
+ROLE_ALIASES = {"scores": "raw-scores", "scaled": "scaled-scores",
+                **{name: stage.role for name, stage in BY_NAME.items() if stage.role and stage.role != name}}
 
 
 def role_named(role: str) -> str:
-    """The role a name given to ``show`` means: itself, or the role an alias stands for."""
+    """The role a name given to ``show`` means: itself, or the role an alias (or a stage's name) stands for."""
     return ROLE_ALIASES.get(role, role)
 
 

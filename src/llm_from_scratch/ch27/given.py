@@ -22,12 +22,9 @@ from ..engine import Tensor
 from .evidence import HeadRun, LearnerEvidence, run_head
 from .figures import role_named
 from .graph import factor_of, is_scores
+from .stages import BY_CELL, BY_ROLE
 
 INPUTS = ("Q", "K", "V")
-# a stage's name in the cells -> the inputs its formula reads, in order
-STAGES = {"scores": ("Q", "K"), "S": ("Q", "K"), "A": ("Q", "K"), "O": ("Q", "K", "V")}
-# a heatmap's role -> its stage's name in the cells
-ROLE_STAGES = {"raw-scores": "scores", "scaled-scores": "S", "weights": "A", "output": "O"}
 KEY_AXES = (2, -1)  # the head's softmax runs along the keys
 
 
@@ -113,7 +110,7 @@ def _joined(phrases: list[Phrase]) -> Phrase:
 def _stage_difference(name: str, value: object, run: HeadRun) -> Phrase:
     """How the stage ``name`` of the learner's cells came to differ from ``run``'s: the inputs its graph reads back
     to (Q and K in each other's place are no new inputs), then what its steps record."""
-    reads, found = STAGES[name], leaves(value)
+    reads, found = BY_CELL[name].reads, leaves(value)
     chapter = of_run(run)
     if len(found) != len(reads):  # typed in, or made otherwise: only its numbers can be compared
         return _joined(recorded(name, value, run) or [Phrase("given.stage_unnamed", {"name": name})])
@@ -138,8 +135,8 @@ def differs(values: Mapping[str, object], ev: LearnerEvidence, run: HeadRun) -> 
     input given by itself (Q, Ō), and the first stage given that differs, read from its graph."""
     chapter = of_run(run)
     changed = [name for name, value in values.items() if not _same(as_array(value), chapter[name])]
-    inputs = [name for name in changed if name not in STAGES]
-    stage = next((_stage_difference(name, values[name], run) for name in changed if name in STAGES), None)
+    inputs = [name for name in changed if name not in BY_CELL]
+    stage = next((_stage_difference(name, values[name], run) for name in changed if name in BY_CELL), None)
     said = ([Phrase("given.inputs_changed", {"names": ", ".join(inputs)})] if inputs else []) + (
         [stage] if stage else [])
     return _joined(said or [Phrase("given.stage_unnamed", {"name": ", ".join(values)})])
@@ -155,7 +152,7 @@ def fold_difference(value: object, role: str, run: object) -> Phrase:
     """How a fold's tensor, shown in ``role``, differs from the answer on ``run`` (the exercise's example), read from
     its graph as ``differs`` reads a stage; for a gradient or another example, which keep no graph to read, that a
     cell above changed."""
-    name = ROLE_STAGES.get(role_named(role))
-    if name is None or not isinstance(run, HeadRun):
+    stage = BY_ROLE.get(role_named(role))
+    if stage is None or stage.cell is None or not isinstance(run, HeadRun):
         return Phrase("given.cells_changed")
-    return _stage_difference(name, value, run)
+    return _stage_difference(stage.cell, value, run)

@@ -1,6 +1,6 @@
 """Chapter 27's mistake library: the slips a learner makes, on the exercise's own instance.
 
-Every slip about a head's stages is a ``Step`` of the head's computation as ``Asked`` computes it: the run the
+Every slip about a head's stages changes a step of the head's computation as ``Asked`` computes it: the run the
 exercise is about (the worked example or the second one), the other example, the variants this learner has
 seen, the stage asked for and where in it. The steps, in the order the head takes them:
 
@@ -33,31 +33,34 @@ from functools import cached_property
 
 import numpy as np
 
-from ..book.mistakes import Mistake, Step
+from ..book.slips import ANSWER, Slip
 from ..engine.closed_form import array_softmax
 from .evidence import HeadRun, causal_mask, masked_softmax
 
-# a stage given for the asked one: the slip's how -> asked stage -> the stages given instead
+# a stage given for the asked one: the slip's how -> asked stage -> the stages given instead (the stages are
+# ch27.stages's; "exp-raw-scores" and "exp-scaled-scores" are the exponentials of the scores, which a learner may
+# hand in for them)
 CONFUSIONS = {
     "scaled-too-early": {"raw-scores": ("scaled-scores",)},
-    "not-normalized": {"weights": ("raw-scores", "scaled-scores")},
-    "weights-for-scores": {"raw-scores": ("weights",), "scaled-scores": ("weights",)},
-    "weights-for-output": {"output": ("weights",)},
-    "output-for-weights": {"raw-scores": ("output",), "scaled-scores": ("output",), "weights": ("output",)},
+    "not-normalized": {"probabilities": ("raw-scores", "scaled-scores")},
+    "weights-for-scores": {"raw-scores": ("probabilities",), "scaled-scores": ("probabilities",)},
+    "weights-for-output": {"value-mixture": ("probabilities",)},
+    "output-for-weights": {"raw-scores": ("value-mixture",), "scaled-scores": ("value-mixture",),
+                           "probabilities": ("value-mixture",)},
     "exponentials-for-scores": {"raw-scores": ("exp-raw-scores",), "scaled-scores": ("exp-scaled-scores",)},
 }
 
 
-# the steps of a recipe that change what the head makes (the inputs, the scores, the scale, the weighing, the
-# mixing); the others pick a stage, a place or an order from what they made
-MAKING = ("inputs", "pencil", "scores", "divisor", "scale_at", "weigh", "weights_t", "mix")
+# the steps of a recipe that change what the head makes (ch27.stages's, in the order the head takes them); the
+# others (stages.HANDING_IN) pick a stage, a place or an order from what they made
+MAKING = ("inputs", "pencil", "scores", "scale", "scale-at", "weigh", "weights-transposed", "mix")
 
 
 @dataclass(frozen=True, eq=False)
 class Asked:
-    """What an exercise asks of a head run: a stage of batch element 0, at ``index`` (() is all of it); ``other``
-    is the other example, ``seen`` the runs of the variants the learner has seen. Equal, and hashed, by all the
-    inputs it computes from."""
+    """What an exercise asks of a head run: a stage (by its name in ch27.stages) of batch element 0, at ``index``
+    (() is all of it); ``other`` is the other example, ``seen`` the runs of the variants the learner has seen.
+    Equal, and hashed, by all the inputs it computes from."""
 
     run: HeadRun
     other: HeadRun
@@ -129,8 +132,8 @@ class Asked:
                 orders.append(order)
             return [matrix[order] for order in orders] if not self.index and matrix.ndim == 2 else []
         if how == "result-transposed":
-            return [matrix.T] if not self.index and self.stage != "weights" and matrix.ndim == 2 else []
-        return [self.at(matrix.T)] if self.stage == "weights" and matrix.ndim == 2 else []  # A transposed
+            return [matrix.T] if not self.index and self.stage != "probabilities" and matrix.ndim == 2 else []
+        return [self.at(matrix.T)] if self.stage == "probabilities" and matrix.ndim == 2 else []  # A transposed
 
 
 def _pencil(q: np.ndarray, k: np.ndarray, how: str) -> list[np.ndarray]:
@@ -217,89 +220,91 @@ def _rest(raw: np.ndarray, q: np.ndarray, k: np.ndarray, v: np.ndarray, recipe: 
     ``other_width`` is the other example's d_k, whose scale a learner may carry over."""
     width, tokens = q.shape[1], q.shape[0]
     root = {None: math.sqrt(width), "1": 1.0, "d_k": width, "√T": math.sqrt(tokens), "√d_v": math.sqrt(v.shape[1]),
-            "1/√d_k": 1 / math.sqrt(width), "other": math.sqrt(other_width)}[recipe.get("divisor")]
-    after = recipe.get("scale_at") == "after"
+            "1/√d_k": 1 / math.sqrt(width), "other": math.sqrt(other_width)}[recipe.get("scale")]
+    after = recipe.get("scale-at") == "after"
     scaled = raw if after else raw / root
     made = []
     for weighed in _weighed(scaled, recipe.get("weigh")):
         weights = weighed / (root if after else 1.0)
         with np.errstate(over="ignore"):
-            found = {"raw-scores": raw, "scaled-scores": scaled, "weights": weights, "exp-raw-scores": np.exp(raw),
-                     "exp-scaled-scores": np.exp(scaled)}
-        mixing = weights.T if recipe.get("weights_t") else weights
+            found = {"raw-scores": raw, "scaled-scores": scaled, "probabilities": weights,
+                     "exp-raw-scores": np.exp(raw), "exp-scaled-scores": np.exp(scaled)}
+        mixing = weights.T if recipe.get("weights-transposed") else weights
         mixed = k if recipe.get("mix") == "K" else v
         if mixing.shape[1] == mixed.shape[0]:
             with np.errstate(invalid="ignore", over="ignore"):  # weights a slip left infinite: no output, no warning
-                found["output"] = mixing @ mixed
+                found["value-mixture"] = mixing @ mixed
         made.append(found)
     return made
 
 
 HEAD_MISTAKES = (  # where two give the same answer, the one a learner makes more often comes first
     # a stage given for the asked one, or given at another place
-    Step("scaled-too-early", "mis.scaled-too-early", "stage", "scaled-too-early"),
-    Step("not-normalized", "mis.not-normalized", "stage", "not-normalized"),
-    Step("weights-for-scores", "mis.weights-for-scores", "stage", "weights-for-scores"),
-    Step("weights-for-output", "mis.weights-for-output", "stage", "weights-for-output"),
-    Step("output-for-weights", "mis.output-for-weights", "stage", "output-for-weights"),
-    Step("exponentials-for-scores", "mis.exponentials-for-scores", "stage", "exponentials-for-scores"),
-    Step("wrong-row", "mis.wrong-row", "place", "wrong-row"),
+    Slip("scaled-too-early", "mis.scaled-too-early", {"stage": "scaled-too-early"}),
+    Slip("not-normalized", "mis.not-normalized", {"stage": "not-normalized"}),
+    Slip("weights-for-scores", "mis.weights-for-scores", {"stage": "weights-for-scores"}),
+    Slip("weights-for-output", "mis.weights-for-output", {"stage": "weights-for-output"}),
+    Slip("output-for-weights", "mis.output-for-weights", {"stage": "output-for-weights"}),
+    Slip("exponentials-for-scores", "mis.exponentials-for-scores", {"stage": "exponentials-for-scores"}),
+    Slip("wrong-row", "mis.wrong-row", {"place": "wrong-row"}),
     # other inputs
-    Step("other-example", "mis.other-example", "inputs", "other"),
-    Step("other-variant", "mis.other-variant", "inputs", "seen"),
+    Slip("other-example", "mis.other-example", {"inputs": "other"}),
+    Slip("other-variant", "mis.other-variant", {"inputs": "seen"}),
     # the weighing, the scores, the scale and the mixing, as learners slip most
-    Step("hard-attention", "mis.hard-attention", "weigh", "hard"),
-    Step("uniform-weights", "mis.uniform-weights", "weigh", "uniform"),
-    Step("transposed-scores", "mis.transposed-scores", "scores", "KQᵀ"),
-    Step("missing-scale", "mis.missing-scale", "divisor", "1"),
-    Step("scale-by-dk", "mis.scale-by-dk", "divisor", "d_k"),
-    Step("other-example-scale", "mis.other-example-scale", "divisor", "other"),
-    Step("scale-by-root-t", "mis.scale-by-root-t", "divisor", "√T"),
-    Step("scale-by-root-dv", "mis.scale-by-root-dv", "divisor", "√d_v"),
-    Step("scale-inverted", "mis.scale-inverted", "divisor", "1/√d_k"),
-    Step("scale-after-softmax", "mis.scale-after-softmax", "scale_at", "after"),
-    Step("columns-normalized", "mis.columns-normalized", "weigh", "columns"),
-    Step("no-exponential", "mis.no-exponential", "weigh", "ratio"),
-    Step("exponentials-not-normalized", "mis.exponentials-not-normalized", "weigh", "exp"),
-    Step("log-weights", "mis.log-weights", "weigh", "log"),
-    Step("softmax-skipped", "mis.softmax-skipped", "weigh", "none"),
-    Step("e-as-three", "mis.e-as-three", "weigh", "three"),
-    Step("sigmoid-weights", "mis.sigmoid-weights", "weigh", "sigmoid"),
-    Step("matrix-normalized", "mis.matrix-normalized", "weigh", "matrix"),
-    Step("divided-by-largest", "mis.divided-by-largest", "weigh", "largest"),
-    Step("rounded-too-early", "mis.rounded-too-early", "weigh", "rounded"),
-    Step("mixed-keys", "mis.mixed-keys", "mix", "K"),
-    Step("transposed-weights", "mis.transposed-weights", "weights_t"),
+    Slip("hard-attention", "mis.hard-attention", {"weigh": "hard"}),
+    Slip("uniform-weights", "mis.uniform-weights", {"weigh": "uniform"}),
+    Slip("transposed-scores", "mis.transposed-scores", {"scores": "KQᵀ"}),
+    Slip("missing-scale", "mis.missing-scale", {"scale": "1"}),
+    Slip("scale-by-dk", "mis.scale-by-dk", {"scale": "d_k"}),
+    Slip("other-example-scale", "mis.other-example-scale", {"scale": "other"}),
+    Slip("scale-by-root-t", "mis.scale-by-root-t", {"scale": "√T"}),
+    Slip("scale-by-root-dv", "mis.scale-by-root-dv", {"scale": "√d_v"}),
+    Slip("scale-inverted", "mis.scale-inverted", {"scale": "1/√d_k"}),
+    Slip("scale-after-softmax", "mis.scale-after-softmax", {"scale-at": "after"}),
+    Slip("columns-normalized", "mis.columns-normalized", {"weigh": "columns"}),
+    Slip("no-exponential", "mis.no-exponential", {"weigh": "ratio"}),
+    Slip("exponentials-not-normalized", "mis.exponentials-not-normalized", {"weigh": "exp"}),
+    Slip("log-weights", "mis.log-weights", {"weigh": "log"}),
+    Slip("softmax-skipped", "mis.softmax-skipped", {"weigh": "none"}),
+    Slip("e-as-three", "mis.e-as-three", {"weigh": "three"}),
+    Slip("sigmoid-weights", "mis.sigmoid-weights", {"weigh": "sigmoid"}),
+    Slip("matrix-normalized", "mis.matrix-normalized", {"weigh": "matrix"}),
+    Slip("divided-by-largest", "mis.divided-by-largest", {"weigh": "largest"}),
+    Slip("rounded-too-early", "mis.rounded-too-early", {"weigh": "rounded"}),
+    Slip("mixed-keys", "mis.mixed-keys", {"mix": "K"}),
+    Slip("transposed-weights", "mis.transposed-weights", {"weights-transposed": True}),
     # order slips (A transposed after the columns normalized: with a symmetric QKᵀ the two are equal)
-    Step("weights-transposed", "mis.weights-transposed", "place", "transposed"),
-    Step("rows-swapped", "mis.rows-swapped", "place", "rows-swapped"),
-    Step("row-reversed", "mis.row-reversed", "order", "row-reversed"),
-    Step("result-transposed", "mis.result-transposed", "place", "result-transposed"),
+    Slip("weights-transposed", "mis.weights-transposed", {"place": "transposed"}),
+    Slip("rows-swapped", "mis.rows-swapped", {"place": "rows-swapped"}),
+    Slip("row-reversed", "mis.row-reversed", {"order": "row-reversed"}),
+    Slip("result-transposed", "mis.result-transposed", {"place": "result-transposed"}),
     # rarer products for the scores
-    Step("scores-not-transposed", "mis.scores-not-transposed", "scores", "QK"),
-    Step("features-for-positions", "mis.features-for-positions", "scores", "QᵀK"),
-    Step("query-with-query", "mis.query-with-query", "scores", "QQᵀ"),
-    Step("elementwise-scores", "mis.elementwise-scores", "scores", "Q⊙K"),
-    Step("values-for-keys", "mis.values-for-keys", "scores", "QVᵀ"),
-    Step("cosine-scores", "mis.cosine-scores", "scores", "cos"),
-    Step("sums-multiplied", "mis.sums-multiplied", "scores", "sums"),
+    Slip("scores-not-transposed", "mis.scores-not-transposed", {"scores": "QK"}),
+    Slip("features-for-positions", "mis.features-for-positions", {"scores": "QᵀK"}),
+    Slip("query-with-query", "mis.query-with-query", {"scores": "QQᵀ"}),
+    Slip("elementwise-scores", "mis.elementwise-scores", {"scores": "Q⊙K"}),
+    Slip("values-for-keys", "mis.values-for-keys", {"scores": "QVᵀ"}),
+    Slip("cosine-scores", "mis.cosine-scores", {"scores": "cos"}),
+    Slip("sums-multiplied", "mis.sums-multiplied", {"scores": "sums"}),
     # a slip of the pencil, last: where another slip explains an answer as well, that one is named
-    Step("sign-slipped", "mis.sign-slipped", "pencil", "sign"),
-    Step("term-dropped", "mis.term-dropped", "pencil", "term"),
-    Step("input-misread", "mis.input-misread", "pencil", "misread"),
+    Slip("sign-slipped", "mis.sign-slipped", {"pencil": "sign"}),
+    Slip("term-dropped", "mis.term-dropped", {"pencil": "term"}),
+    Slip("input-misread", "mis.input-misread", {"pencil": "misread"}),
 )
 
 
 # --- the shape rule: the instance is the shape question's ShapeCase ------------------------------------------
 
 SHAPE_MISTAKES = (
-    Mistake("weights-shape-for-output", "mis.weights-shape-for-output", lambda case: np.array(case.weights_shape)),
-    Mistake("dk-for-dv", "mis.dk-for-dv", lambda case: np.array(case.query_shape)),
-    Mistake("batch-axis-dropped", "mis.batch-axis-dropped", lambda case: np.array(case.output_shape[1:])),
-    Mistake("shape-axes-swapped", "mis.shape-axes-swapped",
-            lambda case: [np.array(case.output_shape)[list(order)] for order in ((0, 2, 1), (1, 0, 2), (2, 1, 0))]),
-    Mistake("widths-added", "mis.widths-added",
-            lambda case: np.array([*case.output_shape[:2], case.query_shape[2] + case.value_shape[2]])),
+    Slip("weights-shape-for-output", "mis.weights-shape-for-output",
+         {ANSWER: lambda case: np.array(case.weights_shape)}),
+    Slip("dk-for-dv", "mis.dk-for-dv", {ANSWER: lambda case: np.array(case.query_shape)}),
+    Slip("batch-axis-dropped", "mis.batch-axis-dropped", {ANSWER: lambda case: np.array(case.output_shape[1:])}),
+    Slip("shape-axes-swapped", "mis.shape-axes-swapped",
+            {ANSWER: lambda case: [np.array(case.output_shape)[list(order)]
+                                   for order in ((0, 2, 1), (1, 0, 2), (2, 1, 0))]}),
+    Slip("widths-added", "mis.widths-added",
+            {ANSWER: lambda case: np.array([*case.output_shape[:2], case.query_shape[2] + case.value_shape[2]])}),
 )
 
 
@@ -310,12 +315,12 @@ def _lone(ev) -> np.ndarray:
 
 
 SINGLE_TOKEN_MISTAKES = (
-    Mistake("lone-token-attends-to-nothing", "mis.lone-token-attends-to-nothing", _lone),
-    Mistake("scale-on-values", "mis.scale-on-values",
-            lambda ev: np.concatenate([[1.0], ev.single_token.output.ravel() * ev.worked.head.scale])),
-    Mistake("output-reversed", "mis.output-reversed",
-            lambda ev: np.concatenate([[1.0], ev.single_token.output.ravel()[::-1]])),
-    Mistake("output-summed", "mis.output-summed", lambda ev: np.array([1.0, ev.single_token.output.sum()])),
+    Slip("lone-token-attends-to-nothing", "mis.lone-token-attends-to-nothing", {ANSWER: _lone}),
+    Slip("scale-on-values", "mis.scale-on-values",
+            {ANSWER: lambda ev: np.concatenate([[1.0], ev.single_token.output.ravel() * ev.worked.head.scale])}),
+    Slip("output-reversed", "mis.output-reversed",
+            {ANSWER: lambda ev: np.concatenate([[1.0], ev.single_token.output.ravel()[::-1]])}),
+    Slip("output-summed", "mis.output-summed", {ANSWER: lambda ev: np.array([1.0, ev.single_token.output.sum()])}),
 )
 
 def _first_key_only(ev) -> tuple[np.ndarray, np.ndarray]:
@@ -326,7 +331,7 @@ def _first_key_only(ev) -> tuple[np.ndarray, np.ndarray]:
 
 
 IDENTICAL_KEYS_MISTAKES = (
-    Mistake("equal-keys-go-to-first", "mis.equal-keys-go-to-first", _first_key_only),
+    Slip("equal-keys-go-to-first", "mis.equal-keys-go-to-first", {ANSWER: _first_key_only}),
 )
 def _at_one(ev) -> list[np.ndarray]:
     """The plain softmax (τ = 1) for both limits, or for one of them."""
@@ -341,11 +346,12 @@ def _shares(ev) -> np.ndarray:
 
 
 TEMPERATURE_MISTAKES = (
-    Mistake("temperature-swapped", "mis.temperature-swapped",
-            lambda ev: np.stack([ev.temperature.hot, ev.temperature.cold])),
-    Mistake("temperature-ignored", "mis.temperature-ignored", lambda ev: _at_one(ev)),
-    Mistake("proportional-weights", "mis.proportional-weights",
-            lambda ev: [np.stack([ev.temperature.cold, _shares(ev)]), np.stack([_shares(ev), ev.temperature.hot])]),
+    Slip("temperature-swapped", "mis.temperature-swapped",
+            {ANSWER: lambda ev: np.stack([ev.temperature.hot, ev.temperature.cold])}),
+    Slip("temperature-ignored", "mis.temperature-ignored", {ANSWER: lambda ev: _at_one(ev)}),
+    Slip("proportional-weights", "mis.proportional-weights",
+            {ANSWER: lambda ev: [np.stack([ev.temperature.cold, _shares(ev)]),
+                                 np.stack([_shares(ev), ev.temperature.hot])]}),
 )
 
 
@@ -363,24 +369,24 @@ def _width(width: int, ev) -> list[np.ndarray]:
 
 
 CAUSAL_MISTAKES = (
-    Mistake("mask-keeps-future", "mis.mask-keeps-future", lambda ev: _causal(ev, _mask(ev).T)),
-    Mistake("mask-hides-self", "mis.mask-hides-self", lambda ev: _causal(ev, np.tril(_mask(ev), -1))),
-    Mistake("mask-not-renormalized", "mis.mask-not-renormalized", lambda ev: ev.hand.weights[0] * _mask(ev)),
-    Mistake("mask-ignored", "mis.mask-ignored", lambda ev: ev.hand.weights[0]),
-    Mistake("mask-zeroes-scores", "mis.mask-zeroes-scores",
-            lambda ev: array_softmax(np.where(_mask(ev), ev.hand.head.scaled_scores.data[0], 0.0))),
-    Mistake("missing-scale", "mis.missing-scale",
-            lambda ev: masked_softmax(ev.hand.head.raw_scores.data[0], _mask(ev))),
+    Slip("mask-keeps-future", "mis.mask-keeps-future", {ANSWER: lambda ev: _causal(ev, _mask(ev).T)}),
+    Slip("mask-hides-self", "mis.mask-hides-self", {ANSWER: lambda ev: _causal(ev, np.tril(_mask(ev), -1))}),
+    Slip("mask-not-renormalized", "mis.mask-not-renormalized", {ANSWER: lambda ev: ev.hand.weights[0] * _mask(ev)}),
+    Slip("mask-ignored", "mis.mask-ignored", {ANSWER: lambda ev: ev.hand.weights[0]}),
+    Slip("mask-zeroes-scores", "mis.mask-zeroes-scores",
+            {ANSWER: lambda ev: array_softmax(np.where(_mask(ev), ev.hand.head.scaled_scores.data[0], 0.0))}),
+    Slip("missing-scale", "mis.missing-scale",
+            {ANSWER: lambda ev: masked_softmax(ev.hand.head.raw_scores.data[0], _mask(ev))}),
 )
 HEAD_WIDTH_MISTAKES = (
-    Mistake("dk-is-dmodel", "mis.dk-is-dmodel", lambda ev: _width(ev.head_split.model_width, ev)),
-    Mistake("heads-multiply-width", "mis.heads-multiply-width",
-            lambda ev: _width(ev.head_split.model_width * ev.head_split.heads, ev)),
-    Mistake("scale-without-root", "mis.scale-without-root",
-            lambda ev: np.array([ev.head_split.key_width, 1 / ev.head_split.key_width])),
-    Mistake("root-for-scale", "mis.root-for-scale",
-            lambda ev: np.array([ev.head_split.key_width, math.sqrt(ev.head_split.key_width)])),
-    Mistake("heads-for-width", "mis.heads-for-width", lambda ev: _width(ev.head_split.heads, ev)),
+    Slip("dk-is-dmodel", "mis.dk-is-dmodel", {ANSWER: lambda ev: _width(ev.head_split.model_width, ev)}),
+    Slip("heads-multiply-width", "mis.heads-multiply-width",
+            {ANSWER: lambda ev: _width(ev.head_split.model_width * ev.head_split.heads, ev)}),
+    Slip("scale-without-root", "mis.scale-without-root",
+            {ANSWER: lambda ev: np.array([ev.head_split.key_width, 1 / ev.head_split.key_width])}),
+    Slip("root-for-scale", "mis.root-for-scale",
+            {ANSWER: lambda ev: np.array([ev.head_split.key_width, math.sqrt(ev.head_split.key_width)])}),
+    Slip("heads-for-width", "mis.heads-for-width", {ANSWER: lambda ev: _width(ev.head_split.heads, ev)}),
 )
 
 
@@ -398,22 +404,28 @@ def _unscaled_weights(ev) -> np.ndarray:
 
 
 VALUE_GRADIENT_MISTAKES = (
-    Mistake("weights-not-transposed", "mis.weights-not-transposed", lambda ev: _backward(ev)[0] @ _backward(ev)[2]),
-    Mistake("gradients-swapped", "mis.value-gradient-is-weights-gradient", lambda ev: ev.worked_steps.grad_weights),
-    Mistake("output-for-gradient", "mis.output-for-gradient", lambda ev: _backward(ev)[3]),
-    Mistake("weights-factor-missing", "mis.weights-factor-missing", lambda ev: _backward(ev)[2]),
-    Mistake("values-for-upstream", "mis.values-for-upstream", lambda ev: _backward(ev)[0].T @ _backward(ev)[1]),
-    Mistake("missing-scale", "mis.missing-scale", lambda ev: _unscaled_weights(ev).T @ _backward(ev)[2]),
-    Mistake("weights-gradient-for-upstream", "mis.weights-gradient-for-upstream",
-            lambda ev: _backward(ev)[0].T @ ev.worked_steps.grad_weights),
+    Slip("weights-not-transposed", "mis.weights-not-transposed",
+         {ANSWER: lambda ev: _backward(ev)[0] @ _backward(ev)[2]}),
+    Slip("gradients-swapped", "mis.value-gradient-is-weights-gradient",
+         {ANSWER: lambda ev: ev.worked_steps.grad_weights}),
+    Slip("output-for-gradient", "mis.output-for-gradient", {ANSWER: lambda ev: _backward(ev)[3]}),
+    Slip("weights-factor-missing", "mis.weights-factor-missing", {ANSWER: lambda ev: _backward(ev)[2]}),
+    Slip("values-for-upstream", "mis.values-for-upstream", {ANSWER: lambda ev: _backward(ev)[0].T @ _backward(ev)[1]}),
+    Slip("missing-scale", "mis.missing-scale", {ANSWER: lambda ev: _unscaled_weights(ev).T @ _backward(ev)[2]}),
+    Slip("weights-gradient-for-upstream", "mis.weights-gradient-for-upstream",
+            {ANSWER: lambda ev: _backward(ev)[0].T @ ev.worked_steps.grad_weights}),
 )
 WEIGHT_GRADIENT_MISTAKES = (
-    Mistake("values-not-transposed", "mis.values-not-transposed", lambda ev: _backward(ev)[2] @ _backward(ev)[1]),
-    Mistake("gradients-swapped", "mis.weights-gradient-is-value-gradient", lambda ev: ev.worked_steps.grad_value),
-    Mistake("output-for-gradient", "mis.output-for-gradient", lambda ev: _backward(ev)[3]),
-    Mistake("output-for-values", "mis.output-for-values", lambda ev: _backward(ev)[2] @ _backward(ev)[3].T),
-    Mistake("weights-for-upstream", "mis.weights-for-upstream", lambda ev: _backward(ev)[0] @ _backward(ev)[1].T),
-    Mistake("softmax-mixed-in", "mis.softmax-mixed-in", lambda ev: _backward(ev)[0] * ev.worked_steps.grad_weights),
+    Slip("values-not-transposed", "mis.values-not-transposed",
+         {ANSWER: lambda ev: _backward(ev)[2] @ _backward(ev)[1]}),
+    Slip("gradients-swapped", "mis.weights-gradient-is-value-gradient",
+         {ANSWER: lambda ev: ev.worked_steps.grad_value}),
+    Slip("output-for-gradient", "mis.output-for-gradient", {ANSWER: lambda ev: _backward(ev)[3]}),
+    Slip("output-for-values", "mis.output-for-values", {ANSWER: lambda ev: _backward(ev)[2] @ _backward(ev)[3].T}),
+    Slip("weights-for-upstream", "mis.weights-for-upstream",
+         {ANSWER: lambda ev: _backward(ev)[0] @ _backward(ev)[1].T}),
+    Slip("softmax-mixed-in", "mis.softmax-mixed-in",
+         {ANSWER: lambda ev: _backward(ev)[0] * ev.worked_steps.grad_weights}),
 )
 
 
@@ -430,21 +442,22 @@ def _row_backward(weights: np.ndarray, grad: np.ndarray) -> np.ndarray:
 
 
 SCORE_GRADIENT_MISTAKES = (
-    Mistake("softmax-backward-skipped", "mis.softmax-backward-skipped", lambda ev: _row(ev)[1]),
-    Mistake("row-term-missing", "mis.row-term-missing", lambda ev: _row(ev)[0] * _row(ev)[1]),
-    Mistake("weight-factor-missing", "mis.weight-factor-missing", lambda ev: _row(ev)[1] - _row(ev)[0] @ _row(ev)[1]),
-    Mistake("row-term-unweighted", "mis.row-term-unweighted",
-            lambda ev: _row(ev)[0] * (_row(ev)[1] - _row(ev)[1].mean())),
-    Mistake("row-term-after-product", "mis.row-term-after-product",
-            lambda ev: _row(ev)[0] * _row(ev)[1] - _row(ev)[0] @ _row(ev)[1]),
-    Mistake("jacobian-diagonal-only", "mis.jacobian-diagonal-only",
-            lambda ev: _row(ev)[0] * (1 - _row(ev)[0]) * _row(ev)[1]),
-    Mistake("weights-and-gradient-swapped", "mis.weights-and-gradient-swapped",
-            lambda ev: _row(ev)[1] * (_row(ev)[0] - _row(ev)[0] @ _row(ev)[1])),
-    Mistake("weights-column-for-row", "mis.weights-column-for-row",
-            lambda ev: _row_backward(ev.hand.weights[0, :, 0], _row(ev)[1])),
-    Mistake("missing-scale", "mis.score-gradient-unscaled-weights",
-            lambda ev: _row_backward(array_softmax(ev.hand.head.raw_scores.data[0, 0]), _row(ev)[1])),
-    Mistake("raw-score-gradient", "mis.raw-score-gradient",
-            lambda ev: ev.hand_steps.grad_scores[0] * ev.hand.head.scale),
+    Slip("softmax-backward-skipped", "mis.softmax-backward-skipped", {ANSWER: lambda ev: _row(ev)[1]}),
+    Slip("row-term-missing", "mis.row-term-missing", {ANSWER: lambda ev: _row(ev)[0] * _row(ev)[1]}),
+    Slip("weight-factor-missing", "mis.weight-factor-missing",
+         {ANSWER: lambda ev: _row(ev)[1] - _row(ev)[0] @ _row(ev)[1]}),
+    Slip("row-term-unweighted", "mis.row-term-unweighted",
+            {ANSWER: lambda ev: _row(ev)[0] * (_row(ev)[1] - _row(ev)[1].mean())}),
+    Slip("row-term-after-product", "mis.row-term-after-product",
+            {ANSWER: lambda ev: _row(ev)[0] * _row(ev)[1] - _row(ev)[0] @ _row(ev)[1]}),
+    Slip("jacobian-diagonal-only", "mis.jacobian-diagonal-only",
+            {ANSWER: lambda ev: _row(ev)[0] * (1 - _row(ev)[0]) * _row(ev)[1]}),
+    Slip("weights-and-gradient-swapped", "mis.weights-and-gradient-swapped",
+            {ANSWER: lambda ev: _row(ev)[1] * (_row(ev)[0] - _row(ev)[0] @ _row(ev)[1])}),
+    Slip("weights-column-for-row", "mis.weights-column-for-row",
+            {ANSWER: lambda ev: _row_backward(ev.hand.weights[0, :, 0], _row(ev)[1])}),
+    Slip("missing-scale", "mis.score-gradient-unscaled-weights",
+            {ANSWER: lambda ev: _row_backward(array_softmax(ev.hand.head.raw_scores.data[0, 0]), _row(ev)[1])}),
+    Slip("raw-score-gradient", "mis.raw-score-gradient",
+            {ANSWER: lambda ev: ev.hand_steps.grad_scores[0] * ev.hand.head.scale}),
 )

@@ -43,6 +43,7 @@ from .evidence import (
     run_head,
 )
 from .graph import chapter_loss, inputs_of
+from .stages import BY_NAME
 from .strings import text
 
 TEXT_WIDTH = 96  # a long sentence in a text output wraps here: a notebook column holds about 115 characters
@@ -58,9 +59,6 @@ REFUSALS = {"input-rank": ("error.input-rank", "refusal.input-rank"),
             "non-finite-input": ("error.non-finite-input", "refusal.non-finite-input"),
             "stage-failure": ("error.stage-failure", "refusal.stage-failure")}
 OPERANDS = {"query": "refusal.operand.query", "key": "refusal.operand.key", "value": "refusal.operand.value"}
-STAGE_NAMES = {"raw-scores": "stage.raw-scores", "scaled-scores": "stage.scaled-scores",
-               "row-log-softmax": "stage.row-log-softmax", "probabilities": "stage.probabilities",
-               "value-mixture": "stage.value-mixture"}
 HISTORY_NAMES = {"decoder-state": "history.name.decoder-state", "encoder-annotation": "history.name.encoder-annotation",
                  "hidden-position": "history.name.hidden-position"}
 HISTORY_STAGES = {"recurrent-fixed-context": "history.recurrent-fixed-context",
@@ -279,7 +277,7 @@ def _detail(name: str, value: object) -> str:
     if name == "operand":
         return text(OPERANDS[value])
     if name == "stage":
-        return text(STAGE_NAMES[value])
+        return text(BY_NAME[value].words)
     if isinstance(value, float) and not math.isfinite(value):
         return "NaN" if math.isnan(value) else "∞" if value > 0 else "-∞"
     return str(value)

@@ -1,5 +1,6 @@
 """Chapter 27's strings, layered over the book's: ``text("title")`` in the chosen language. They live in
-``catalogues/<language>/``: the chapter's (chapter.toml) and each notebook's exercises (01_predict.toml …)."""
+``catalogues/<language>/``: the chapter's (chapter.toml), its slips' words (slips.toml) and each notebook's exercises
+(01_predict.toml …)."""
 
 from pathlib import Path
 

@@ -19,9 +19,10 @@ import numpy as np
 from ...book import code_check
 from ...book.answers import AnswerFormatError
 from ...book.code_check import Case, Finding
-from ...book.code_search import Search, Slip
+from ...book.code_search import Search
 from ...book.declare import Exercise
 from ...book.formatting import shape, vector
+from ...book.slips import Slip
 from ...book.tolerances import FLOAT_NOISE
 from ...book.verdicts import Judgement, Phrase, own, right, wrong
 from ..evidence import HeadRun, LearnerEvidence, run_head
@@ -93,7 +94,7 @@ def code_exercise(exercise_id: str, *, notebook: str, example: Callable[[Learner
                   stage: Callable[[Callable, Finding], tuple[str, dict] | None],
                   arguments: tuple[str, ...], outputs: tuple[str, ...], solution: tuple[Callable, ...]) -> Exercise:
     """A code exercise: the cases say whether the learner's function is right; where it is not, ``search`` names
-    the slips the probes prove (each said as ``slip.<id>`` with ``hint.<id>``), else ``stage`` the first stage
+    the slips the probes prove (each said in its words with ``hint.<id>``), else ``stage`` the first stage
     that differs (its string's key and fields). Its strings name the shapes it returns ("expected") and what its
     answer is ("answer")."""
     def judge(fn: object, expected: object, ev: LearnerEvidence) -> Judgement:
@@ -136,7 +137,7 @@ def code_exercise(exercise_id: str, *, notebook: str, example: Callable[[Learner
 
 def _named(slips: tuple[Slip, ...], fields: dict[str, object]) -> Judgement:
     """The slip the search proved, or the two, each with where to look."""
-    said = [{"slip": Phrase(f"slip.{slip.id}"), "hint": Phrase(f"hint.{slip.id}")} for slip in slips]
+    said = [{"slip": Phrase(slip.message), "hint": Phrase(f"hint.{slip.id}")} for slip in slips]
     if len(said) == 1:
         return wrong(slips[0].id, "code.named", **fields, **said[0])
     return wrong("+".join(slip.id for slip in slips), "code.named_two", **fields, first=said[0]["slip"],

@@ -191,7 +191,7 @@ def _weights_expected(ev: LearnerEvidence) -> np.ndarray:
 
 
 def _weights_asked(ev: LearnerEvidence) -> Asked:
-    return Asked(ev.worked, ev.hand, "weights", (0,))
+    return Asked(ev.worked, ev.hand, "probabilities", (0,))
 
 
 def _weights_fields(expected: np.ndarray) -> dict:

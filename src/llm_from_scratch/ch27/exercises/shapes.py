@@ -124,7 +124,7 @@ def _weights_by_hand_given_answer(values: dict[str, np.ndarray]) -> np.ndarray:
 
 
 def _weights_by_hand_asked(ev: LearnerEvidence) -> Asked:
-    return Asked(ev.hand, ev.worked, "weights")
+    return Asked(ev.hand, ev.worked, "probabilities")
 
 
 def _weights_by_hand_tolerance(ev: LearnerEvidence) -> float:
@@ -140,7 +140,7 @@ def _output_by_hand_given_answer(values: dict[str, np.ndarray]) -> np.ndarray:
 
 
 def _output_by_hand_asked(ev: LearnerEvidence) -> Asked:
-    return Asked(ev.hand, ev.worked, "output")
+    return Asked(ev.hand, ev.worked, "value-mixture")
 
 
 EXERCISES = (
