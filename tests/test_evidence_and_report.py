@@ -27,15 +27,15 @@ def test_edge_cases(evidence):
     np.testing.assert_array_equal(single.output, [[[5.0, -2.0]]])
     assert not single.grad_query.any() and not single.grad_key.any()
     np.testing.assert_allclose(evidence.identical_keys.weights, 0.5, atol=1e-15)
-    assert evidence.permutation.max_difference < 1e-12
-    assert evidence.batch.independent and evidence.batch.together.query.shape == (2, 2, 2)
-    assert (evidence.empty_batch.weights_shape, evidence.empty_batch.output_shape) == ((0, 2, 2), (0, 2, 3))
-    assert evidence.narrow_values.output_shape == (1, 2, 1)
+    assert evidence.fixed.permutation.max_difference < 1e-12
+    assert evidence.fixed.batch.independent and evidence.fixed.batch.together.query.shape == (2, 2, 2)
+    assert (evidence.fixed.empty_batch.weights_shape, evidence.fixed.empty_batch.output_shape) == ((0, 2, 2), (0, 2, 3))
+    assert evidence.fixed.narrow_values.output_shape == (1, 2, 1)
     assert evidence.replay_bitwise
 
 
 def test_rejected_inputs_are_the_sources_five_and_three_more(evidence):
-    found = [(r.error.kind, offending(r.error)) for r in evidence.rejected]
+    found = [(r.error.kind, offending(r.error)) for r in evidence.fixed.rejected]
     assert found == [
         ("input-rank", "у запросов ранг 2"),
         ("batch-mismatch", "размер пакета у запросов 1, у ключей 2, у значений 1"),
@@ -51,7 +51,7 @@ def test_rejected_inputs_are_the_sources_five_and_three_more(evidence):
 def _refusals() -> list[SelfAttentionError]:
     """One refusal of every kind the head raises (the evidence's), a failed stage for every stage, and every
     non-finite number, each in every operand."""
-    refusals = [r.error for r in LearnerEvidence().rejected]
+    refusals = [r.error for r in LearnerEvidence().fixed.rejected]
     refusals += [SelfAttentionError("stage-failure", "", stage=stage) for stage in attention.STAGES]
     for name, bad in itertools.product(attention.INPUT_NAMES, (np.nan, np.inf, -np.inf)):
         inputs = [np.ones((1, 2, 2)) for _ in attention.INPUT_NAMES]
@@ -102,7 +102,7 @@ def test_report_carries_the_sources_figures():
         assert figure in report, figure
     rejected = report.split("Отклонённые входы")[1].split("\n\n")[0]
     kinds = [line.split(": ")[1] for line in rejected.splitlines() if line.startswith("код ошибки: ")]
-    assert kinds == [r.error.kind for r in LearnerEvidence().rejected]
+    assert kinds == [r.error.kind for r in LearnerEvidence().fixed.rejected]
     assert "сбой на этапе «оценки QKᵀ до масштабирования»" in rejected, "a failed stage is named in the learner's words"
     assert report.count("побитово совпадает") == 1, "each fact is stated once"
     assert "-0.000000" not in report

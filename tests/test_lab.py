@@ -331,7 +331,7 @@ def test_the_reviews_two_new_questions_compute_in_cells_what_their_judges_read(l
                "K3": NO_MATCH_KEY, "V3": NO_MATCH_VALUE}
     for name, rows in written.items():
         assert namespace[name].data.tolist() == [list(map(list, rows))], name
-    for name, run in (("A1", ev.width_one), ("A2", ev.width_two), ("A3", ev.no_match)):
+    for name, run in (("A1", ev.fixed.width_one), ("A2", ev.fixed.width_two), ("A3", ev.fixed.no_match)):
         assert np.array_equal(namespace[name].data, run.weights), name
 
 

@@ -196,3 +196,29 @@ def test_no_retired_spelling_comes_back():
              and not (pattern.startswith(r"^(MIB") and path.name == "cost.py")
              and not (pattern.startswith("def controls") and "hooks" in path.parts)]
     assert not found, "\n".join(found)
+
+
+MOST_METHODS = 20  # a class with more does more than one job: split it
+
+
+def test_no_class_in_the_package_has_more_than_twenty_methods():
+    """Every class stays small enough to read as one job (functions and properties defined in it, dunders too)."""
+    crowded = []
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(tree(path)):
+            if isinstance(node, ast.ClassDef):
+                methods = [n for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+                if len(methods) > MOST_METHODS:
+                    crowded.append(f"{path.relative_to(PACKAGE)}:{node.name} ({len(methods)})")
+    assert not crowded, crowded
+
+
+def test_one_slip_type_and_one_search():
+    """Answers and code name their slips with one Slip and search them with one function (book/slips.py)."""
+    defined = {path.relative_to(PACKAGE).as_posix(): {n.name for n in ast.walk(tree(path))
+                                                       if isinstance(n, (ast.ClassDef, ast.FunctionDef))}
+               for path in PACKAGE.rglob("*.py")}
+    assert [path for path, names in defined.items() if "Slip" in names] == ["book/slips.py"]
+    assert [path for path, names in defined.items() if "hypotheses" in names] == ["book/slips.py"]
+    assert all(search.slips and search.slips[0].__class__.__module__.endswith("book.slips")
+               for search in (HEAD_SEARCH, BACKWARD_SEARCH))

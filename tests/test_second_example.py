@@ -33,10 +33,10 @@ def test_the_engine_computes_the_second_example(ev):
 
 
 def test_the_reviews_evidence(ev):
-    np.testing.assert_array_equal(ev.temperature.cold, [0, 1, 0])
-    np.testing.assert_allclose(ev.temperature.hot, [1 / 3] * 3, atol=1e-5)
+    np.testing.assert_array_equal(ev.fixed.temperature.cold, [0, 1, 0])
+    np.testing.assert_allclose(ev.fixed.temperature.hot, [1 / 3] * 3, atol=1e-5)
     assert ev.row_shift.max_difference < 1e-12 and ev.row_shift.shift == 10
-    saturated = ev.saturated
+    saturated = ev.fixed.saturated
     np.testing.assert_allclose(saturated.weights[0], [[0, 1], [1, 0]], atol=1e-6)
     assert np.abs(saturated.grad_query).max() < 1e-6 < np.abs(saturated.grad_value).max()
     assert (ev.head_split.key_width, ev.head_split.scale) == (64, 0.125)

@@ -8,7 +8,6 @@ that read it.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
@@ -65,9 +64,7 @@ class Examples:
         seen = [n for n in dict.fromkeys([0, *sorted(answered, reverse=True)]) if n != variant][:SEEN_KEPT]
         if not seen:
             return ev
-        told = copy.copy(ev)  # shares what ev computed already
-        told.seen = tuple(self.of(exercise, n, learner) for n in seen)
-        return told
+        return ev.told(tuple(self.of(exercise, n, learner) for n in seen))
 
     def inputs(self, exercise: Exercise, ev: Any) -> dict[str, object]:
         """What a variant of ``exercise`` gives the learner to work on."""

@@ -430,13 +430,23 @@ class Draw:
 
 
 class LearnerEvidence:
-    """All of the chapter's evidence (or a variant's), each fact computed the first time it is asked for;
-    ``seen`` holds the evidence of the family's variants the learner has seen, where a judge is told them."""
+    """The evidence of the chapter's own examples (or of a variant's), each fact computed the first time it is asked
+    for; ``fixed`` the examples no variant changes; ``seen`` the evidence of the family's variants the learner has
+    seen, where a judge is told them (``told``)."""
 
-    seen: tuple[LearnerEvidence, ...] = ()
-
-    def __init__(self, draw: Draw | None = None) -> None:
+    def __init__(self, draw: Draw | None = None, seen: tuple[LearnerEvidence, ...] = ()) -> None:
         self.draw = draw or Draw()
+        self.seen = seen
+
+    def told(self, seen: tuple[LearnerEvidence, ...]) -> LearnerEvidence:
+        """This evidence told the variants the learner has seen; what it computed already is shared, not redone."""
+        told = LearnerEvidence(self.draw, seen)
+        told.__dict__.update({name: value for name, value in vars(self).items() if name not in ("draw", "seen")})
+        return told
+
+    @property
+    def fixed(self) -> FixedExamples:
+        return fixed_examples()
 
     @cached_property
     def worked(self) -> HeadRun:
@@ -485,6 +495,28 @@ class LearnerEvidence:
         return masked_softmax(scaled, causal_mask(len(scaled)))
 
     @cached_property
+    def row_shift(self) -> RowShift:
+        return row_shift(self.hand)
+
+    @cached_property
+    def head_split(self) -> HeadSplit:
+        return head_split(*(self.draw.split or (MODEL_WIDTH, HEADS)))
+
+    @cached_property
+    def single_token(self) -> HeadRun:
+        """One token: its only weight is 1, its output is its value, Q and K get no gradient."""
+        return run_head(*(self.draw.single or single_token_inputs()))
+
+    @cached_property
+    def identical_keys(self) -> HeadRun:
+        """Equal key rows give equal scores, so every weight row is uniform."""
+        return run_head(*(self.draw.identical or identical_keys_inputs()))
+
+
+class FixedExamples:
+    """The examples every learner sees as they are (no variant changes them), each computed when first asked for."""
+
+    @cached_property
     def scale(self) -> ScaleExample:
         return scale_example()
 
@@ -497,16 +529,8 @@ class LearnerEvidence:
         return temperature_example()
 
     @cached_property
-    def row_shift(self) -> RowShift:
-        return row_shift(self.hand)
-
-    @cached_property
     def saturated(self) -> HeadRun:
         return saturated()
-
-    @cached_property
-    def head_split(self) -> HeadSplit:
-        return head_split(*(self.draw.split or (MODEL_WIDTH, HEADS)))
 
     @cached_property
     def width_one(self) -> HeadRun:
@@ -525,16 +549,6 @@ class LearnerEvidence:
     def no_match(self) -> HeadRun:
         """A first query whose every score is negative: its weights still sum to 1."""
         return run_head(*(np.array([m]) for m in (NO_MATCH_QUERY, NO_MATCH_KEY, NO_MATCH_VALUE)))
-
-    @cached_property
-    def single_token(self) -> HeadRun:
-        """One token: its only weight is 1, its output is its value, Q and K get no gradient."""
-        return run_head(*(self.draw.single or single_token_inputs()))
-
-    @cached_property
-    def identical_keys(self) -> HeadRun:
-        """Equal key rows give equal scores, so every weight row is uniform."""
-        return run_head(*(self.draw.identical or identical_keys_inputs()))
 
     @cached_property
     def permutation(self) -> PermutationEvidence:
@@ -559,6 +573,14 @@ class LearnerEvidence:
     @cached_property
     def history(self) -> HistoryEvidence:
         return attention_history()
+
+
+
+
+@functools.cache
+def fixed_examples() -> FixedExamples:
+    """The kernel's one FixedExamples."""
+    return FixedExamples()
 
 
 @functools.cache

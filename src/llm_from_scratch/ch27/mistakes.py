@@ -335,23 +335,23 @@ IDENTICAL_KEYS_MISTAKES = (
 )
 def _at_one(ev) -> list[np.ndarray]:
     """The plain softmax (τ = 1) for both limits, or for one of them."""
-    plain, example = array_softmax(np.array(ev.temperature.scores)), ev.temperature
+    plain, example = array_softmax(np.array(ev.fixed.temperature.scores)), ev.fixed.temperature
     return [np.stack([plain, plain]), np.stack([example.cold, plain]), np.stack([plain, example.hot])]
 
 
 def _shares(ev) -> np.ndarray:
     """The scores' own shares of their sum: weights proportional to the scores."""
-    scores = np.array(ev.temperature.scores)
+    scores = np.array(ev.fixed.temperature.scores)
     return scores / scores.sum()
 
 
 TEMPERATURE_MISTAKES = (
     Slip("temperature-swapped", "mis.temperature-swapped",
-            {ANSWER: lambda ev: np.stack([ev.temperature.hot, ev.temperature.cold])}),
+            {ANSWER: lambda ev: np.stack([ev.fixed.temperature.hot, ev.fixed.temperature.cold])}),
     Slip("temperature-ignored", "mis.temperature-ignored", {ANSWER: lambda ev: _at_one(ev)}),
     Slip("proportional-weights", "mis.proportional-weights",
-            {ANSWER: lambda ev: [np.stack([ev.temperature.cold, _shares(ev)]),
-                                 np.stack([_shares(ev), ev.temperature.hot])]}),
+            {ANSWER: lambda ev: [np.stack([ev.fixed.temperature.cold, _shares(ev)]),
+                                 np.stack([_shares(ev), ev.fixed.temperature.hot])]}),
 )
 
 

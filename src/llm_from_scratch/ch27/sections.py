@@ -227,13 +227,13 @@ def whole_multiple(report: GradCheckReport) -> int | None:
 
 
 def shapes(ev: LearnerEvidence) -> Section:
-    together = ev.batch.together
+    together = ev.fixed.batch.together
     parts = [Value("Q, K, V", shape(together.query.shape)), Value("A", shape(together.weights.shape)),
              Value("O", shape(together.output.shape)),
-             Verdict(text("batch"), ev.batch.independent,
-                     text("batch_independent") if ev.batch.independent else text("batch_dependent"),
-                     f"max |Δ| {below(ev.batch.max_difference, FLOAT_NOISE)}")]
-    for key, case in (("empty_batch", ev.empty_batch), ("narrow_values", ev.narrow_values)):
+             Verdict(text("batch"), ev.fixed.batch.independent,
+                     text("batch_independent") if ev.fixed.batch.independent else text("batch_dependent"),
+                     f"max |Δ| {below(ev.fixed.batch.max_difference, FLOAT_NOISE)}")]
+    for key, case in (("empty_batch", ev.fixed.empty_batch), ("narrow_values", ev.fixed.narrow_values)):
         parts.append(Value(text(key), f"Q {shape(case.query_shape)}, K {shape(case.key_shape)}, "
                                       f"V {shape(case.value_shape)} → A {shape(case.weights_shape)}, "
                                       f"O {shape(case.output_shape)}", ": "))
@@ -261,7 +261,7 @@ def single(ev: LearnerEvidence) -> Section:
 
 
 def properties(ev: LearnerEvidence) -> Section:
-    perm = ev.permutation
+    perm = ev.fixed.permutation
     return Section(text("section.properties"), (
         Value(text("identical_keys"), "; ".join(vector(r) for r in ev.identical_keys.weights[0]), ": "),
         Value(text("permutation", order=list(perm.order)), below(perm.max_difference, FLOAT_NOISE), ": "),
@@ -294,7 +294,7 @@ def _refusal(error: SelfAttentionError) -> Group:
 
 
 def rejected(ev: LearnerEvidence) -> Section:
-    return refusals([r.error for r in ev.rejected])
+    return refusals([r.error for r in ev.fixed.rejected])
 
 
 def refusals(errors: list[SelfAttentionError]) -> Section:
@@ -390,7 +390,7 @@ def hand_example(ev: LearnerEvidence) -> tuple[Section, ...]:
 # --- the scale example and history -------------------------------------------------------
 
 def scale_example(ev: LearnerEvidence) -> Section:
-    example = ev.scale
+    example = ev.fixed.scale
     scores_text = vector(example.scores)
     return Section(text("section.scale_example"), (
         Value(text("unscaled_weight", scores=scores_text), num(example.unscaled[0]), ": "),
@@ -425,7 +425,7 @@ def chapter_sections(ev: LearnerEvidence) -> tuple[Section, ...]:
     """Everything the chapter computes, in the source's order: the report and the trace."""
     run = ev.worked
     return (*forward(run), backward(run), shapes(ev), single(ev), properties(ev), rejected(ev),
-            checks(ev), scale_example(ev), history(ev.history), pairs(ev.history), *hand_example(ev))
+            checks(ev), scale_example(ev), history(ev.fixed.history), pairs(ev.fixed.history), *hand_example(ev))
 
 
 def render_report(ev: LearnerEvidence | None = None) -> str:

@@ -53,7 +53,7 @@ class ScaleExplorer(Explorer):
         ev = evidence()
         self.run = ev.worked
         self.key_width = self.run.head.key_width
-        self.pair_scores = ev.scale.scores
+        self.pair_scores = ev.fixed.scale.scores
         self.default = 1.0 / math.sqrt(self.key_width)
         # factors 0 to 2 in steps of 0.05, and 1/sqrt(d_k) itself: a float slider would snap it to 0.70 in
         # the browser, so the live widget would open on other weights than the chapter's

@@ -49,7 +49,8 @@ def _single_facts(expected, ev):
 
 
 def _permutation_facts(ev: LearnerEvidence) -> dict[str, str]:
-    return {"order": str(list(ev.permutation.order)), "difference": below(ev.permutation.max_difference, FLOAT_NOISE)}
+    permutation = ev.fixed.permutation
+    return {"order": str(list(permutation.order)), "difference": below(permutation.max_difference, FLOAT_NOISE)}
 
 
 def _single_token_inputs(ev: LearnerEvidence) -> dict[str, str]:

@@ -32,7 +32,8 @@ def _identical_keys(a, expected, ev):
 
 
 def _history_facts(ev: LearnerEvidence) -> dict[str, str]:
-    return {"encoder_pairs": str(len(ev.history.encoder_decoder)), "self_pairs": str(len(ev.history.self_attention))}
+    history = ev.fixed.history
+    return {"encoder_pairs": str(len(history.encoder_decoder)), "self_pairs": str(len(history.self_attention))}
 
 
 def _identical_inputs(ev: LearnerEvidence) -> dict[str, str]:

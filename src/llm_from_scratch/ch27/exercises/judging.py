@@ -38,7 +38,7 @@ class Example:
 
     @staticmethod
     def divisor(ev: LearnerEvidence) -> DivisorExample:
-        return ev.divisor
+        return ev.fixed.divisor
 
     @staticmethod
     def hand(ev: LearnerEvidence) -> HeadRun:
@@ -50,7 +50,7 @@ class Example:
 
     @staticmethod
     def history(ev: LearnerEvidence) -> HistoryEvidence:
-        return ev.history
+        return ev.fixed.history
 
     @staticmethod
     def identical_keys(ev: LearnerEvidence) -> HeadRun:
@@ -58,7 +58,7 @@ class Example:
 
     @staticmethod
     def no_match(ev: LearnerEvidence) -> HeadRun:
-        return ev.no_match
+        return ev.fixed.no_match
 
     @staticmethod
     def output_shape(ev: LearnerEvidence) -> ShapeCase:
@@ -66,7 +66,7 @@ class Example:
 
     @staticmethod
     def permutation(ev: LearnerEvidence) -> PermutationEvidence:
-        return ev.permutation
+        return ev.fixed.permutation
 
     @staticmethod
     def row_shift(ev: LearnerEvidence) -> RowShift:
@@ -74,7 +74,7 @@ class Example:
 
     @staticmethod
     def saturated(ev: LearnerEvidence) -> HeadRun:
-        return ev.saturated
+        return ev.fixed.saturated
 
     @staticmethod
     def single_token(ev: LearnerEvidence) -> HeadRun:
@@ -82,11 +82,11 @@ class Example:
 
     @staticmethod
     def temperature(ev: LearnerEvidence) -> TemperatureExample:
-        return ev.temperature
+        return ev.fixed.temperature
 
     @staticmethod
     def width_one(ev: LearnerEvidence) -> HeadRun:
-        return ev.width_one
+        return ev.fixed.width_one
 
     @staticmethod
     def worked(ev: LearnerEvidence) -> HeadRun:

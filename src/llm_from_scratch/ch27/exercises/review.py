@@ -20,7 +20,7 @@ TEMPERATURE_HINT_TAUS = (0.1, 100.0)  # a small and a large τ, for the hint tha
 
 
 def _temperature_facts(expected, ev):
-    example = ev.temperature
+    example = ev.fixed.temperature
     top, second = sorted(example.scores, reverse=True)[:2]
     cold, hot = TEMPERATURE_HINT_TAUS
     return {"answer": f"[{vector(example.cold, 0)}, {vector(example.hot, 3)}]", "cold": vector(example.cold),
@@ -35,7 +35,7 @@ def _row_shift_facts(ev: LearnerEvidence) -> dict[str, str]:
 
 
 def _saturated_facts(ev: LearnerEvidence) -> dict[str, str]:
-    run = ev.saturated
+    run = ev.fixed.saturated
     return {"factor": num(SATURATING_FACTOR, 0), "weights": matrix(run.weights[0]),
             "grad_q": "[" + ", ".join(_row_in_powers(row) for row in run.grad_query[0]) + "]",
             "grad_v": matrix(run.grad_value[0])}
@@ -52,13 +52,13 @@ def _favourites(weights: np.ndarray) -> str:
 
 
 def _width_one_facts(ev: LearnerEvidence) -> dict[str, str]:
-    narrow, wide = ev.width_one.weights[0], ev.width_two.weights[0]
-    return {"keys": vector(ev.width_one.key[0].ravel(), 0), "narrow": _favourites(narrow), "weights": matrix(narrow),
-            "wide": _favourites(wide), "wide_diagonal": vector(np.diag(wide))}
+    narrow, wide = ev.fixed.width_one.weights[0], ev.fixed.width_two.weights[0]
+    return {"keys": vector(ev.fixed.width_one.key[0].ravel(), 0), "narrow": _favourites(narrow),
+            "weights": matrix(narrow), "wide": _favourites(wide), "wide_diagonal": vector(np.diag(wide))}
 
 
 def _no_match_facts(ev: LearnerEvidence) -> dict[str, str]:
-    run = ev.no_match
+    run = ev.fixed.no_match
     weights = run.weights[0, 0]
     return {"scores": vector(run.head.scaled_scores.data[0, 0]), "weights": vector(weights),
             "total": num(weights.sum()), "output": vector(run.output[0, 0])}
@@ -71,12 +71,12 @@ def _head_width_facts(expected, ev):
 
 
 def _temperature_limits_inputs(ev: LearnerEvidence) -> dict[str, str]:
-    return {"temperature_scores": vector(ev.temperature.scores, 0)}
+    return {"temperature_scores": vector(ev.fixed.temperature.scores, 0)}
 
 
 def _temperature_limits_expected(ev: LearnerEvidence) -> np.ndarray:
     """The weights as τ → 0, then as τ → ∞."""
-    return np.stack([ev.temperature.cold, ev.temperature.hot])
+    return np.stack([ev.fixed.temperature.cold, ev.fixed.temperature.hot])
 
 
 def _temperature_limits_labels(expected: np.ndarray) -> tuple[str, ...]:

@@ -11,7 +11,7 @@ from .judging import Example
 
 def _divisor_facts(ev: LearnerEvidence) -> dict[str, str]:
     """√d_k against d_k: the [1, 0] example with and without the scale, and random scores divided both ways."""
-    divisor, scale = ev.divisor, ev.scale
+    divisor, scale = ev.fixed.divisor, ev.fixed.scale
     return {"unscaled": vector(scale.unscaled), "scaled": vector(scale.scaled), "scale_width": str(scale.key_width),
             "key_width": str(divisor.key_width), "tokens": str(divisor.tokens),
             "variance_root": num(divisor.variance_root, 3), "variance_width": num(divisor.variance_width, 4),
