@@ -12,7 +12,6 @@ import numpy as np
 import pytest
 from support.notebooks import sanitized
 
-from llm_from_scratch.book import lab
 from llm_from_scratch.book import progress as lasting
 from llm_from_scratch.book import widgets as book_widgets
 from llm_from_scratch.book.clock import PINNED, TODAY_ENV, today
@@ -213,7 +212,6 @@ def shown_text(call) -> str:
     """What review() shows, as text: its HTML paragraphs and the forms' titles."""
     said = []
     with mock.patch.object(book_widgets, "display", side_effect=lambda x, **_: said.append(x)), \
-            mock.patch.object(lab, "display", side_effect=lambda x, **_: said.append(x)), \
             mock.patch.object(book_widgets.ExerciseForm, "show", lambda form, snapshot=None: said.append(form)):
         call()
     return "\n".join(re.sub("<[^>]+>", "", x.data) if hasattr(x, "data") else f"[form {x.exercise.id}]"
@@ -404,7 +402,6 @@ def test_review_of_four_items_reads_the_store_once_and_runs_the_head_at_most_onc
     monkeypatch.setattr(book_widgets.ExerciseForm, "show", lambda form, snapshot=None: forms.append(form) or
                         real_show(form, snapshot))
     monkeypatch.setattr(book_widgets, "display", lambda *_, **__: None)
-    monkeypatch.setattr(lab, "display", lambda *_, **__: None)
     store_file = str(lasting.path())
     OPENED.append("listening")
     try:

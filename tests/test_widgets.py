@@ -344,13 +344,11 @@ def test_new_example_puts_the_next_variant_above_the_box_and_judges_on_it():
 
 def review_text(monkeypatch):
     """What review() displays, its HTML parts joined."""
-    from llm_from_scratch.book import lab
     from llm_from_scratch.book import widgets as book_widgets
     from llm_from_scratch.ch27.exercises import review
 
     shown = []
     monkeypatch.setattr(book_widgets, "display", shown.append)
-    monkeypatch.setattr(lab, "display", shown.append)
     review()
     return " ".join(part.data for part in shown if hasattr(part, "data"))
 

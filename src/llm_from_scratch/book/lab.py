@@ -10,28 +10,13 @@ code. The tests call the very functions the notebooks do.
 
 from __future__ import annotations
 
-from html import escape
-
-from IPython.display import HTML, display
-
 from .clock import today
 from .exercises import ExerciseBook
 from .feedback import Feedback, Hint, Solution
 from .mastery import SkillMastery
 from .progress import store
-from .review import Session
 from .summary import Progress
-from .widgets import ExerciseForm, NotDrawn, lang_div, shown_in_form
-
-# what a review form cannot ask, by kind: it needs its notebook's cells (a choice: a prediction a move on the plane
-# follows)
-GO_BACK = {"state": "review.go_back_state", "choice": "review.go_back_state", "code": "review.go_back_code",
-           "numbers": "review.go_back_numbers"}
-HOW_ASKED = {"variant": "review.as_variant", "itself": "review.as_itself"}
-
-
-def _said(*parts: str) -> None:
-    display(HTML(lang_div(f"<p>{' '.join(parts)}</p>")))
+from .widgets import ExerciseForm, NotDrawn, ReviewPage, shown_in_form
 
 
 class Lab:
@@ -72,54 +57,7 @@ class Lab:
         if snapshot["learner"] is None:  # a fresh store: the learner whose variants the forms show is made now
             snapshot["learner"] = store().learner()
         session = self.book.review.session(self.book.records(snapshot), today())
-        self._show_due(session, snapshot)
-        self._show_practice(session, snapshot)
-
-    def _show_due(self, session: Session, snapshot: dict) -> None:
-        book, text = self.book, self.book.strings.text
-        if not session.due:
-            later = session.later
-            next_day = (text("review.next", day=later[0].day.isoformat(),
-                             count=sum(i.day == later[0].day for i in later)) if later
-                        else text("review.none_scheduled"))
-            _said(f"<strong>{escape(text('review.nothing_due'))}</strong>", escape(next_day))
-            return
-        _said(f"<strong>{escape(text('review.due', count=len(session.due)))}</strong>")
-        for n, asked in enumerate(session.due, start=1):
-            due = book[asked.due.exercise_id]
-            head = text("review.item", n=n, count=len(session.due), skill=text(due.skills[0]), title=book.title(due.id))
-            head += text("review.item_confident") if asked.due.confident else ""
-            if asked.way == "go_back":
-                how = text(GO_BACK[due.kind], notebook=due.notebook[:2])
-            elif asked.way == "sibling":
-                how = text("review.as_sibling", sibling=book.title(asked.asks))
-            else:
-                how = text(HOW_ASKED[asked.way])
-            _said(f"<strong>{escape(head)}</strong>", escape(how))
-            if asked.way != "go_back":
-                review_of = due.id if asked.way == "sibling" else ""
-                ExerciseForm(book, asked.asks, asked.variant, review_of=review_of, snapshot=snapshot).show(snapshot)
-
-    def _show_practice(self, session: Session, snapshot: dict) -> None:
-        book, text = self.book, self.book.strings.text
-        if not session.practice:
-            if session.all_mastered:
-                _said(f"<strong>{escape(text('review.all_mastered'))}</strong>")
-            return
-        _said(f"<strong>{escape(text('review.practice'))}</strong>")
-        for practice in session.practice:
-            m = practice.mastery
-            skill = text("review.skill", skill=text(m.skill), first_right=m.first_right, required=m.required)
-            said = f"<strong>{escape(skill)}</strong>"
-            if practice.above:
-                _said(said, escape(text("review.above", title=book.title(practice.asks))))
-            elif practice.asks is None:
-                titles = ", ".join(text("review.title", title=book.title(e.id))
-                                   for e in book.exercises.values() if m.skill in e.skills)
-                _said(said, escape(text("review.return_to", titles=titles)))
-            else:
-                _said(said, escape(text("review.fresh")))
-                ExerciseForm(book, practice.asks, practice.variant, snapshot=snapshot).show(snapshot)  # no cell below
+        ReviewPage(self.book, self.book.present.session(session, self.book.exercises), snapshot).show()
 
     def hint(self, exercise_id: str, variant: int = 0) -> Hint:
         """The next, smaller step towards the answer, after an attempt."""

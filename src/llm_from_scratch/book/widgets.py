@@ -31,6 +31,7 @@ from .exercises import ExerciseBook
 from .feedback import Feedback
 from .figures import Figure
 from .judge import are_the_exercises
+from .present import Asks, Line
 from .progress import SURE_LEVELS
 from .review import SAID
 from .state import STATE
@@ -466,6 +467,23 @@ class ExerciseForm:
         live = LiveWidget([self.given, *form, self.feedback, self.hint_text, self.solution, self.unfold], description)
         live.add_class(EXERCISE_CLASS)
         display(live)
+
+
+class ReviewPage:
+    """A review session shown: each line as a paragraph, each form it asks (``Presenter.session``), all forms
+    reading the one ``snapshot`` the session was made from."""
+
+    def __init__(self, book: ExerciseBook, shown: list[Line | Asks], snapshot: dict) -> None:
+        self.book, self.shown, self.snapshot = book, shown, snapshot
+
+    def show(self) -> None:
+        for item in self.shown:
+            if isinstance(item, Line):
+                parts = [f"<strong>{escape(item.strong)}</strong>"] + ([] if item.rest is None else [escape(item.rest)])
+                display(HTML(lang_div(f"<p>{' '.join(parts)}</p>")))
+            else:
+                ExerciseForm(self.book, item.exercise_id, item.variant, review_of=item.review_of,
+                             snapshot=self.snapshot).show(self.snapshot)
 
 
 def shown_in_form(chapter: str, feedback: Feedback, variant: int = 0) -> Feedback:
