@@ -17,9 +17,16 @@ from llm_from_scratch.ch27.notebook import scaled_dot_product_self_attention, sh
 CELLS = re.compile(r">(-?\d+(?:\.\d+)?)</text>")
 SCORES = Tensor([[[0.0, 6.0], [6.0, -4.0]]])
 Q, K, V = Tensor([[[0, 3], [2, -1]]]), Tensor([[[3, 0], [-1, 2]]]), Tensor([[[3, -3], [1, 3]]])
+CELLS_NAMES = {"Q": Q, "K": K, "V": V}  # what a notebook's cells named them
 
 
-def test_a_tensor_in_a_role_is_titled_labelled_and_framed_as_that_role():
+@pytest.fixture
+def notebook(monkeypatch):
+    """The notebook's variables as a kernel holds them: the cells' Q, K and V."""
+    monkeypatch.setattr("llm_from_scratch.ch27.reader.notebook_namespace", lambda: CELLS_NAMES)
+
+
+def test_a_tensor_in_a_role_is_titled_labelled_and_framed_as_that_role(notebook):
     [figure] = matrix_figures(Q @ K.transpose(1, 2), "scores")
     assert figure.title == "QKᵀ: скалярные произведения"
     assert CELLS.findall(figure.svg) == ["0", "6", "6", "-4"]
@@ -59,31 +66,49 @@ def test_a_role_is_named_after_its_tensor_and_an_unknown_one_lists_the_roles(eng
 
 
 def _titles(*parts):
-    """The titles ``show`` gives its parts (value, role, value, role, …), without drawing them."""
-    return [title_of(value, role) for value, role in zip(parts[::2], parts[1::2])]
+    """The titles ``show`` gives its parts (value, role, value, role, …) in a notebook whose cells named Q, K, V,
+    without drawing them."""
+    return [title_of(value, role, CELLS_NAMES) for value, role in zip(parts[::2], parts[1::2])]
 
 
-def test_a_title_states_the_formula_only_where_the_graph_is_that_formula(english):
+def test_a_title_states_the_heads_formula_only_where_the_numbers_are_that_stage(english):
     scores = Q @ K.transpose(1, 2)
     S = scores / math.sqrt(2)
     assert _titles(scores, "scores", S, "scaled", S.softmax(2), "weights", S.softmax(2) @ V, "output") == [
         "QKᵀ: dot products", "S = QKᵀ/√d_k: scaled scores", "A = softmax(S) along rows", "O = AV: mixtures of values"]
-    assert _titles(scores * (1 / math.sqrt(2)), "scaled", scores.mT.mT, "scores") == [
-        "S = QKᵀ/√d_k: scaled scores", "scores"], "a factor of 1/√d_k is the scale; a tensor made otherwise no QKᵀ"
+    assert _titles(scores * (1 / math.sqrt(2)), "scaled", (Q / math.sqrt(2)) @ K.mT, "scaled", scores.mT.mT,
+                   "scores") == ["S = QKᵀ/√d_k: scaled scores"] * 2 + ["QKᵀ: dot products"], "the same numbers"
     assert _titles(scores / 2, "scaled", scores, "scaled", scores.softmax(2), "weights") == [
-        "S = QKᵀ/2: scaled scores", "S = QKᵀ, not scaled", "A = softmax(QKᵀ) along rows"]
+        "QKᵀ/2: scaled scores, not the head's on these inputs", "QKᵀ: scaled scores, not the head's on these inputs",
+        "softmax(QKᵀ): weights, not the head's on these inputs"]
+    q2, k2 = Tensor([[[1, 0], [0, 1]]]), Tensor([[[1, 2], [0, 1]]])  # a second example, whose QKᵀ is not symmetric
+    assert [title_of(k2 @ q2.mT, "scores", {"Q2": q2, "K2": k2}), title_of(K @ Q.mT, "scores", CELLS_NAMES)] == [
+        "K2Q2ᵀ: scores, not the head's on these inputs", "QKᵀ: dot products"], "KQᵀ = QKᵀ where QKᵀ is symmetric"
+    assert _titles(S / 0.5, "scaled", S.softmax(0), "weights") == [
+        "QKᵀ/1.414/0.5: scaled scores, not the head's on these inputs",
+        "softmax(QKᵀ/1.414, axis=0): weights, not the head's on these inputs"]
     e = S.exp()
     assert _titles(e, "exponentials", e / e.sum(2, keepdims=True), "weights", S.softmax(2).data, "weights",
                    S.softmax(2).sum(2), "row-sums", S.softmax(2).sum(2), "column-sums") == [
-        "e^S: the softmax's numerators", "weights", "weights", "row sums of A: Σ_j A_ij", "column sums"]
+        "e^S: the softmax's numerators", "A = softmax(S) along rows", "A = softmax(S) along rows",
+        "row sums of A: Σ_j A_ij", "sum(softmax(QKᵀ/1.414), axis=2): column sums, not the head's on these inputs"]
     head = scaled_dot_product_self_attention(Q, K, V)  # the engine's softmax: exp of log_softmax
     assert _titles(head.weights, "weights", head.output, "output") == [
         "A = softmax(S) along rows", "O = AV: mixtures of values"]
 
 
-def test_weights_along_the_wrong_axis_are_titled_by_it_and_say_their_rows_do_not_sum_to_1(english):
+def test_a_title_claims_nothing_where_no_inputs_are_known(english):
+    """Outside a notebook's Q, K and V there is nothing to compare with: the formula only, with its inputs
+    numbered, or the name alone for numbers typed in."""
+    scores = Q @ K.transpose(1, 2)
+    assert [title_of(scores / 2, "scaled", {}), title_of(scores.data, "scaled", {})] == [
+        "scaled scores: X₁X₂ᵀ/2", "scaled scores"]
+    assert title_of(np.ones((1, 2, 2)), "weights", CELLS_NAMES) == "weights", "no inputs of its own to compare"
+
+
+def test_weights_along_the_wrong_axis_are_titled_by_it_and_say_their_rows_do_not_sum_to_1(english, notebook):
     [columns] = as_shown((((Q @ K.transpose(1, 2)) / 2).softmax(1), "weights"))
-    assert columns.title == "A = softmax(S) along columns, over the queries"
+    assert columns.title == "softmax(QKᵀ/2, axis=1): weights, not the head's on these inputs"
     note = "Not every row sums to 1, so these are not the weights of a softmax along rows."
     assert note in columns.svg and columns.table.endswith(note) and "Σ = 1.040733" in columns.table
     [rows] = as_shown(((Q @ K.transpose(1, 2)).softmax(2), "weights"))

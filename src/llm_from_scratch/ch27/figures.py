@@ -8,18 +8,17 @@ the map.
 
 from __future__ import annotations
 
-import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
 
 from ..book.blocks import Section
 from ..book.figures import Figure, heatmap
-from ..book.formatting import labels, trimmed
-from ..book.tolerances import FLOAT_NOISE
+from ..book.formatting import labels
 from ..engine import Tensor
-from .graph import divisor_of, is_scores, softmax_of
-from .stages import BY_NAME
+from .reader import Reading, numbers, read, same
+from .stages import BY_NAME, BY_ROLE
 from .strings import text
 
 
@@ -92,44 +91,51 @@ def matrices(value: object) -> list[np.ndarray]:
     return list(data)
 
 
-def title_of(value: object, role: str) -> str:
-    """The title of ``value`` drawn in ``role``: the role's formula where the graph is that formula, what it does
-    compute where it is a stage of the head computed otherwise, the role's name for anything else."""
+def title_of(value: object, role: str, namespace: Mapping[str, object] | None = None) -> str:
+    """The title of ``value`` drawn in ``role``: the role's formula where its numbers are that stage of the head on
+    the inputs the cells named (``reader.read``: Q, K, V, Ō, found in ``namespace``, the notebook's variables by
+    default); else the formula its graph records, and that it is not the head's where its own inputs are known; the
+    role's name alone for numbers no step of the engine computed."""
     role = role_named(role)
     key = ROLES[role].title
     if role not in NAMED_ONLY:
         return text(key)
-    if role == "raw-scores" and is_scores(value):
-        return text(key)
-    if role == "scaled-scores" and (scaled := divisor_of(value)) and is_scores(scaled[1]):
-        divisor, scores = scaled
-        if abs(divisor - math.sqrt(scores.inputs[0].shape[-1])) <= FLOAT_NOISE:
-            return text(key)
-        return text("figure.scaled_by", divisor=trimmed(divisor, 4))
-    if role == "scaled-scores" and is_scores(value):
-        return text("figure.scaled_none")
-    if role == "weights" and (softmax := softmax_of(value)):
-        axis, argument = softmax
-        of = "QKᵀ" if is_scores(argument) else "S"
-        if axis == value.ndim - 1:
-            return text(key, of=of)
-        if axis == value.ndim - 2:
-            return text("figure.weights_columns", of=of)
-    if role == "output" and isinstance(value, Tensor) and value.op == "matmul" and softmax_of(value.inputs[0]):
-        return text(key)
-    if role == "exponentials" and isinstance(value, Tensor) and value.op == "exp":
-        return text(key)
-    if role in ("row-sums", "column-sums") and isinstance(value, Tensor) and value.op == "sum":
-        summed, axis = value.inputs[0], value.params["axis"]
-        if isinstance(axis, int) and axis % summed.ndim == summed.ndim - (1 if role == "row-sums" else 2):
-            return text(key)
-    return text(NAMED_ONLY[role])
+    reading = read(value, namespace=namespace)
+    if _is_stage(reading, role):
+        return text(key, of="S")
+    name = text(NAMED_ONLY[role])
+    if reading.formula is None:
+        return name
+    return text("figure.computed" if reading.comparable else "figure.unread", name=name, formula=reading.formula)
+
+
+def _is_stage(reading: Reading, role: str) -> bool:
+    """The numbers read are the stage of the head ``role`` draws, on the inputs they were compared with."""
+    stage = BY_ROLE.get(role)
+    if stage is not None:
+        return reading.equals(stage.name)
+    found = numbers(reading.value)
+    for inputs in reading.inputs:
+        run = inputs.run
+        if run is None:
+            continue
+        if role == "grad-output":
+            derived = inputs.upstream
+        else:
+            derived = {"exponentials": np.exp(run.head.scaled_scores.data), "row-sums": run.weights.sum(axis=-1),
+                       "column-sums": run.weights.sum(axis=-2)}[role]
+        if derived is not None and found.size == derived.size and same(found.reshape(derived.shape), derived):
+            return True
+    return False
 
 
 # a role whose title states how it is computed -> its name alone, for a value computed otherwise
 NAMED_ONLY = {"raw-scores": "figure.raw_name", "scaled-scores": "figure.scaled_name", "weights": "figure.weights_name",
               "output": "figure.output_name", "exponentials": "figure.exponentials_name",
-              "row-sums": "figure.row_sums_name", "column-sums": "figure.column_sums_name"}
+              "row-sums": "figure.row_sums_name", "column-sums": "figure.column_sums_name",
+              "grad-output": "figure.grad_output_name", "grad-value": "figure.grad_value_name",
+              "grad-weights": "figure.grad_weights_name", "grad-scores": "figure.grad_scores_name",
+              "grad-query": "figure.grad_query_name", "grad-key": "figure.grad_key_name"}
 
 
 def _weights_note(matrix: np.ndarray) -> str:

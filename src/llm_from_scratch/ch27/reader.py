@@ -1,0 +1,343 @@
+"""The one reader of a learner's computation: what a value's recorded graph computes, written out whole, and which
+stage of the head its numbers are, found by comparing numbers, never by the shape of the graph alone.
+
+* ``formula(value, names)`` is the exact formula the cells computed, in the chapter's notation and with the
+  learner's own names for the inputs (``(Q/1.414)·Kᵀ``, ``QKᵀ/1.414/0.5``, ``K·Qᵀ``, ``softmax(S, axis=0)``,
+  ``QKᵀ/1.414 + M``); None for numbers computed outside the engine (a plain array). The numbers in it are what the
+  cells divided or multiplied by, as they were given: a typed 1.414 is 1.414, √2 computed is 1.414 too.
+* ``factor(value)`` is what a chain of divisions and products by plain numbers comes to in all (÷ 0.707).
+* ``Inputs`` are the head's inputs a value is read against (the cells' Q, K, V, and Ō where known): ``stage`` says
+  which stage of the head on them a value equals by its numbers (within ``FLOAT_NOISE``), ``match`` which stage of
+  the forward or the backward an array equals up to a transpose of its last two axes or one batch element.
+
+Every instrument that speaks of a learner's values (titles, fold notes, the editor, the trace, the judge's notes on
+the learner's own values) reads them here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from ..book.formatting import trimmed
+from ..book.tolerances import FLOAT_NOISE
+from ..engine import Tensor
+from .evidence import HeadRun, run_head
+
+DECIMALS = 3  # a number in a formula: 1.414, 0.707, 0.5
+SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉"
+SUM, PRODUCT, ATOM = 1, 2, 3  # how tightly a piece of a formula binds
+
+
+def names_of(namespace: Mapping[str, object]) -> dict[int, str]:
+    """The learner's names for the tensors in ``namespace`` (a notebook's variables), by identity: the shortest
+    name, then the first in alphabetical order, where one tensor has several."""
+    found: dict[int, str] = {}
+    for name in sorted(namespace, key=lambda n: (len(n), n)):
+        value = namespace[name]
+        if isinstance(value, Tensor) and name.isidentifier() and not name.startswith("_"):
+            found.setdefault(id(value), name)
+    return found
+
+
+def notebook_namespace() -> Mapping[str, object]:
+    """The running notebook's variables; none outside a notebook."""
+    from IPython import get_ipython
+
+    shell = get_ipython()
+    return shell.user_ns if shell is not None else {}
+
+
+def notebook_names() -> dict[int, str]:
+    """The names the running notebook's cells gave their tensors."""
+    return names_of(notebook_namespace())
+
+
+@dataclass(frozen=True)
+class _Piece:
+    text: str
+    binds: int
+    symbol: bool = False  # one name, perhaps transposed: QKᵀ is written without a dot
+
+
+def formula(value: object, names: Mapping[int, str] | None = None) -> str | None:
+    """The formula ``value``'s graph records, down to its inputs (named by ``names``, id -> name; an input without a
+    name is X₁, X₂, … in the order the formula reads them, or M if it holds an infinity, as a mask does; a plain
+    number is written out); None for a value no step of the engine computed (an array, or a Tensor of numbers
+    typed in)."""
+    if not isinstance(value, Tensor) or value.op == "input":
+        return None
+    names = dict(notebook_names() if names is None else names)
+    unnamed = [leaf for leaf in leaves(value) if id(leaf) not in names and leaf.ndim > 0]
+    for i, leaf in enumerate(unnamed, start=1):
+        names[id(leaf)] = "M" if np.isinf(leaf.data).any() else f"X{SUBSCRIPTS[i]}" if len(unnamed) > 1 else "X"
+    return _written(value, names).text
+
+
+def leaves(value: Tensor) -> list[Tensor]:
+    """The inputs ``value``'s graph reads, each once, in the order its formula reads them."""
+    found, seen, stack = [], set(), [value]
+    while stack:
+        tensor = stack.pop()
+        if id(tensor) in seen:
+            continue
+        seen.add(id(tensor))
+        if tensor.op == "input":
+            found.append(tensor)
+        else:
+            stack.extend(reversed(tensor.inputs))
+    return found
+
+
+def _number(x: float) -> str:
+    return trimmed(x, DECIMALS).replace("-", "−")
+
+
+def _wrapped(piece: _Piece, binds: int) -> str:
+    return piece.text if piece.binds >= binds else f"({piece.text})"
+
+
+def _leaf(tensor: Tensor, names: Mapping[int, str]) -> _Piece:
+    if id(tensor) in names:
+        return _Piece(names[id(tensor)], ATOM, symbol=True)
+    return _Piece(_number(float(tensor.data)), ATOM)  # a plain number a step took
+
+
+def _written(tensor: Tensor, names: Mapping[int, str]) -> _Piece:
+    """``tensor``'s formula, as a piece that knows how tightly it binds."""
+    if tensor.op == "input":
+        return _leaf(tensor, names)
+    parts = [_written(t, names) for t in tensor.inputs]
+    op, params = tensor.op, tensor.params
+    if op == "transpose":
+        rank = tensor.ndim
+        if sorted(axis % rank for axis in params["axes"]) == [rank - 2, rank - 1]:
+            return _Piece(f"{_wrapped(parts[0], ATOM)}ᵀ", ATOM, symbol=parts[0].symbol)
+        return _Piece(f"{_wrapped(parts[0], ATOM)}.transpose{tuple(params['axes'])}", ATOM)
+    if op == "matmul":
+        left, right = parts
+        joined = "" if left.symbol and right.symbol else "·"
+        return _Piece(f"{_wrapped(left, ATOM if joined else PRODUCT)}{joined}{_wrapped(right, ATOM)}", PRODUCT)
+    if op == "div":
+        right = _Piece(_number(params["divisor"]), ATOM) if "divisor" in params else parts[1]
+        return _Piece(f"{_wrapped(parts[0], PRODUCT)}/{_wrapped(right, ATOM)}", PRODUCT)
+    if op == "mul":
+        return _product(tensor, parts)
+    if op == "add":
+        left, right = parts
+        negated = tensor.inputs[1]
+        if negated.op == "mul" and _scalar(negated.inputs[1]) == -1.0:
+            return _Piece(f"{left.text} − {_wrapped(_written(negated.inputs[0], names), PRODUCT)}", SUM)
+        return _Piece(f"{left.text} + {_wrapped(right, PRODUCT)}", SUM)
+    if op in ("softmax", "log_softmax"):
+        axis = params["axis"] % tensor.ndim
+        shown = "" if op == "softmax" and axis == tensor.ndim - 1 else f", axis={axis}"
+        return _Piece(f"{op}({parts[0].text}{shown})", ATOM)
+    if op == "exp":
+        return _Piece(f"exp({parts[0].text})", ATOM)
+    if op == "sum":
+        axis = params["axis"]
+        return _Piece(f"sum({parts[0].text}{'' if axis is None else f', axis={axis}'})", ATOM)
+    if op == "pow":
+        return _Piece(f"{_wrapped(parts[0], ATOM)}^{_number(params['exponent'])}", ATOM)
+    return _Piece(f"{_wrapped(parts[0], ATOM)}[…]", ATOM)  # an index
+
+
+def _product(tensor: Tensor, parts: list[_Piece]) -> _Piece:
+    """a·b; by −1, −a."""
+    for i, number in enumerate(tensor.inputs):
+        if _scalar(number) == -1.0:
+            return _Piece(f"−{_wrapped(parts[1 - i], ATOM)}", PRODUCT)
+    left, right = parts
+    return _Piece(f"{_wrapped(left, PRODUCT)}·{_wrapped(right, ATOM)}", PRODUCT)
+
+
+def _scalar(tensor: Tensor) -> float | None:
+    """The plain number a step took (a rank-0 input), else None."""
+    return float(tensor.data) if tensor.op == "input" and tensor.ndim == 0 else None
+
+
+def factor(value: object) -> tuple[float, Tensor | None]:
+    """What a chain of divisions and products by plain numbers at the end of ``value``'s graph multiplies by in all,
+    and what it multiplies (1 and ``value`` itself where there is none; None for no Tensor)."""
+    if not isinstance(value, Tensor):
+        return 1.0, None
+    total, tensor = 1.0, value
+    while True:
+        if tensor.op == "div" and "divisor" in tensor.params:
+            total, tensor = total / tensor.params["divisor"], tensor.inputs[0]
+            continue
+        numbers = [_scalar(t) for t in tensor.inputs]
+        if tensor.op == "mul" and numbers.count(None) == 1:
+            i = numbers.index(None)
+            total, tensor = total * numbers[1 - i], tensor.inputs[i]
+            continue
+        return total, tensor
+
+
+# --- which stage a value's numbers are ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Match:
+    """An array found to be a stage of the head (``ch27.stages``'s name), maybe transposed (its last two axes
+    swapped), maybe one batch element (``batch``, else None)."""
+
+    stage: str
+    transposed: bool = False
+    batch: int | None = None
+
+
+def same(a: object, b: object) -> bool:
+    """Two arrays of one shape whose numbers agree within FLOAT_NOISE (relative to the larger entries), infinities
+    and nans in the same places."""
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    if a.shape != b.shape:
+        return False
+    finite = np.isfinite(a) & np.isfinite(b)
+    if not np.array_equal(np.isfinite(a), np.isfinite(b)) or not np.array_equal(a[~finite], b[~finite]):
+        return not a.size
+    if not finite.any():
+        return True
+    scale = max(1.0, float(np.abs(b[finite]).max()))
+    return bool(np.abs(a[finite] - b[finite]).max() <= FLOAT_NOISE * scale)
+
+
+@dataclass(frozen=True, eq=False)
+class Inputs:
+    """The head's inputs a learner's values are read against: Q, K ([B, T, d_k] arrays), V and Ō where known."""
+
+    query: np.ndarray
+    key: np.ndarray
+    value: np.ndarray | None = None
+    upstream: np.ndarray | None = None
+
+    @cached_property
+    def run(self) -> HeadRun | None:
+        """The chapter's head on these inputs, forward and backward (on zero values where V is not known); None
+        where the head refuses them."""
+        value = np.zeros((*self.query.shape[:2], 1)) if self.value is None else self.value
+        upstream = None if self.upstream is None or self.value is None else self.upstream
+        try:
+            with np.errstate(all="ignore"):
+                return run_head(self.query, self.key, value, upstream)
+        except (ValueError, TypeError):
+            return None
+
+    def stages(self) -> Iterator[tuple[str, np.ndarray]]:
+        """Each stage of the head on these inputs, forward then backward (the output where V is known, the
+        backward's where Ō is too)."""
+        run = self.run
+        if run is None:
+            return
+        head = run.head
+        yield from (("raw-scores", head.raw_scores.data), ("scaled-scores", head.scaled_scores.data),
+                    ("probabilities", head.weights.data))
+        if self.value is None:
+            return
+        yield "value-mixture", head.output.data
+        if self.upstream is not None:
+            yield from (("value-gradient", run.grad_value), ("weight-gradient", head.weights.grad),
+                        ("score-gradient", head.scaled_scores.grad), ("query-gradient", run.grad_query),
+                        ("key-gradient", run.grad_key))
+
+    def stage(self, value: object) -> str | None:
+        """The first stage of the head on these inputs whose numbers ``value``'s are (the whole stage, as it
+        stands); None if none."""
+        data = numbers(value)
+        return next((name for name, stage in self.stages() if same(data, stage)), None)
+
+    def equals(self, value: object, stage: str) -> bool:
+        """``value``'s numbers are the stage ``stage`` of the head on these inputs (at d_k = 1 the raw and the
+        scaled scores are one and the same, so a value can be two stages)."""
+        data = numbers(value)
+        return any(name == stage and same(data, found) for name, found in self.stages())
+
+    def match(self, value: object) -> Match | None:
+        """The stage ``value``'s numbers are: as it stands, then with its last two axes swapped, then as one batch
+        element (each way of a rank that allows it); None where they are no stage."""
+        data = numbers(value)
+        for name, stage in self.stages():
+            if same(data, stage):
+                return Match(name)
+        for name, stage in self.stages():
+            if data.ndim >= 2 and same(np.swapaxes(data, -1, -2), stage):
+                return Match(name, transposed=True)
+        for name, stage in self.stages():
+            for b in range(len(stage)):
+                if same(data, stage[b]):
+                    return Match(name, batch=b)
+                if data.ndim == 2 and same(data.T, stage[b]):
+                    return Match(name, transposed=True, batch=b)
+        return None
+
+
+def numbers(value: object) -> np.ndarray:
+    return np.asarray(getattr(value, "data", value), dtype=np.float64)
+
+
+# --- a learner's value read --------------------------------------------------------------------------------------
+
+INPUT_NAME = re.compile(r"(Q|K|V)(\w*)")  # the cells' names for the inputs: Q, K, V; Q2, K2, V2…
+
+
+def inputs_in(namespace: Mapping[str, object], suffix: str = "") -> Inputs | None:
+    """The head's inputs the cells named Q, K, V and Ō (O_bar; with ``suffix``, Q2, K2, V2 and O2_bar or O_bar2),
+    where Q and K are there."""
+    found = {}
+    for role, names in (("Q", ("Q",)), ("K", ("K",)), ("V", ("V",)), ("O_bar", ("O_bar", f"O{suffix}_bar"))):
+        value = next((namespace[n] for n in (f"{names[0]}{suffix}", *names[1:]) if n in namespace), None)
+        if isinstance(value, (Tensor, np.ndarray)) and np.ndim(numbers(value)) == 3:
+            found[role] = numbers(value).copy()
+    if "Q" not in found or "K" not in found:
+        return None
+    return Inputs(found["Q"], found["K"], found.get("V"), found.get("O_bar"))
+
+
+def suffixes_in(namespace: Mapping[str, object]) -> list[str]:
+    """The sets of inputs the cells named: "" for Q, K, V; "2" for Q2, K2, V2…"""
+    return sorted({m.group(2) for name in namespace if (m := INPUT_NAME.fullmatch(name)) and m.group(1) == "Q"})
+
+
+@dataclass(frozen=True, eq=False)
+class Reading:
+    """A learner's value read: the formula its graph records (None: computed outside the engine), what a chain of
+    plain numbers at its end multiplies by in all, and the inputs its numbers are compared with: ``own`` when they
+    are the inputs its graph reads, else every set of inputs the cells named (a stage is named where the numbers are
+    that stage on one of them; that they are no stage is said only of its own inputs)."""
+
+    value: object
+    formula: str | None
+    factor: float
+    inputs: tuple[Inputs, ...]
+    own: bool
+
+    def equals(self, stage: str) -> bool:
+        return any(inputs.equals(self.value, stage) for inputs in self.inputs)
+
+    def match(self) -> Match | None:
+        return next((found for inputs in self.inputs if (found := inputs.match(self.value))), None)
+
+    @property
+    def comparable(self) -> bool:
+        """That its numbers are no stage of the head can be said: they were compared with its own inputs."""
+        return self.own and any(inputs.run is not None for inputs in self.inputs)
+
+
+def read(value: object, inputs: Inputs | None = None, namespace: Mapping[str, object] | None = None) -> Reading:
+    """``value`` read against ``inputs``, or against the inputs its graph reads as the cells named them (Q, K, V, Ō,
+    or Q2, K2…); where it reads none by those names, against every set of inputs the cells named."""
+    namespace = notebook_namespace() if namespace is None else namespace
+    names = names_of(namespace)
+    if inputs is not None:
+        found, own = (inputs,), True
+    else:
+        read_names = [names.get(id(leaf), "") for leaf in leaves(value)] if isinstance(value, Tensor) else []
+        suffixes = {m.group(2) for name in read_names if (m := INPUT_NAME.fullmatch(name))}
+        own = len(suffixes) == 1
+        candidates = [suffixes.pop()] if own else suffixes_in(namespace)
+        found = tuple(i for suffix in candidates if (i := inputs_in(namespace, suffix)) is not None)
+    return Reading(value, formula(value, names), factor(value)[0], found, own and bool(found))
