@@ -1,7 +1,6 @@
 """The mistake library: every composition of up to two slips, fed to every exercise it applies to, is named
 with its slips in both editions; right answers written the ways learners write them are accepted."""
 
-import copy
 import math
 import time
 
@@ -23,16 +22,18 @@ from llm_from_scratch.ch27.variants import VARIANTS
 
 HEAD_EXERCISES = ("scores", "weights", "scores-by-hand", "weights-by-hand", "output-by-hand")  # a stage of a run
 LEARNER = "slip-search"
-VARIANTS_TRIED = range(0, 6)  # the second example's three steps: the notebook's own and variants 1–5
+VARIANTS_TRIED = range(0, 6)  # the notebook's own example and variants 1–5 of the exercise's family
 
 
 def _told(exercise_id: str, n: int):
     """The evidence of variant ``n`` as ``check`` gives it to the judge of a learner who has seen variants 0–5."""
-    if not EXERCISES[exercise_id].varies:
+    family = EXERCISES[exercise_id].varies
+    if not family:
         return evidence()
-    ev = copy.copy(evidence() if n == 0 else VARIANTS.evidence("hand", LEARNER, n))
-    ev.seen = tuple(evidence() if m == 0 else VARIANTS.evidence("hand", LEARNER, m) for m in VARIANTS_TRIED if m != n)
-    return ev
+
+    def drawn(m: int):
+        return evidence() if m == 0 else VARIANTS.evidence(family, LEARNER, m)
+    return drawn(n).told(tuple(drawn(m) for m in VARIANTS_TRIED if m != n))
 
 
 def _named(exercise_id: str, ev):

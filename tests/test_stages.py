@@ -36,6 +36,9 @@ def test_every_step_a_slip_changes_is_a_step_of_the_table():
     for search in (code_slips.HEAD_SEARCH, code_slips.BACKWARD_SEARCH):
         assert set(search.right) <= steps, set(search.right) - steps  # the slips' steps are the right ones'
     assert mistakes.MAKING == tuple(step for step in STEPS if step in mistakes.MAKING), "in the order the head takes"
+    computed = set(mistakes.MAKING) | set(HANDING_IN)  # the steps Asked computes: a stage's step it does not is
+    for slip in mistakes.HEAD_MISTAKES:  # refused, never taken for the right answer
+        assert set(slip.steps) <= computed, (slip.id, set(slip.steps) - computed)
 
 
 def test_every_stage_an_exercise_asks_or_a_slip_hands_in_is_a_stage_of_the_table():

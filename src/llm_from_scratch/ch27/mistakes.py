@@ -36,6 +36,7 @@ import numpy as np
 from ..book.slips import ANSWER, Slip
 from ..engine.closed_form import array_softmax
 from .evidence import HeadRun, causal_mask, masked_softmax
+from .stages import HANDING_IN
 
 # a stage given for the asked one: the slip's how -> asked stage -> the stages given instead (the stages are
 # ch27.stages's; "exp-raw-scores" and "exp-scaled-scores" are the exponentials of the scores, which a learner may
@@ -89,7 +90,12 @@ class Asked:
 
     def computed(self, recipe: dict) -> list[np.ndarray]:
         """What the head gives at the asked place with the steps of ``recipe`` done otherwise ({}: the right
-        answer): one value, several (a slip that can fall in several places) or none (one that cannot apply)."""
+        answer): one value, several (a slip that can fall in several places) or none (one that cannot apply). A
+        step it does not compute is refused, so a new slip cannot pass unnoticed as the right answer."""
+        unknown = set(recipe) - set(MAKING) - set(HANDING_IN)
+        if unknown:
+            raise ValueError(f"Asked computes the steps {MAKING} and picks by {HANDING_IN}; not {sorted(unknown)}: "
+                             "a new step needs its place in Asked._stages or _rest")
         values = []
         for found in self._stages(tuple(recipe.get(step) for step in MAKING)):
             for given in CONFUSIONS[recipe["stage"]].get(self.stage, ()) if "stage" in recipe else (self.stage,):
