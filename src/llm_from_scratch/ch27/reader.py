@@ -133,6 +133,11 @@ def _written(tensor: Tensor, names: Mapping[int, str]) -> _Piece:
         if negated.op == "mul" and _scalar(negated.inputs[1]) == -1.0:
             return _Piece(f"{left.text} − {_wrapped(_written(negated.inputs[0], names), PRODUCT)}", SUM)
         return _Piece(f"{left.text} + {_wrapped(right, PRODUCT)}", SUM)
+    if op == "exp" and tensor.inputs[0].op == "log_softmax":  # the engine's softmax: exp of log_softmax
+        inner = tensor.inputs[0]
+        axis = inner.params["axis"] % inner.ndim
+        shown = "" if axis == inner.ndim - 1 else f", axis={axis}"
+        return _Piece(f"softmax({_written(inner.inputs[0], names).text}{shown})", ATOM)
     if op in ("softmax", "log_softmax"):
         axis = params["axis"] % tensor.ndim
         shown = "" if op == "softmax" and axis == tensor.ndim - 1 else f", axis={axis}"
@@ -338,6 +343,48 @@ def read(value: object, inputs: Inputs | None = None, namespace: Mapping[str, ob
         read_names = [names.get(id(leaf), "") for leaf in leaves(value)] if isinstance(value, Tensor) else []
         suffixes = {m.group(2) for name in read_names if (m := INPUT_NAME.fullmatch(name))}
         own = len(suffixes) == 1
-        candidates = [suffixes.pop()] if own else suffixes_in(namespace)
-        found = tuple(i for suffix in candidates if (i := inputs_in(namespace, suffix)) is not None)
+        named = [suffixes.pop()] if own else suffixes_in(namespace)
+        found = tuple(i for suffix in named if (i := inputs_in(namespace, suffix)) is not None)
+        found += tuple(structural(value, names))
     return Reading(value, formula(value, names), factor(value)[0], found, own and bool(found))
+
+
+def structural(value: object, names: Mapping[int, str]) -> Iterator[Inputs]:
+    """The inputs ``value``'s graph would be the head on, read from its products: for each X·Yᵀ in it, X (without
+    a chain of plain numbers at its end) as Q and Y as K, and as V what weights multiply (a product whose left
+    side is a softmax); never a tensor the cells named K or V as Q, nor one named V as K (K·Qᵀ is no QKᵀ; Q·Qᵀ is
+    queries matched with themselves). Only ever compared with: a stage is named where its numbers are the head's
+    on them."""
+    if not isinstance(value, Tensor):
+        return
+    mixed = [t.inputs[1].data for t in _nodes(value) if t.op == "matmul" and _is_softmax(t.inputs[0])]
+    for node in _nodes(value):
+        if node.op != "matmul" or node.inputs[1].op != "transpose" or node.ndim != 3:
+            continue
+        axes = sorted(axis % node.ndim for axis in node.inputs[1].params["axes"])
+        query, key = factor(node.inputs[0])[1], node.inputs[1].inputs[0]
+        if axes != [1, 2] or _named_as(query, names) in ("K", "V") or _named_as(key, names) == "V":
+            continue
+        yield Inputs(query.data, key.data, next((v for v in mixed if v.shape[:2] == key.shape[:2]), None))
+
+
+def _named_as(tensor: Tensor, names: Mapping[int, str]) -> str | None:
+    """Q, K or V where the cells named ``tensor`` so (with any suffix), else None."""
+    found = INPUT_NAME.fullmatch(names.get(id(tensor), ""))
+    return found.group(1) if found else None
+
+
+def _nodes(value: Tensor) -> list[Tensor]:
+    """Every tensor of ``value``'s graph, each once."""
+    found, seen, stack = [], set(), [value]
+    while stack:
+        tensor = stack.pop()
+        if id(tensor) not in seen:
+            seen.add(id(tensor))
+            found.append(tensor)
+            stack.extend(tensor.inputs)
+    return found
+
+
+def _is_softmax(tensor: Tensor) -> bool:
+    return tensor.op == "softmax" or tensor.op == "exp" and tensor.inputs[0].op == "log_softmax"
