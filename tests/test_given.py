@@ -73,20 +73,28 @@ def test_a_right_answer_for_another_q_is_right_names_no_slip_and_is_kept_apart()
 def test_s_divided_by_dk_is_named_from_its_graph_and_counts_for_no_skill():
     cells = lab(divisor=lambda d: d)
     feedback = check("weights", softmax_row(cells["S"].data[0, 0]), S=cells["S"])
-    assert feedback.correct and said("graph.divisor", divisor="2", root="1.4142") in feedback.message, feedback.message
+    assert feedback.correct and said("read.divided", divisor="2", root="1.4142") in feedback.message, feedback.message
+    assert said("read.formula", name="S", formula="QKᵀ/2") in feedback.message
     assert kept("weights") == ([], [True]) and mastery()["skill.row-softmax"].attempts == 0
 
 
-@pytest.mark.parametrize("made, key, fields", [
-    (lambda scores: (scores * 2).softmax(2), "graph.factor", {"factor": "2", "scale": "0.7071"}),
-    (lambda scores: scores.softmax(2), "graph.no_scale", {"root": "1.4142"}),
-    (lambda scores: (scores / math.sqrt(2)).softmax(1), "graph.axis", {"axis": 1})])
-def test_what_the_weights_graph_records_is_said_and_no_slip_that_was_not_made(made, key, fields):
-    """A fold's note reads A's graph back to the scores: the factor, the missing scale, the softmax's axis."""
+@pytest.mark.parametrize("made, formula, key, fields", [
+    (lambda scores: (scores * 2).softmax(2), "softmax(QKᵀ·2)", "read.in_all", {"factor": "2", "scale": "0.7071"}),
+    (lambda scores: (scores / math.sqrt(2) / 0.5).softmax(2), "softmax(QKᵀ/1.414/0.5)", "read.in_all",
+     {"factor": "1.4142", "scale": "0.7071"}),
+    (lambda scores: scores.softmax(2), "softmax(QKᵀ)", "read.unscaled", {"root": "1.4142"}),
+    (lambda scores: (scores / math.sqrt(2)).softmax(1), "softmax(QKᵀ/1.414, axis=1)", "read.axis",
+     {"axis": 1, "what": said("read.axis_queries"), "keys": 2}),
+    (lambda scores: (scores / math.sqrt(2)).softmax(0), "softmax(QKᵀ/1.414, axis=0)", "read.axis",
+     {"axis": 0, "what": said("read.axis_batch"), "keys": 2})])
+def test_a_fold_note_says_the_whole_formula_and_where_it_departs_from_the_head(made, formula, key, fields):
+    """A fold's note writes the cells' formula whole and says where its numbers part from the head's: the chain of
+    numbers in all, the missing scale, the softmax's axis; nothing of a slip that was not made."""
     from llm_from_scratch.ch27.notebook import fold_note
 
     query, key_, _ = Tensor(Q), Tensor(K), Tensor(V)
     note = fold_note((made(query @ key_.transpose(1, 2)), "weights"), "weights")
+    assert said("read.formula", name="A", formula=formula) in note, note
     assert said(key, **fields) in note and "mis." not in note, note
 
 
@@ -104,7 +112,8 @@ def test_q_and_k_in_each_others_place_are_named_as_such_not_as_new_inputs():
     q, k, _ = (Tensor(x) for x in hand_arrays())
     scaled = k @ q.transpose(1, 2) / 2
     feedback = check("weights-by-hand", softmax_rows(scaled.data[0]).round(2), S=scaled)
-    assert feedback.correct and said("graph.swapped") in feedback.message
+    assert feedback.correct and said("read.part_transposed", part="KQᵀ", stage=said("stage.raw-scores")) in (
+        feedback.message), feedback.message
     assert said("given.inputs_changed", names="Q, K") not in feedback.message
 
 
@@ -118,7 +127,8 @@ def test_the_chapters_answer_after_q_changed_is_named_as_such():
 def test_a_softmax_along_the_queries_is_named_from_the_graph():
     cells = lab(axis=1)
     feedback = check("value-gradient", cells["A"].data[0].T @ np.eye(2), A=cells["A"], O_bar=Tensor(np.eye(2)[None]))
-    assert feedback.correct and said("graph.axis", axis=1) in feedback.message, feedback.message
+    assert feedback.correct and said("read.axis", axis=1, what=said("read.axis_queries"), keys=2) in (
+        feedback.message), feedback.message
 
 
 def test_the_second_examples_exercises_read_its_values_in_03():
@@ -148,7 +158,7 @@ def softmax_rows(s):
 def test_values_made_otherwise_are_judged_on_their_numbers():
     typed = Tensor([[[0.0, 3.0], [3.0, -2.0]]])  # an S written out: no graph to read
     feedback = check("weights", softmax_row(typed.data[0, 0]), S=typed)
-    assert feedback.correct and said("given.stage_unnamed", name="S") in feedback.message
+    assert feedback.correct and said("read.outside", name="S") in feedback.message
 
 
 @pytest.mark.parametrize("values, key", [({"T": 1}, "given.names"), ({}, None), ({"S": "abc"}, "given.not_numbers")])
@@ -238,7 +248,7 @@ def test_02s_try_it_names_the_changed_stage_and_stores_nothing_against_mastery(l
     stem = "02_scores_softmax_mixture"
     shown = answer_shown(lang, stem, {"S": ("S = scores / math.sqrt(d_k)", "S = scores / d_k"),
                                     "answer": ("answer = ...", COMPUTED[stem])})
-    assert said("graph.divisor", lang, divisor="2", root="1.4142") in re.sub(r"\s+", " ", shown), shown
+    assert said("read.divided", lang, divisor="2", root="1.4142") in re.sub(r"\s+", " ", shown), shown
     assert kept("weights") == ([], [True]) and mastery()["skill.row-softmax"].attempts == 0
 
 
@@ -248,9 +258,9 @@ def test_02s_weights_along_the_queries_are_titled_by_their_axis_and_say_their_ro
     path = notebook_path(lang, "02_scores_softmax_mixture")
     notebook = run_edited(path, {"A": ("A = S.softmax(2)", "A = S.softmax(1)")})
     fold = 'show_folded(A, "weights", answers="weights")'
-    titled = {"ru": "<title>A = softmax(S) по столбцам, по запросам</title>",
-              "en": "<title>A = softmax(S) along columns, over the queries</title>"}[lang]
-    assert titled in outputs_of(notebook, fold, "image/svg+xml")
+    titled = {"ru": "<title>softmax(QKᵀ/1.414, axis=1): веса, не как у головы на этих входах</title>",
+              "en": "<title>softmax(QKᵀ/1.414, axis=1): weights, not the head's on these inputs</title>"}[lang]
+    assert titled in unescape(outputs_of(notebook, fold, "image/svg+xml"))
     note = said("figure.rows_not_one", lang)
     shown = unescape(outputs_of(notebook, fold, "text/html"))  # a fold's numbers stand in its HTML alone
     assert note in shown and "Σ = 1.013317" in shown

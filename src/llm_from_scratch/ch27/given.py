@@ -10,7 +10,6 @@ otherwise. An input given by itself (Q, K, Ō) can only have changed.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 
 import numpy as np
@@ -19,13 +18,13 @@ from ..book.formatting import trimmed
 from ..book.tolerances import FLOAT_NOISE, ROUNDED
 from ..book.verdicts import Given, Phrase, as_array
 from ..engine import Tensor
-from .evidence import HeadRun, LearnerEvidence, run_head
+from .evidence import HeadRun, LearnerEvidence
 from .figures import role_named
-from .graph import factor_of, is_scores
-from .stages import BY_CELL, BY_ROLE
+from .reader import Inputs, Reading, factor, numbers, parts, read, same, softmax_step
+from .stages import BY_CELL, BY_NAME, BY_ROLE
 
-INPUTS = ("Q", "K", "V")
-KEY_AXES = (2, -1)  # the head's softmax runs along the keys
+# what a softmax runs over, by its axis in a [B, T, T] tensor
+AXIS_WORDS = {0: "read.axis_batch", 1: "read.axis_queries", 2: "read.axis_keys"}
 
 
 def of_run(run: HeadRun) -> dict[str, np.ndarray]:
@@ -35,99 +34,93 @@ def of_run(run: HeadRun) -> dict[str, np.ndarray]:
             "S": head.scaled_scores.data, "A": head.weights.data, "O": head.output.data}
 
 
-def leaves(value: object) -> list[Tensor]:
-    """The tensors of rank 3 made from data that ``value`` was computed from, in the order its formula reads them
-    (Q before K before V); none for a value that is no Tensor."""
-    if not isinstance(value, Tensor):
-        return []
-    found, seen, stack = [], set(), [value]
-    while stack:
-        tensor = stack.pop()
-        if id(tensor) in seen:
-            continue
-        seen.add(id(tensor))
-        if tensor.op == "input":
-            found += [tensor] if tensor.ndim == 3 else []  # a number a step multiplied by is no input
-        else:
-            stack.extend(reversed(tensor.inputs))
-    return found
-
-
 def _same(a: np.ndarray, b: np.ndarray) -> bool:
     return a.shape == b.shape and bool(np.allclose(a, b, rtol=0.0, atol=FLOAT_NOISE))
 
 
-def recorded(name: str, value: object, run: HeadRun) -> list[Phrase]:
-    """What ``value``'s graph (the stage ``name``: scores, S or A) records that ``run``'s head does otherwise, read
-    from the value back to the scores: the softmax's axis, the divisor or factor, Q and K in each other's place."""
-    said: list[Phrase] = []
-    tensor = value
-    if name == "A":
-        if not isinstance(tensor, Tensor) or tensor.op != "softmax":
-            return said
-        if tensor.params["axis"] not in KEY_AXES:
-            said.append(Phrase("graph.axis", {"axis": tensor.params["axis"]}))
-        tensor, name = tensor.inputs[0], "S"
-    if name == "S":
-        factor = factor_of(tensor)
-        if isinstance(tensor, Tensor) and tensor.op == "div" and "divisor" in tensor.params:
-            root = _root(tensor.inputs[0], run)
-            if abs(tensor.params["divisor"] - root) > FLOAT_NOISE:
-                said.append(Phrase("graph.divisor", {"divisor": trimmed(tensor.params["divisor"], 4),
-                                                     "root": trimmed(root, 4)}))
-            tensor = tensor.inputs[0]
-        elif factor is not None:
-            root = _root(factor[1], run)
-            if abs(factor[0] - 1 / root) > FLOAT_NOISE:
-                said.append(Phrase("graph.factor", {"factor": trimmed(factor[0], 4), "scale": trimmed(1 / root, 4)}))
-            tensor = factor[1]
-        elif isinstance(tensor, Tensor) and tensor.op == "matmul":
-            said.append(Phrase("graph.no_scale", {"root": trimmed(_root(tensor, run), 4)}))
-        else:
-            return said
-        name = "scores"
-    if name == "scores" and isinstance(tensor, Tensor) and tensor.op == "matmul" and tensor.inputs[1].op == "transpose":
-        first, second = tensor.inputs[0].data, tensor.inputs[1].inputs[0].data
-        if _same(first, run.key) and _same(second, run.query) and not _same(run.query, run.key):
-            said.append(Phrase("graph.swapped"))
-    return said
-
-
-def _root(scores: object, run: HeadRun) -> float:
-    """√d_k of the queries ``scores`` were computed from (the cells' own width), or of ``run``'s where the graph
-    does not say."""
-    return math.sqrt(scores.inputs[0].shape[-1] if is_scores(scores) else run.query.shape[-1])
-
-
-def _joined(phrases: list[Phrase]) -> Phrase:
-    """Phrases said one after another, as one."""
+def _joined(phrases: list[Phrase], key: str = "given.two") -> Phrase:
+    """Phrases said one after another, as one (``key``: how two are joined)."""
     joined = phrases[0]
     for phrase in phrases[1:]:
-        joined = Phrase("given.two", {"first": joined, "second": phrase})
+        joined = Phrase(key, {"first": joined, "second": phrase})
     return joined
 
 
+def _stage_words(stage: str) -> Phrase:
+    return Phrase(BY_NAME[stage].words)
+
+
 def _stage_difference(name: str, value: object, run: HeadRun) -> Phrase:
-    """How the stage ``name`` of the learner's cells came to differ from ``run``'s: the inputs its graph reads back
-    to (Q and K in each other's place are no new inputs), then what its steps record."""
-    reads, found = BY_CELL[name].reads, leaves(value)
-    chapter = of_run(run)
-    if len(found) != len(reads):  # typed in, or made otherwise: only its numbers can be compared
-        return _joined(recorded(name, value, run) or [Phrase("given.stage_unnamed", {"name": name})])
-    inputs = {**dict(zip(INPUTS, (run.query, run.key, run.value))), **{n: leaf.data for n, leaf in zip(reads, found)}}
-    changed = [n for n in reads if not _same(inputs[n], chapter[n])]
-    if changed and _same(inputs["Q"], chapter["K"]) and _same(inputs["K"], chapter["Q"]):
-        changed = []  # the chapter's Q and K, each in the other's place: the graph says so below
-    said = [Phrase("given.inputs_changed", {"names": ", ".join(changed)})] if changed else []
-    steps = recorded(name, value, run)
-    if not steps:
-        try:
-            theirs = run_head(*(inputs[n] for n in INPUTS)) if changed else run
-        except ValueError:  # inputs the head refuses (their shapes): the inputs are what differs
-            theirs = None
-        if theirs is not None and not _same(as_array(value), of_run(theirs)[name]):
-            steps = [Phrase("given.stage_unnamed", {"name": name})]
-    return _joined(said + steps or [Phrase("given.stage_unnamed", {"name": name})])
+    """How the stage ``name`` (scores, S, A or O) of the learner's cells came to differ from ``run``'s, each sentence
+    checked on numbers (``reader``): the inputs its graph reads that are not ``run``'s, the formula it computes, and
+    either that on those inputs it is the head's stage, or where it departs from the head."""
+    stage = BY_CELL[name].name
+    reading = read(value, known={"Q": run.query, "K": run.key, "V": run.value})
+    said = []
+    own = reading.inputs[0] if reading.own else None
+    if own is not None:
+        ours = {"Q": own.query, "K": own.key, "V": own.value}
+        changed = [own.called.get(n, n) for n in BY_CELL[name].reads
+                   if ours[n] is not None and not _same(ours[n], of_run(run)[n])]
+        said += [Phrase("given.inputs_changed", {"names": ", ".join(changed)})] if changed else []
+    if reading.formula is None:
+        if own is not None and own.equals(value, stage):
+            return _joined(said + [Phrase("read.heads_on_inputs", {"stage": _stage_words(stage)})])
+        return _joined(said + [Phrase("read.outside", {"name": name})])
+    said.append(Phrase("read.formula", {"name": name, "formula": reading.formula}))
+    if reading.equals(stage):
+        return _joined(said + [Phrase("read.heads_on_inputs", {"stage": _stage_words(stage)})])
+    return _joined(said + departure(value, stage, reading))
+
+
+def departure(value: Tensor, stage: str, reading: Reading) -> list[Phrase]:
+    """Where ``value``, read as the stage ``stage`` and not that stage, departs from the head, each part checked on
+    the numbers: the weights' softmax along another axis, or of other scaled scores; the output's weights; a divisor
+    or a chain of numbers on the raw scores, or none; the head's other stage; else the last part of it that is a
+    stage of the head (maybe transposed), or none."""
+    candidates = reading.inputs
+    softmax = softmax_step(value)
+    if stage == "probabilities" and softmax is not None:
+        axis, argument = softmax
+        if axis != value.ndim - 1:
+            if any(i.equals(argument, "scaled-scores") for i in candidates):
+                return [Phrase("read.axis", {"axis": axis, "what": Phrase(AXIS_WORDS.get(axis, "read.axis_other")),
+                                             "keys": value.ndim - 1})]
+        else:
+            return departure(argument, "scaled-scores", reading)
+    if stage == "value-mixture" and value.op == "matmul" and softmax_step(value.inputs[0]) is not None:
+        return departure(value.inputs[0], "probabilities", reading)
+    if stage == "scaled-scores":
+        found = _scale_difference(value, candidates)
+        if found:
+            return found
+    other = next((found for found in (i.stage(value) for i in candidates) if found), None)
+    if other is not None:
+        return [Phrase("read.other_stage", {"stage": _stage_words(other), "asked": _stage_words(stage)})]
+    for node in parts(value):
+        for inputs in candidates:
+            found = inputs.match(node)
+            if found is not None and found.batch is None:
+                key = "read.part_transposed" if found.transposed else "read.part"
+                return [Phrase(key, {"part": reading.written(node), "stage": _stage_words(found.stage)})]
+    return [Phrase("read.no_part")]
+
+
+def _scale_difference(value: Tensor, candidates: tuple[Inputs, ...]) -> list[Phrase]:
+    """Scaled scores that are the head's raw scores divided by one number, multiplied by a chain of them, or left
+    as they are, said with the head's scale on the same inputs; [] for any other."""
+    total, base = factor(value)
+    for inputs in candidates:
+        run = inputs.run
+        if run is None or not inputs.equals(base, "raw-scores"):
+            continue
+        root, scale = 1 / run.head.scale, run.head.scale
+        if base is value:
+            return [Phrase("read.unscaled", {"root": trimmed(root, 4)})]
+        if value.op == "div" and "divisor" in value.params and value.inputs[0] is base:
+            return [Phrase("read.divided", {"divisor": trimmed(value.params["divisor"], 4), "root": trimmed(root, 4)})]
+        return [Phrase("read.in_all", {"factor": trimmed(total, 4), "scale": trimmed(scale, 4)})]
+    return []
 
 
 def differs(values: Mapping[str, object], ev: LearnerEvidence, run: HeadRun) -> Phrase:
@@ -148,11 +141,56 @@ def given(*names: str, answer, tolerance: float = ROUNDED) -> Given:
     return Given(names, lambda run: {name: of_run(run)[name] for name in names}, answer, differs, tolerance)
 
 
-def fold_difference(value: object, role: str, run: object) -> Phrase:
-    """How a fold's tensor, shown in ``role``, differs from the answer on ``run`` (the exercise's example), read from
-    its graph as ``differs`` reads a stage; for a gradient or another example, which keep no graph to read, that a
-    cell above changed."""
-    stage = BY_ROLE.get(role_named(role))
-    if stage is None or stage.cell is None or not isinstance(run, HeadRun):
+def fold_difference(shown: list[tuple[object, str]], run: object) -> Phrase:
+    """How a fold's tensors (each with its role) differ from the answer on ``run`` (the exercise's example): the
+    first whose numbers are not ``run``'s stage for its role, explained as ``differs`` explains a stage (a gradient
+    compared with the head's on the inputs the cells named: a whole multiple of it is backward run that many
+    times), after those before it that are still the chapter's; else that a cell above changed."""
+    if not isinstance(run, HeadRun):
         return Phrase("given.cells_changed")
-    return _stage_difference(stage.cell, value, run)
+    unchanged = []
+    for value, role in shown:
+        stage = BY_ROLE.get(role_named(role)) if role else None
+        chapter = dict(Inputs(run.query, run.key, run.value, run.upstream).stages()).get(stage.name) if stage else None
+        if chapter is None or numbers(value).shape != chapter.shape:
+            continue
+        if same(numbers(value), chapter):
+            unchanged.append(_stage_words(stage.name))
+            continue
+        said = [Phrase("read.unchanged", {"stages": _joined(unchanged, "read.list")})] if unchanged else []
+        if stage.cell is not None:
+            return _joined(said + [_stage_difference(stage.cell, value, run)])
+        return _joined(said + [_gradient_difference(value, stage.name, run)])
+    return Phrase("given.cells_changed")
+
+
+def _gradient_difference(value: object, stage: str, run: HeadRun) -> Phrase:
+    """A gradient's numbers against the head's on each set of inputs the cells named: the inputs that differ from
+    ``run``'s, and whether it is the head's on them or a whole multiple of it."""
+    data = numbers(value)
+    for inputs in read(value).inputs:
+        ours = {"Q": inputs.query, "K": inputs.key, "V": inputs.value, "O_bar": inputs.upstream}
+        chapter = {"Q": run.query, "K": run.key, "V": run.value, "O_bar": run.upstream}
+        if any(array is None for array in ours.values()):
+            continue
+        changed = [n for n in ours if not _same(ours[n], chapter[n])]
+        said = [Phrase("given.inputs_changed", {"names": ", ".join(changed)})] if changed else []
+        head = dict(inputs.stages()).get(stage)
+        if head is None or head.shape != data.shape:
+            continue
+        if same(data, head):
+            return _joined(said + [Phrase("read.heads_on_inputs", {"stage": _stage_words(stage)})])
+        times = _multiple(data, head)
+        if times is not None:
+            return _joined(said + [Phrase("read.accumulated", {"times": times})])
+    return Phrase("given.cells_changed")
+
+
+def _multiple(data: np.ndarray, head: np.ndarray) -> int | None:
+    """The whole number k ≥ 2 with data = k · head (head not all 0), else None."""
+    largest = float(np.abs(head).max(initial=0.0))
+    if largest <= FLOAT_NOISE:
+        return None
+    k = float(np.abs(data).max()) / largest
+    whole = round(k)
+    return whole if whole >= 2 and same(data, whole * head) else None

@@ -66,11 +66,11 @@ def show_folded(*parts, answers: str = "") -> None:
 
 def fold_note(parts: tuple, answers: str) -> str:
     """What a fold of other numbers than the chapter's answer to ``answers`` says under it: that they are the
-    cells', and how its first tensor differs (``given.fold_difference``)."""
-    first = next(i for i, part in enumerate(parts) if not isinstance(part, (str, Section, Figure)))
-    role = parts[first + 1] if first + 1 < len(parts) and isinstance(parts[first + 1], str) else ""
+    cells', and how the first of its tensors that differs came about (``given.fold_difference``)."""
+    shown = [(part, parts[i + 1] if i + 1 < len(parts) and isinstance(parts[i + 1], str) else "")
+             for i, part in enumerate(parts) if not isinstance(part, (str, Section, Figure))]
     exercise = EXERCISE_BOOK[answers]
-    difference = fold_difference(parts[first], role, exercise.example(evidence()))
+    difference = fold_difference(shown, exercise.example(evidence()))
     return EXERCISE_BOOK.present.said(exercise, "fold.own_values", {"title": EXERCISE_BOOK.title(answers),
                                                             "difference": difference})
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
@@ -219,6 +219,7 @@ class Inputs:
     key: np.ndarray
     value: np.ndarray | None = None
     upstream: np.ndarray | None = None
+    called: Mapping[str, str] = field(default_factory=dict)  # Q, K, V -> the cells' name for it, where known
 
     @cached_property
     def run(self) -> HeadRun | None:
@@ -286,7 +287,7 @@ def numbers(value: object) -> np.ndarray:
 
 # --- a learner's value read --------------------------------------------------------------------------------------
 
-INPUT_NAME = re.compile(r"(Q|K|V)(\w*)")  # the cells' names for the inputs: Q, K, V; Q2, K2, V2…
+INPUT_NAME = re.compile(r"([QKVqkv])(\d*|_\w+)")  # the cells' names for the inputs: Q, K, V; Q2, K_same…; q, k, v
 
 
 def inputs_in(namespace: Mapping[str, object], suffix: str = "") -> Inputs | None:
@@ -319,6 +320,11 @@ class Reading:
     factor: float
     inputs: tuple[Inputs, ...]
     own: bool
+    names: Mapping[int, str]
+
+    def written(self, part: Tensor) -> str | None:
+        """The formula of a part of the value's graph, with the same names."""
+        return formula(part, self.names)
 
     def equals(self, stage: str) -> bool:
         return any(inputs.equals(self.value, stage) for inputs in self.inputs)
@@ -332,21 +338,66 @@ class Reading:
         return self.own and any(inputs.run is not None for inputs in self.inputs)
 
 
-def read(value: object, inputs: Inputs | None = None, namespace: Mapping[str, object] | None = None) -> Reading:
+def read(value: object, inputs: Inputs | None = None, namespace: Mapping[str, object] | None = None,
+         known: Mapping[str, np.ndarray] | None = None) -> Reading:
     """``value`` read against ``inputs``, or against the inputs its graph reads as the cells named them (Q, K, V, Ō,
-    or Q2, K2…); where it reads none by those names, against every set of inputs the cells named."""
+    or Q2, K2…; an input the cells did not name is named by ``known``: the one whose numbers it has, else the next
+    of them not taken, in order); where it reads none by those names, against every set of inputs the cells named.
+    The inputs its own products read (``structural``) are compared with too."""
     namespace = notebook_namespace() if namespace is None else namespace
     names = names_of(namespace)
+    if isinstance(value, Tensor) and known:
+        names.update(_named_by_value(value, names, known))
     if inputs is not None:
         found, own = (inputs,), True
     else:
-        read_names = [names.get(id(leaf), "") for leaf in leaves(value)] if isinstance(value, Tensor) else []
-        suffixes = {m.group(2) for name in read_names if (m := INPUT_NAME.fullmatch(name))}
-        own = len(suffixes) == 1
-        named = [suffixes.pop()] if own else suffixes_in(namespace)
-        found = tuple(i for suffix in named if (i := inputs_in(namespace, suffix)) is not None)
+        ours = _own_inputs(value, names, namespace)
+        found = (ours,) if ours else tuple(i for suffix in suffixes_in(namespace)
+                                           if (i := inputs_in(namespace, suffix)) is not None)
         found += tuple(structural(value, names))
-    return Reading(value, formula(value, names), factor(value)[0], found, own and bool(found))
+        own = ours is not None
+    return Reading(value, formula(value, names), factor(value)[0], found, own, names)
+
+
+def _named_by_value(value: Tensor, names: Mapping[int, str], known: Mapping[str, np.ndarray]) -> dict[int, str]:
+    """Names for the inputs of ``value``'s graph that have none: the known input whose numbers each has, else the
+    known names not taken, in order."""
+    unnamed = [leaf for leaf in leaves(value) if id(leaf) not in names and leaf.ndim > 0]
+    given: dict[int, str] = {}
+    for leaf in unnamed:
+        name = next((n for n, array in known.items() if n not in given.values() and same(leaf.data, array)), None)
+        if name:
+            given[id(leaf)] = name
+    free = [n for n in known if n not in given.values() and n not in names.values()]
+    for leaf in unnamed:
+        if id(leaf) not in given and free and not np.isinf(leaf.data).any():
+            given[id(leaf)] = free.pop(0)
+    return given
+
+
+def _own_inputs(value: object, names: Mapping[int, str], namespace: Mapping[str, object]) -> Inputs | None:
+    """The inputs ``value``'s graph reads, by the names they have (Q, K, V with one suffix), with the Ō the cells
+    named beside them; None where its graph reads no Q and K of one set."""
+    if not isinstance(value, Tensor):
+        return None
+    found: dict[str, dict[str, np.ndarray]] = {}
+    called: dict[str, dict[str, str]] = {}
+    for leaf in leaves(value):
+        name = names.get(id(leaf), "")
+        matched = INPUT_NAME.fullmatch(name)
+        if matched and leaf.ndim == 3:
+            found.setdefault(matched.group(2), {})[matched.group(1).upper()] = leaf.data
+            called.setdefault(matched.group(2), {})[matched.group(1).upper()] = name
+    if len(found) != 1:
+        return None
+    [(suffix, arrays)] = found.items()
+    if "Q" not in arrays or "K" not in arrays:
+        return None
+    upstream = next((namespace[n] for n in (f"O_bar{suffix}", f"O{suffix}_bar") if n in namespace), None)
+    if upstream is not None and np.ndim(numbers(upstream)) != 3:
+        upstream = None
+    return Inputs(arrays["Q"], arrays["K"], arrays.get("V"), None if upstream is None else numbers(upstream),
+                  called[suffix])
 
 
 def structural(value: object, names: Mapping[int, str]) -> Iterator[Inputs]:
@@ -371,7 +422,7 @@ def structural(value: object, names: Mapping[int, str]) -> Iterator[Inputs]:
 def _named_as(tensor: Tensor, names: Mapping[int, str]) -> str | None:
     """Q, K or V where the cells named ``tensor`` so (with any suffix), else None."""
     found = INPUT_NAME.fullmatch(names.get(id(tensor), ""))
-    return found.group(1) if found else None
+    return found.group(1).upper() if found else None
 
 
 def _nodes(value: Tensor) -> list[Tensor]:
@@ -387,4 +438,28 @@ def _nodes(value: Tensor) -> list[Tensor]:
 
 
 def _is_softmax(tensor: Tensor) -> bool:
-    return tensor.op == "softmax" or tensor.op == "exp" and tensor.inputs[0].op == "log_softmax"
+    return softmax_step(tensor) is not None
+
+
+def softmax_step(value: object) -> tuple[int, Tensor] | None:
+    """A softmax at the end of ``value``'s graph (``x.softmax(axis)``, or the engine's exp of log_softmax): its
+    axis, counted from the first, and what it normalizes; None for anything else."""
+    if not isinstance(value, Tensor):
+        return None
+    step = value if value.op == "softmax" else value.inputs[0] if value.op == "exp" else None
+    if step is None or step.op not in ("softmax", "log_softmax"):
+        return None
+    return step.params["axis"] % value.ndim, step.inputs[0]
+
+
+def parts(value: Tensor) -> list[Tensor]:
+    """The steps inside ``value``'s graph (neither it nor an input), nearest to it first."""
+    found, seen, queue = [], {id(value)}, list(value.inputs)
+    while queue:
+        tensor = queue.pop(0)
+        if id(tensor) in seen or tensor.op == "input":
+            continue
+        seen.add(id(tensor))
+        found.append(tensor)
+        queue.extend(tensor.inputs)
+    return found

@@ -41,11 +41,13 @@ FORWARD = (
     Stage("value-mixture", "O", "output", ("Q", "K", "V"), "stage.value-mixture", ("weights-transposed", "mix")),
 )
 BACKWARD = (
-    Stage("value-gradient", None, "grad-value", ("Q", "K", "V"), None, ("value-gradient",)),
-    Stage("weight-gradient", None, "grad-weights", ("Q", "K", "V"), None, ("weight-gradient",)),
-    Stage("score-gradient", None, "grad-scores", ("Q", "K", "V"), None, ("row-term", "score-gradient")),
-    Stage("query-gradient", None, "grad-query", ("Q", "K", "V"), None, ("query-gradient", "query-scale")),
-    Stage("key-gradient", None, "grad-key", ("Q", "K", "V"), None, ("key-gradient", "key-scale")),
+    Stage("value-gradient", None, "grad-value", ("Q", "K", "V"), "stage.value-gradient", ("value-gradient",)),
+    Stage("weight-gradient", None, "grad-weights", ("Q", "K", "V"), "stage.weight-gradient", ("weight-gradient",)),
+    Stage("score-gradient", None, "grad-scores", ("Q", "K", "V"), "stage.score-gradient",
+          ("row-term", "score-gradient")),
+    Stage("query-gradient", None, "grad-query", ("Q", "K", "V"), "stage.query-gradient",
+          ("query-gradient", "query-scale")),
+    Stage("key-gradient", None, "grad-key", ("Q", "K", "V"), "stage.key-gradient", ("key-gradient", "key-scale")),
 )
 # How an answer is handed in rather than computed: a neighbouring stage for the asked one, another place in it,
 # its entries in another order, a function's outputs in another order.
