@@ -77,7 +77,8 @@ class Judge:
             read = exercise.read(answer, self.form(exercise, ev))
             if values and not are_the_exercises(exercise, values, ev):
                 return self._on_own_values(exercise, read, values, ev)
-            return exercise.judge(read, exercise.expected(ev), ev)
+            verdict = exercise.judge(read, exercise.expected(ev), ev)
+            return verdict if verdict.correct else self._read_from_cells(exercise, answer, ev) or verdict
         except AnswerFormatError as error:
             message = error.args[0]  # a judge's refusal may be the exercise's own string ("form_hint")
             why = say(self.strings, exercise, message) if isinstance(message, Own) else str(message)
@@ -106,6 +107,17 @@ class Judge:
         if ours.shape == read.shape and np.abs(read - ours).max(initial=0.0) <= tolerance:
             return Judgement(False, "given.exercises_answer", "exercises-answer-on-own-values", fields, own=True)
         return Judgement(False, "given.wrong", None, {**fields, "names": ", ".join(values)}, own=True)
+
+    def _read_from_cells(self, exercise: Exercise, answer: object, ev: Any) -> Judgement | None:
+        """A wrong answer whose numbers were read from the learner's own tensors that are not the example's: how
+        those differ, said instead of a slip (the cells computed them; no slip of a hand was made)."""
+        source = exercise.given.source(answer, exercise.example(ev)) if exercise.given and exercise.given.source \
+            else None
+        if not source:
+            return None
+        difference = exercise.given.differs(source, ev, exercise.example(ev))
+        return Judgement(False, "given.read_from", "read-from-own-cells",
+                         {"names": ", ".join(source), "difference": difference}, own=True)
 
     def _read_as(self, read: np.ndarray) -> str:
         """What was read of an answer whose form is wrong: its numbers and its shape."""

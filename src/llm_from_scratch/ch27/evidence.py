@@ -46,7 +46,7 @@ from .examples import (
     invalid_inputs,
     worked_arrays,
 )
-from .graph import Stages
+from .stages import Stages
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from ..book.verdicts import Given, Phrase, as_array
 from ..engine import Tensor
 from .evidence import HeadRun, LearnerEvidence
 from .figures import role_named
-from .reader import Inputs, Reading, factor, numbers, parts, read, same, softmax_step
+from .reader import Inputs, Reading, factor, notebook_namespace, numbers, parts, read, same, softmax_step
 from .stages import BY_CELL, BY_NAME, BY_ROLE
 
 # what a softmax runs over, by its axis in a [B, T, T] tensor
@@ -138,7 +138,29 @@ def differs(values: Mapping[str, object], ev: LearnerEvidence, run: HeadRun) -> 
 def given(*names: str, answer, tolerance: float = ROUNDED) -> Given:
     """The values ``names`` an answer cell passes by keyword, and the right answer for any of them, ``answer(values)``
     (right within ``tolerance``); on the exercise's own inputs they are its example's (its ``example``)."""
-    return Given(names, lambda run: {name: of_run(run)[name] for name in names}, answer, differs, tolerance)
+    return Given(names, lambda run: {name: of_run(run)[name] for name in names}, answer, differs, tolerance,
+                 source=read_from)
+
+
+def read_from(answer: object, run: object) -> dict[str, object]:
+    """The stage of the cells (scores, S, A or O, as the notebook names it) whose numbers ``answer`` is a view of,
+    where they are not ``run``'s: {} for an answer typed in, computed anew, or read from the chapter's values."""
+    base = answer
+    while isinstance(base, np.ndarray) and base.base is not None:
+        base = base.base
+    if not isinstance(base, np.ndarray) or base is answer or not isinstance(run, HeadRun):
+        return {}
+    for name, value in notebook_namespace().items():
+        if name in BY_CELL and isinstance(value, Tensor) and _base(value.data) is base:
+            chapter = of_run(run)[name]
+            return {} if _same(value.data, chapter) else {name: value}
+    return {}
+
+
+def _base(array: np.ndarray) -> np.ndarray:
+    while array.base is not None and isinstance(array.base, np.ndarray):
+        array = array.base
+    return array
 
 
 def fold_difference(shown: list[tuple[object, str]], run: object) -> Phrase:

@@ -27,7 +27,8 @@ from ..book.tolerances import FLOAT_NOISE
 from ..book.widgets import LiveWidget, NotDrawn, esm, lang_div, snapshot
 from .evidence import HeadRun, run_head
 from .examples import worked_arrays
-from .graph import Stages, stages_note, stages_of
+from .reader import cells_stages, stages_note
+from .stages import Stages
 from .strings import text
 
 PLANE_ASSETS = Path(__file__).with_name("assets")  # the live plane's JavaScript and CSS
@@ -350,15 +351,20 @@ class VectorPlane(anywidget.AnyWidget):
         super().__init__(lang=language(), reset_label=text("plane.reset" if worked else "plane.reset_given"),
                          keys_label=text("plane.keys"), **kwargs)
         self.selected = FIRST_SELECTED
-        self.stages = stages_of(weights) if weights is not None else None  # the cells' A: how they compute it
+        # the cells' A: how they computed it from the vectors the plane opens with, checked on their numbers
+        self.stages = self._cells_stages(weights) if weights is not None else None
         self.state = plane_state(self.start, self.stages or CHAPTERS)
-        self.note = stages_note("stages.plane", self.stages, weights, self.state.weights[0])
+        self.note = stages_note("stages.plane", self.stages, weights, self.state.weights[0], 2)
         self._draw()
         self.on_msg(self._on_message)
 
     @property
     def weights(self) -> np.ndarray:
         return self.state.weights
+
+    def _cells_stages(self, weights: object) -> Stages | None:
+        q, k, v = (np.array([[self.start[f"{role}{i}"] for i in (0, 1)]]) for role in "qkv")
+        return cells_stages(weights, q, k, v)
 
     def move(self, vector: str, x: float, y: float) -> PlaneState:
         """Move a tip to (x, y), kept inside the planes; every number follows from the engine."""

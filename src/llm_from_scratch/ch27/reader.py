@@ -23,10 +23,12 @@ from functools import cached_property
 
 import numpy as np
 
-from ..book.formatting import trimmed
+from ..book.formatting import num, trimmed
 from ..book.tolerances import FLOAT_NOISE
 from ..engine import Tensor
 from .evidence import HeadRun, run_head
+from .stages import Stages
+from .strings import text
 
 DECIMALS = 3  # a number in a formula: 1.414, 0.707, 0.5
 SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉"
@@ -463,3 +465,81 @@ def parts(value: Tensor) -> list[Tensor]:
         found.append(tensor)
         queue.extend(tensor.inputs)
     return found
+
+
+# --- how the cells computed their weights, for a widget that follows them -------------------------------------------
+
+def cells_stages(weights: object, query: object, key: object, value: object = None) -> Stages | None:
+    """The two choices of the head by which the cells made ``weights`` from ``query`` and ``key``: the number their
+    scores were divided by in all (however the division was written: on Q, on the scores, a chain) and the
+    softmax's axis. Found from the numbers and checked: the head with them on these inputs gives ``weights``'s
+    numbers. The chapter's own where the weights are the head's (an array too); None where no such choice does."""
+    q, k = numbers(query), numbers(key)
+    v = np.zeros((*q.shape[:2], 1)) if value is None else numbers(value)
+    found = numbers(weights)
+    chapter = Stages(float(np.sqrt(q.shape[-1])))
+    candidates = [chapter]
+    softmax = softmax_step(weights)
+    if softmax is not None:
+        axis, argument = softmax
+        raw = q @ np.swapaxes(k, -1, -2)
+        largest = np.unravel_index(np.argmax(np.abs(raw)), raw.shape)
+        if raw[largest] != 0 and argument.shape == raw.shape:
+            ratio = float(argument.data[largest] / raw[largest])
+            if ratio != 0 and same(argument.data, ratio * raw):
+                candidates.insert(0, Stages(1 / ratio, axis))
+    for stages in candidates:
+        try:
+            with np.errstate(all="ignore"):
+                made = run_head(q, k, v, stages=stages).weights
+        except (ValueError, TypeError):
+            continue
+        if same(found, made):
+            return stages
+    return None
+
+
+AXES = {0: "stages.along_batch", 1: "stages.along_columns", 2: "stages.along_rows"}
+
+
+def stages_note(widget: str, stages: Stages | None, weights: object, first_row: np.ndarray, key_width: int) -> str:
+    """What a widget given the cells' A says beside them (``widget``: the key of its name): that it computes as
+    they do, where that is not the chapter's head at ``key_width`` (``cells_stages`` checked it); or that it cannot
+    follow them and keeps the chapter's, its first row of weights (``first_row``) beside theirs. Nothing where it
+    was given no A or the cells computed as the head does."""
+    if weights is None:
+        return ""
+    name = text(widget)
+    if stages is None:
+        cells = numbers(weights)
+        cells = cells[0] if cells.ndim == 3 else cells
+        return text("stages.keeps", widget=name, chapter=_row(first_row),
+                    cells=_row(cells[0]) if cells.ndim == 2 else list(cells.shape))
+    if stages.are_the_chapters(key_width):
+        return ""
+    divided = f"÷ {trimmed(stages.divisor, 3)}"
+    along = text(AXES.get(stages.axis, "stages.along_other"))
+    return text("stages.follows", widget=name[:1].upper() + name[1:], divided=divided, along=along)
+
+
+def _row(weights: np.ndarray) -> str:
+    return "[" + ", ".join(num(w, 3) for w in weights) + "]"
+
+
+# --- the chapter's loss, for the gradient check ----------------------------------------------------------------------
+
+def chapter_loss(loss: object, query: object, key: object, value: object) -> Tensor | None:
+    """Ō, where ``loss`` is L = ⟨O, Ō⟩ = sum(O * Ō) of a product of some O with a plain Ō, and O's numbers are the
+    chapter's head's on ``query``, ``key`` and ``value`` (and L's are ⟨O, Ō⟩'s): checked on numbers; else None."""
+    if not isinstance(loss, Tensor) or loss.op != "sum" or loss.params["axis"] is not None:
+        return None
+    product = loss.inputs[0]
+    if product.op != "mul":
+        return None
+    for output, upstream in (product.inputs, product.inputs[::-1]):
+        if upstream.op != "input" or upstream.shape != output.shape:
+            continue
+        inputs = Inputs(numbers(query), numbers(key), numbers(value), upstream.data)
+        if inputs.equals(output, "value-mixture") and same(loss.data, np.sum(output.data * upstream.data)):
+            return upstream
+    return None

@@ -25,7 +25,7 @@ from ..book.blocks import (
     to_html,
     to_text,
 )
-from ..book.formatting import below, labels, matrix, num, shape, vector
+from ..book.formatting import below, labels, matrix, num, shape, trimmed, vector
 from ..book.text import language
 from ..book.tolerances import DIFFERENCES_NOISE, FLOAT_NOISE
 from ..engine import Tensor
@@ -42,7 +42,8 @@ from .evidence import (
     row_sum_deviation,
     run_head,
 )
-from .graph import chapter_loss, inputs_of
+from .reader import cells_stages, chapter_loss, softmax_step, stages_note
+from .reader import leaves as inputs_of
 from .stages import BY_NAME
 from .strings import text
 
@@ -103,21 +104,39 @@ def scores(run: HeadRun) -> Section:
         Group((_score_matrix("QKᵀ", run.head.raw_scores.data, text("trace.raw")),), "score"),))
 
 
-def scale_value(run: HeadRun) -> Value:
+def _divisor(run: HeadRun) -> float | None:
+    """The number ``run``'s scores were divided by, where it is not the head's √d_k (a widget following a cell's
+    own divisor); None for the head's."""
     head = run.head
-    return Value(text("scale"), f"{num(head.scale)}  (d_k = {head.key_width}, d_v = {head.value_width})")
+    divisor = 1 / head.scale
+    return None if abs(divisor - math.sqrt(head.key_width)) <= FLOAT_NOISE else divisor
+
+
+def scale_value(run: HeadRun) -> Value:
+    head, divisor = run.head, _divisor(run)
+    label = text("scale") if divisor is None else text("scale_cells", divisor=trimmed(divisor, 4))
+    return Value(label, f"{num(head.scale)}  (d_k = {head.key_width}, d_v = {head.value_width})")
 
 
 def scaled(run: HeadRun) -> Section:
+    divisor = _divisor(run)
+    label = "S = QKᵀ/√d_k" if divisor is None else f"S = QKᵀ/{trimmed(divisor, 3)}"
+    caption = text("trace.scaled") if divisor is None else text("trace.scaled_cells", divisor=trimmed(divisor, 4))
     return Section(text("section.scaled"), (
-        Group((_score_matrix("S = QKᵀ/√d_k", run.head.scaled_scores.data, text("trace.scaled")), scale_value(run)),
-              "score"),))
+        Group((_score_matrix(label, run.head.scaled_scores.data, caption), scale_value(run)), "score"),))
+
+
+# what a softmax normalizes over, by its axis in a [B, T, T] tensor
+AXIS_NAMES = {0: "axis.batch", 1: "axis.query", 2: "axis.key"}
 
 
 def softmax_rows(run: HeadRun) -> Section:
-    return Section(text("section.softmax"), tuple(
+    """Each row of the weights with its sum, and the axis the softmax ran along (the head's, or a cell's own)."""
+    axis = softmax_step(run.head.weights)[0]
+    title = text("section.softmax") if axis == 2 else text("section.softmax_axis", axis=axis)
+    return Section(title, tuple(
         Group((Value(f"A_{i},:", vector(row)), Value(text("row_sum"), num(row.sum())),
-               Value(text("normalization_axis"), text("axis.key"), ": ")), "weight", f"q_{i}")
+               Value(text("normalization_axis"), text(AXIS_NAMES[axis]), ": ")), "weight", f"q_{i}")
         for i, row in enumerate(run.weights[0])))
 
 
@@ -452,16 +471,27 @@ def html_block(*sections: Section) -> str:
     return f'<div lang="{language()}" style="font-family:sans-serif;line-height:1.4">{to_html(*sections)}</div>'
 
 
-def render_trace(query: object = None, key: object = None, value: object = None) -> Trace:
+def render_trace(query: object = None, key: object = None, value: object = None, weights: object = None) -> Trace:
     """The full trace of the worked example (upstream dO = I), each section folded under its title; given Q, K
-    and V (a cell's), the trace of their run instead: its forward and backward pass."""
+    and V (a cell's), the trace of their run instead: its forward and backward pass. Given the cells' A too, the
+    trace computes as they did where their A shows how (``reader.cells_stages``), and says which it follows; inputs
+    the head refuses are said in the learner's words."""
     ev = evidence()
+    note = ""
     if query is None:
         parts = chapter_sections(ev)
     else:
-        q, k, v = (np.asarray(x, dtype=np.float64) for x in (query, key, value))
-        run = run_head(q, k, v, upstream=np.eye(q.shape[1], v.shape[2])[None].repeat(len(q), axis=0))
-        parts = (*forward(run), backward(run))
+        q, k, v = (np.asarray(getattr(x, "data", x), dtype=np.float64) for x in (query, key, value))
+        try:
+            stages = cells_stages(weights, q, k, v) if weights is not None else None
+            upstream = np.eye(q.shape[1], v.shape[2])[None].repeat(len(q), axis=0) if q.ndim == v.ndim == 3 else None
+            run = run_head(q, k, v, upstream=upstream, stages=stages)
+        except SelfAttentionError as refused:
+            parts = (error(refused),)
+        else:
+            parts = (*forward(run), backward(run))
+            note = stages_note("stages.trace", stages, weights, run.weights[0, 0], q.shape[-1])
+    said = f"<p>{escape(note)}</p>" if note else ""
     return Trace(f'<div lang="{language()}" style="font-family:sans-serif;line-height:1.4">'
-                 f"<h3>{escape(text('trace.title'))}</h3><p>{escape(text('trace.legend'))}</p>{legend()}"
+                 f"<h3>{escape(text('trace.title'))}</h3>{said}<p>{escape(text('trace.legend'))}</p>{legend()}"
                  f"<p>{escape(text('trace.folded'))}</p>{to_folded_html(*parts)}</div>")

@@ -11,7 +11,10 @@ what they are: a stage's role, or an alias of one.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+
+from ..book.tolerances import FLOAT_NOISE
 
 
 @dataclass(frozen=True)
@@ -57,3 +60,14 @@ BY_NAME = {stage.name: stage for stage in (*FORWARD, *BACKWARD)}
 BY_CELL = {stage.cell: stage for stage in FORWARD if stage.cell}
 BY_ROLE = {stage.role: stage for stage in (*FORWARD, *BACKWARD) if stage.role}
 STEPS = tuple(step for stage in (*FORWARD, *BACKWARD) for step in stage.steps)
+
+
+@dataclass(frozen=True)
+class Stages:
+    """The head's two choices a cell can change: the number the scores are divided by, and the softmax's axis."""
+
+    divisor: float
+    axis: int = 2
+
+    def are_the_chapters(self, key_width: int) -> bool:
+        return self.axis == 2 and abs(self.divisor - math.sqrt(key_width)) <= FLOAT_NOISE

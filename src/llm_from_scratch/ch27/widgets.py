@@ -32,7 +32,7 @@ from ..engine.closed_form import array_softmax
 from . import sections
 from .evidence import HeadRun, evidence, random_query_key, run_head
 from .examples import RANDOM_BATCH, RANDOM_SEED, RANDOM_TOKENS, worked_arrays
-from .graph import stages_note, stages_of
+from .reader import cells_stages, stages_note
 from .sections import forward, html_block
 from .strings import text
 
@@ -226,9 +226,10 @@ class HeadEditor:
     def __init__(self, query: object = None, key: object = None, value: object = None,
                  weights: object = None) -> None:
         given = (query, key, value)
-        self.stages = stages_of(weights) if weights is not None else None  # how the cells computed A
         self.inputs = {name: _one_batch(default if x is None else x)
                        for name, x, default in zip("QKV", given, worked_arrays())}
+        # how the cells computed A from these inputs, checked on its numbers
+        self.stages = cells_stages(weights, *self.inputs.values()) if weights is not None else None
         self.fields: dict[tuple[str, int, int], w.Text] = {}
         self.notes: dict[tuple[str, int, int], w.HTML] = {}
         grids = []
@@ -250,7 +251,8 @@ class HeadEditor:
         self.restoring = False
         self.error: SelfAttentionError | None = None
         self.run = run_head(*self.inputs.values(), stages=self.stages)
-        self.note = stages_note("stages.editor", self.stages, weights, self.run.weights[0, 0])
+        self.note = stages_note("stages.editor", self.stages, weights, self.run.weights[0, 0],
+                                self.inputs["Q"].shape[-1])
         self.shown = self.render(self.run)
         self.view.value = self.shown
 
