@@ -97,7 +97,7 @@ def departure(value: Tensor, stage: str, reading: Reading) -> list[Phrase]:
     other = next((found for found in (i.stage(value) for i in candidates) if found), None)
     if other is not None:
         return [Phrase("read.other_stage", {"stage": _stage_words(other), "asked": _stage_words(stage)})]
-    for node in parts(value):
+    for node in [value, *parts(value)]:  # itself transposed, then its parts, nearest first
         for inputs in candidates:
             found = inputs.match(node)
             if found is not None and found.batch is None:
