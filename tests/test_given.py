@@ -112,7 +112,7 @@ def test_q_and_k_in_each_others_place_are_named_as_such_not_as_new_inputs():
     q, k, _ = (Tensor(x) for x in hand_arrays())
     scaled = k @ q.transpose(1, 2) / 2
     feedback = check("weights-by-hand", softmax_rows(scaled.data[0]).round(2), S=scaled)
-    assert feedback.correct and said("read.part_transposed", part="KQᵀ", stage=said("stage.raw-scores")) in (
+    assert feedback.correct and said("read.part_transposed", part="KQᵀ/2", stage=said("stage.scaled-scores")) in (
         feedback.message), feedback.message
     assert said("given.inputs_changed", names="Q, K") not in feedback.message
 
