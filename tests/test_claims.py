@@ -63,11 +63,11 @@ def test_a_chained_scale_is_said_whole_and_in_all(lang):
     notebook = run_edited(notebook_path(lang, "02_scores_softmax_mixture"),
                           {"S": ("S = scores / math.sqrt(d_k)", "S = scores / math.sqrt(d_k) / 0.5")})
     [title] = titles(notebook, 'show(S, "scaled")')
-    assert title == said(lang, "figure.computed", formula="QKᵀ/1.414/0.5", name=said(lang, "figure.scaled_name"))
+    assert title == said(lang, "figure.computed", formula="QKᵀ/√2/0.5", name=said(lang, "figure.scaled_name"))
     note = shown(notebook, 'show_folded(A, "weights"')
     total = 1 / math.sqrt(2) / 0.5  # what the chain multiplies the scores by, computed here
     assert said(lang, "read.in_all", factor=f"{total:.4f}", scale=f"{1 / math.sqrt(2):.4f}") in note, note
-    assert said(lang, "read.formula", name="A", formula="softmax(QKᵀ/1.414/0.5)") in note
+    assert said(lang, "read.formula", name="A", formula="softmax(QKᵀ/√2/0.5)") in note
 
 
 @pytest.mark.parametrize("lang", LANGS)

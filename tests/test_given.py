@@ -80,12 +80,12 @@ def test_s_divided_by_dk_is_named_from_its_graph_and_counts_for_no_skill():
 
 @pytest.mark.parametrize("made, formula, key, fields", [
     (lambda scores: (scores * 2).softmax(2), "softmax(QKᵀ·2)", "read.in_all", {"factor": "2", "scale": "0.7071"}),
-    (lambda scores: (scores / math.sqrt(2) / 0.5).softmax(2), "softmax(QKᵀ/1.414/0.5)", "read.in_all",
+    (lambda scores: (scores / math.sqrt(2) / 0.5).softmax(2), "softmax(QKᵀ/√2/0.5)", "read.in_all",
      {"factor": "1.4142", "scale": "0.7071"}),
     (lambda scores: scores.softmax(2), "softmax(QKᵀ)", "read.unscaled", {"root": "1.4142"}),
-    (lambda scores: (scores / math.sqrt(2)).softmax(1), "softmax(QKᵀ/1.414, axis=1)", "read.axis",
+    (lambda scores: (scores / math.sqrt(2)).softmax(1), "softmax(QKᵀ/√2, axis=1)", "read.axis",
      {"axis": 1, "what": said("read.axis_queries"), "keys": 2}),
-    (lambda scores: (scores / math.sqrt(2)).softmax(0), "softmax(QKᵀ/1.414, axis=0)", "read.axis",
+    (lambda scores: (scores / math.sqrt(2)).softmax(0), "softmax(QKᵀ/√2, axis=0)", "read.axis",
      {"axis": 0, "what": said("read.axis_batch"), "keys": 2})])
 def test_a_fold_note_says_the_whole_formula_and_where_it_departs_from_the_head(made, formula, key, fields):
     """A fold's note writes the cells' formula whole and says where its numbers part from the head's: the chain of
@@ -258,8 +258,8 @@ def test_02s_weights_along_the_queries_are_titled_by_their_axis_and_say_their_ro
     path = notebook_path(lang, "02_scores_softmax_mixture")
     notebook = run_edited(path, {"A": ("A = S.softmax(2)", "A = S.softmax(1)")})
     fold = 'show_folded(A, "weights", answers="weights")'
-    titled = {"ru": "<title>softmax(QKᵀ/1.414, axis=1): веса, не как у головы на этих входах</title>",
-              "en": "<title>softmax(QKᵀ/1.414, axis=1): weights, not the head's on these inputs</title>"}[lang]
+    titled = {"ru": "<title>softmax(QKᵀ/√2, axis=1): веса, не как у головы на этих входах</title>",
+              "en": "<title>softmax(QKᵀ/√2, axis=1): weights, not the head's on these inputs</title>"}[lang]
     assert titled in unescape(outputs_of(notebook, fold, "image/svg+xml"))
     note = said("figure.rows_not_one", lang)
     shown = unescape(outputs_of(notebook, fold, "text/html"))  # a fold's numbers stand in its HTML alone

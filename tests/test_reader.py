@@ -23,15 +23,17 @@ def numpy_head(q, k, v, axis=-1):
 
 
 @pytest.mark.parametrize("value, written", [
-    ((Q / ROOT) @ K.transpose(1, 2), "(Q/1.414)·Kᵀ"),
-    (Q @ K.transpose(1, 2) / ROOT / 0.5, "QKᵀ/1.414/0.5"),
+    ((Q / ROOT) @ K.transpose(1, 2), "(Q/√2)·Kᵀ"),
+    (Q @ K.transpose(1, 2) / ROOT / 0.5, "QKᵀ/√2/0.5"),
     (K @ Q.mT, "KQᵀ"),
     (Q @ K.transpose(2, 1), "QKᵀ"),
     (Q.transpose(0, 1) @ K.transpose(0, 1).mT, "Q.transpose(0, 1)·K.transpose(0, 1)ᵀ"),
-    ((Q @ K.mT / ROOT).softmax(0), "softmax(QKᵀ/1.414, axis=0)"),
-    ((Q @ K.mT / ROOT).softmax(-1) @ V, "softmax(QKᵀ/1.414)·V"),
-    (Q @ K.mT / ROOT + Tensor([[[0, -np.inf], [0, 0]]]), "QKᵀ/1.414 + M"),
+    ((Q @ K.mT / ROOT).softmax(0), "softmax(QKᵀ/√2, axis=0)"),
+    ((Q @ K.mT / ROOT).softmax(-1) @ V, "softmax(QKᵀ/√2)·V"),
+    (Q @ K.mT / ROOT + Tensor([[[0, -np.inf], [0, 0]]]), "QKᵀ/√2 + M"),
     (Q @ K.mT - Q @ K.mT * 2, "QKᵀ − QKᵀ·2"),
+    (Q @ K.mT / 1.414, "QKᵀ/1.414"),  # typed: no root
+    (Q @ K.mT * (1 / ROOT) * -2, "QKᵀ·(1/√2)·(−2)"),
     (-(Q @ K.mT), "−(QKᵀ)"),
 ])
 def test_the_formula_is_what_the_cells_computed_with_their_names(value, written):

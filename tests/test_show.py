@@ -85,13 +85,13 @@ def test_a_title_states_the_heads_formula_only_where_the_numbers_are_that_stage(
     assert [title_of(k2 @ q2.mT, "scores", {"Q2": q2, "K2": k2}), title_of(K @ Q.mT, "scores", CELLS_NAMES)] == [
         "K2Q2ᵀ: scores, not the head's on these inputs", "QKᵀ: dot products"], "KQᵀ = QKᵀ where QKᵀ is symmetric"
     assert _titles(S / 0.5, "scaled", S.softmax(0), "weights") == [
-        "QKᵀ/1.414/0.5: scaled scores, not the head's on these inputs",
-        "softmax(QKᵀ/1.414, axis=0): weights, not the head's on these inputs"]
+        "QKᵀ/√2/0.5: scaled scores, not the head's on these inputs",
+        "softmax(QKᵀ/√2, axis=0): weights, not the head's on these inputs"]
     e = S.exp()
     assert _titles(e, "exponentials", e / e.sum(2, keepdims=True), "weights", S.softmax(2).data, "weights",
                    S.softmax(2).sum(2), "row-sums", S.softmax(2).sum(2), "column-sums") == [
         "e^S: the softmax's numerators", "A = softmax(S) along rows", "A = softmax(S) along rows",
-        "row sums of A: Σ_j A_ij", "sum(softmax(QKᵀ/1.414), axis=2): column sums, not the head's on these inputs"]
+        "row sums of A: Σ_j A_ij", "sum(softmax(QKᵀ/√2), axis=2): column sums, not the head's on these inputs"]
     head = scaled_dot_product_self_attention(Q, K, V)  # the engine's softmax: exp of log_softmax
     assert _titles(head.weights, "weights", head.output, "output") == [
         "A = softmax(S) along rows", "O = AV: mixtures of values"]

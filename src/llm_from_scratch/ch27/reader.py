@@ -16,6 +16,7 @@ the learner's own values) reads them here.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -30,7 +31,9 @@ from .evidence import HeadRun, run_head
 from .stages import Stages
 from .strings import text
 
-DECIMALS = 3  # a number in a formula: 1.414, 0.707, 0.5
+DECIMALS = 3  # a number in a formula: 1.414 typed, 0.5
+SMALL = 0.01  # below it a number keeps three significant digits (0.000354), not three decimals
+ROOTS_UP_TO = 10_000  # a number whose square is a whole number up to this is written as its root: √2, 1/√64
 SUBSCRIPTS = "₀₁₂₃₄₅₆₇₈₉"
 SUM, PRODUCT, ATOM = 1, 2, 3  # how tightly a piece of a formula binds
 
@@ -96,7 +99,16 @@ def leaves(value: Tensor) -> list[Tensor]:
 
 
 def _number(x: float) -> str:
-    return trimmed(x, DECIMALS).replace("-", "−")
+    """A plain number as a formula writes it: whole, a square root (√2, 1/√2: what math.sqrt(d_k) gives), or to
+    DECIMALS decimals (a typed 1.414 is 1.414, not √2)."""
+    sign, x = ("−" if x < 0 else ""), abs(float(x))
+    if x and not x.is_integer():
+        for root, shown in ((x, "√{}"), (1 / x, "1/√{}")):
+            square = round(root * root)
+            if 2 <= square <= ROOTS_UP_TO and abs(root * root - square) <= FLOAT_NOISE * square and not math.isqrt(
+                    square) ** 2 == square:
+                return sign + shown.format(square)
+    return sign + (trimmed(x, DECIMALS) if x >= SMALL else f"{x:.3g}")
 
 
 def _wrapped(piece: _Piece, binds: int) -> str:
@@ -106,7 +118,13 @@ def _wrapped(piece: _Piece, binds: int) -> str:
 def _leaf(tensor: Tensor, names: Mapping[int, str]) -> _Piece:
     if id(tensor) in names:
         return _Piece(names[id(tensor)], ATOM, symbol=True)
-    return _Piece(_number(float(tensor.data)), ATOM)  # a plain number a step took
+    return _numeral(float(tensor.data))  # a plain number a step took
+
+
+def _numeral(x: float) -> _Piece:
+    """A plain number as a piece of a formula: −2 and 1/√2 are bracketed where they stand beside another."""
+    shown = _number(x)
+    return _Piece(shown, SUM if shown.startswith("−") else PRODUCT if "/" in shown else ATOM)
 
 
 def _written(tensor: Tensor, names: Mapping[int, str]) -> _Piece:
@@ -125,7 +143,7 @@ def _written(tensor: Tensor, names: Mapping[int, str]) -> _Piece:
         joined = "" if left.symbol and right.symbol else "·"
         return _Piece(f"{_wrapped(left, ATOM if joined else PRODUCT)}{joined}{_wrapped(right, ATOM)}", PRODUCT)
     if op == "div":
-        right = _Piece(_number(params["divisor"]), ATOM) if "divisor" in params else parts[1]
+        right = _numeral(params["divisor"]) if "divisor" in params else parts[1]
         return _Piece(f"{_wrapped(parts[0], PRODUCT)}/{_wrapped(right, ATOM)}", PRODUCT)
     if op == "mul":
         return _product(tensor, parts)
@@ -405,18 +423,23 @@ def _own_inputs(value: object, names: Mapping[int, str], namespace: Mapping[str,
 def structural(value: object, names: Mapping[int, str]) -> Iterator[Inputs]:
     """The inputs ``value``'s graph would be the head on, read from its products: for each X·Yᵀ in it, X (without
     a chain of plain numbers at its end) as Q and Y as K, and as V what weights multiply (a product whose left
-    side is a softmax); never a tensor the cells named K or V as Q, nor one named V as K (K·Qᵀ is no QKᵀ; Q·Qᵀ is
-    queries matched with themselves). Only ever compared with: a stage is named where its numbers are the head's
-    on them."""
+    side is a softmax), each an input or a tensor the cells named (a K made inline, K * 2, is no key of theirs);
+    never a tensor the cells named K or V as Q, nor one named V as K (K·Qᵀ is no QKᵀ; Q·Qᵀ is queries matched with
+    themselves). Only ever compared with: a stage is named where its numbers are the head's on them."""
     if not isinstance(value, Tensor):
         return
-    mixed = [t.inputs[1].data for t in _nodes(value) if t.op == "matmul" and _is_softmax(t.inputs[0])]
+    def given(tensor: Tensor) -> bool:  # an input, or a tensor the cells named (K_same = K[…]); not K * 2 inline
+        return tensor.op == "input" or id(tensor) in names
+
+    mixed = [t.inputs[1].data for t in _nodes(value)
+             if t.op == "matmul" and _is_softmax(t.inputs[0]) and given(t.inputs[1])]
     for node in _nodes(value):
         if node.op != "matmul" or node.inputs[1].op != "transpose" or node.ndim != 3:
             continue
         axes = sorted(axis % node.ndim for axis in node.inputs[1].params["axes"])
         query, key = factor(node.inputs[0])[1], node.inputs[1].inputs[0]
-        if axes != [1, 2] or _named_as(query, names) in ("K", "V") or _named_as(key, names) == "V":
+        if axes != [1, 2] or not (given(query) and given(key)) or _named_as(query, names) in ("K", "V") or (
+                _named_as(key, names) == "V"):
             continue
         yield Inputs(query.data, key.data, next((v for v in mixed if v.shape[:2] == key.shape[:2]), None))
 
@@ -517,7 +540,7 @@ def stages_note(widget: str, stages: Stages | None, weights: object, first_row: 
                     cells=_row(cells[0]) if cells.ndim == 2 else list(cells.shape))
     if stages.are_the_chapters(key_width):
         return ""
-    divided = f"÷ {trimmed(stages.divisor, 3)}"
+    divided = f"÷ {_number(stages.divisor)}"
     along = text(AXES.get(stages.axis, "stages.along_other"))
     return text("stages.follows", widget=name[:1].upper() + name[1:], divided=divided, along=along)
 
