@@ -145,6 +145,16 @@ def head(q, k, v, axis=-1, divisor=None):
     return {"raw-scores": raw, "scaled-scores": scaled, "probabilities": weights, "value-mixture": weights @ v}
 
 
+def gradients(q, k, v, upstream):
+    """Q̄, K̄, V̄ and Ā of L = ⟨O, Ō⟩ for the head, by the chapter's formulas in numpy."""
+    stages = head(q, k, v)
+    a, root = stages["probabilities"], math.sqrt(q.shape[-1])
+    grad_a = upstream @ np.swapaxes(v, -1, -2)
+    grad_s = a * (grad_a - (a * grad_a).sum(axis=-1, keepdims=True))
+    return {"Q": grad_s @ k / root, "K": np.swapaxes(grad_s, -1, -2) @ q / root,
+            "V": np.swapaxes(a, -1, -2) @ upstream, "A": grad_a}
+
+
 def close(a, b) -> bool:
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     return a.shape == b.shape and bool(np.allclose(a, b, rtol=1e-9, atol=TOLERANCE))
@@ -207,6 +217,7 @@ class Page:
     def __init__(self) -> None:
         self.texts: list[str] = []
         self.figures: list[tuple[object, str, str]] = []
+        self.error: Exception | None = None  # what stopped the run, if a cell raised
 
     @property
     def text(self) -> str:
@@ -244,11 +255,15 @@ def run_cells(cells: list[str], monkeypatch) -> tuple[dict, Page]:
         for cell in cells:
             tree = ast.parse(cell)
             last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
-            exec(compile(tree, "<cell>", "exec"), namespace)
-            if last is not None:  # a cell's last expression is shown, as a kernel shows it
-                result = eval(compile(ast.Expression(last.value), "<cell>", "eval"), namespace)
-                shown = getattr(result, "_repr_html_", None)
-                page.texts.append(shown() if callable(shown) and shown() else repr(result))
+            try:
+                exec(compile(tree, "<cell>", "exec"), namespace)
+                if last is not None:  # a cell's last expression is shown, as a kernel shows it
+                    result = eval(compile(ast.Expression(last.value), "<cell>", "eval"), namespace)
+                    shown = getattr(result, "_repr_html_", None)
+                    page.texts.append(shown() if callable(shown) and shown() else repr(result))
+            except Exception as error:  # Run All stops at a cell that raises, as here
+                page.error = error
+                break
     page.texts.append(printed.getvalue())
     return namespace, page
 
@@ -258,7 +273,14 @@ def run_cells(cells: list[str], monkeypatch) -> tuple[dict, Page]:
 def template(lang: str, key: str) -> re.Pattern:
     """The catalogue string ``key`` as a pattern, each {field} a group."""
     parts = re.split(r"\{(\w+)\}", STRINGS.strings[lang][key])
-    pattern = "".join(re.escape(p) if i % 2 == 0 else rf"(?P<{p}>(?:(?!\.\s).)+?)" for i, p in enumerate(parts))
+    seen: set[str] = set()
+    pattern = ""
+    for i, part in enumerate(parts):
+        if i % 2 == 0:
+            pattern += re.escape(part)
+        else:  # a field said twice must say the same both times
+            pattern += rf"(?P={part})" if part in seen else rf"(?P<{part}>(?:(?!\.\s).)+?)"
+            seen.add(part)
     return re.compile(pattern.removesuffix(r"\.") + r"(?=\.(?:\s|$)|$)")  # a field runs to its sentence's end
 
 
@@ -313,6 +335,24 @@ def check_page(lang: str, namespace: dict, page: Page) -> int:
     for claim in found(lang, "read.unscaled", text):
         assert abs(number(claim["root"]) - math.sqrt(q.shape[-1])) < 1e-4, claim
         checked += 1
+    upstream = np.asarray(getattr(namespace.get("O_bar"), "data", 0.0), dtype=float)
+    for claim in found(lang, "read.accumulated", text):  # a fold's gradient, n times the head's
+        times, grads = int(claim["times"]), gradients(q, k, v, upstream)
+        assert any(getattr(namespace.get(n), "grad", None) is not None and close(namespace[n].grad, times * grads[n])
+                   for n in grads), claim
+        checked += 1
+    for claim in found(lang, "gradient.accumulated", text):  # every .grad, n times one backward of the cells' L
+        times, kept = int(claim["times"]), {n: namespace[n].grad for n in "QKV"}
+        for n in "QKV":
+            namespace[n].grad = None
+        namespace["L"].backward()
+        assert all(close(kept[n], times * namespace[n].grad) for n in "QKV"), claim
+        checked += 1
+    for claim in found(lang, "scale_cells", text):
+        follows = found(lang, "stages.follows", text)
+        assert follows and all(abs(float(evaluate(f["divided"].removeprefix("÷").strip(), {}))
+                                   - number(claim["divisor"])) < 1e-3 for f in follows), claim
+        checked += 1
     for claim in found(lang, "stages.follows", text):
         divisor = float(evaluate(claim["divided"].removeprefix("÷").strip(), {}))
         axis = {STRINGS.text_in(lang, key): axis for axis, key in reader.AXES.items()}[claim["along"]]
@@ -321,45 +361,94 @@ def check_page(lang: str, namespace: dict, page: Page) -> int:
     return checked
 
 
-def edited_02(lang: str, scores: str, scale: str, size: tuple[int, int], weights: str) -> list[str]:
-    cells = code_of(lang, "02_scores_softmax_mixture")
-    edited = []
-    for cell in cells:
-        cell = re.sub(r"Q = Tensor\(.*\)\nK = Tensor\(.*\)\nV = Tensor\(.*\)", inputs_cell(*size, seed=len(edited)),
-                      cell)
+def edited(stem: str, lang: str, scores: str, scale: str, size: tuple[int, int] | None, weights: str,
+           extra: str = "") -> list[str]:
+    """The notebook's code cells with the grammar's choices in place of the chapter's (the inputs only where
+    ``size`` is given), challenges left out (they judge moves on the plane, no claim of the cells'); ``extra`` is
+    what 07's and 08's edits add: "twice" (backward run twice in its cell), "v" (only V changed), "follow" (08's
+    editor and trace given the cells' A)."""
+    cells = []
+    for cell in code_of(lang, stem):
+        if "challenge(" in cell:
+            continue
+        if size is not None:
+            cell = re.sub(r"Q = Tensor\(.*\)\nK = Tensor\(.*\)\nV = Tensor\(.*\)", inputs_cell(*size, seed=len(cells)),
+                          cell)
         cell = cell.replace("scores = Q @ K.transpose(1, 2)", f"scores = {scores}", 1)
         cell = cell.replace("S = scores / math.sqrt(d_k)", f"S = {scale}", 1)
+        cell = cell.replace("S = Q @ K.transpose(1, 2) / math.sqrt(d_k)", f"scores = {scores}\nS = {scale}", 1)
         cell = cell.replace("A = S.softmax(2)", f"A = {weights}", 1)
-        cell = cell.replace("answer = ...", "answer = np.exp(s) / np.exp(s).sum()", 1)
-        if "challenge(" in cell:
-            continue  # a challenge judges moves on the plane: no claim of the cells'
-        edited.append(cell)
-    return edited
+        if 'check("weights"' in cell:  # 02's answer, computed from the learner's own S
+            cell = cell.replace("answer = ...", "answer = np.exp(s) / np.exp(s).sum()", 1)
+        if extra == "twice":
+            cell = cell.replace("L.backward()", "L.backward()\nL.backward()", 1)
+        if extra == "v":
+            cell = cell.replace("V = Tensor([[[3, -3], [1, 3]]], requires_grad=True)",
+                                "V = Tensor([[[3, -3], [2, 3]]], requires_grad=True)", 1)
+        if extra == "follow":
+            cell = cell.replace("render_trace(Q, K, V)", f"import math\nscores = {scores}\nS = {scale}\nA = {weights}\n"
+                                                         "HeadEditor(Q, K, V, A).show()\nrender_trace(Q, K, V, A)", 1)
+        cells.append(cell)
+    return cells
 
 
-@pytest.mark.parametrize("lang, scores, scale, size, weights", tiered(EDITS, QUICK))
-def test_every_claim_02_makes_on_a_drawn_edit_is_true(lang, scores, scale, size, weights, monkeypatch, tmp_path):
+def notebook_edits() -> list[tuple]:
+    """02's edits on every size; 03's on the second example; 07's with backward once or twice, and V changed or not;
+    08's editor and trace given the cells' A: (stem, lang, scores, scale, size, weights, extra)."""
+    rng = np.random.default_rng(28)
+    grammar = list(itertools.product(SCORES, SCALES, WEIGHTS))
+    sample = [grammar[i] for i in rng.choice(len(grammar), size=60, replace=False)]
+    found = [("02_scores_softmax_mixture", lang, *edit[1:], "") for edit in EDITS for lang in (edit[0],)]
+    found += [("03_shapes", lang, s, c, None, w, "") for s, c, w in sample[:30] for lang in LANGS]
+    found += [("07_gradients", lang, s, c, None, w, extra) for (s, c, w), extra in
+              zip(sample[30:45], itertools.cycle(["twice", "v", ""])) for lang in LANGS]
+    found += [("08_trace", lang, s, c, None, w, "follow") for s, c, w in sample[45:] for lang in LANGS]
+    return found + sorted(QUICK_EDITS - set(found), key=edit_id)  # the quick tier's, wherever the draw missed them
+
+
+QUICK_EDITS = {("02_scores_softmax_mixture", *edit, "") for edit in QUICK} | {
+    ("03_shapes", "ru", "K @ Q.transpose(1, 2)", "scores / math.sqrt(d_k)", None, "S.softmax(2)", ""),
+    ("07_gradients", "en", "Q @ K.transpose(1, 2)", "scores / math.sqrt(d_k)", None, "S.softmax(2)", "twice"),
+    ("08_trace", "ru", "Q @ K.mT", "scores / 3", None, "S.softmax(1)", "follow")}
+
+
+def edit_id(edit: tuple) -> str:
+    stem, lang, scores, scale, size, weights, extra = edit
+    return f"{stem[:2]}-{lang}-{scores}-{scale}-{size}-{weights}-{extra}"
+
+
+NOTEBOOK_EDITS = notebook_edits()
+
+
+@pytest.mark.parametrize("stem, lang, scores, scale, size, weights, extra",
+                         tiered(NOTEBOOK_EDITS, QUICK_EDITS, edit_id))
+def test_every_claim_a_page_makes_on_a_drawn_edit_is_true(stem, lang, scores, scale, size, weights, extra,
+                                                          monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
     try:
-        namespace, page = run_cells(edited_02(lang, scores, scale, size, weights), monkeypatch)
+        namespace, page = run_cells(edited(stem, lang, scores, scale, size, weights, extra), monkeypatch)
     finally:
         set_language("ru")
     check_page(lang, namespace, page)
     assert "Traceback" not in page.text
+    if page.error is not None:  # a refusal the learner can act on, in the edition's language: no crash from inside
+        assert type(page.error).__name__ in ("ValueError", "SelfAttentionError"), repr(page.error)
+        assert lang == "en" or re.search("[а-яА-Я]", str(page.error)), repr(page.error)
 
 
 @pytest.mark.slow
 def test_the_quick_sample_makes_each_kind_of_claim(monkeypatch, tmp_path):
-    """The sample the quick tier runs checks a chapter's title, a formula, a divisor, a chain in all, an axis and a
-    widget following the cells, at least once each."""
+    """The sample the quick tier runs checks a chapter's title, a formula, a divisor, a chain in all, an axis, a
+    widget following the cells and a gradient accumulated, at least once each."""
     monkeypatch.chdir(tmp_path)
     kinds = set()
-    for lang, *edit in sorted(QUICK):
-        namespace, page = run_cells(edited_02(lang, *edit), monkeypatch)
+    claims = ("read.formula", "read.divided", "read.in_all", "read.axis", "stages.follows", "figure.computed",
+              "read.accumulated")
+    for edit in sorted(QUICK_EDITS, key=edit_id):
+        namespace, page = run_cells(edited(*edit), monkeypatch)
         set_language("ru")
-        text = page.text
-        kinds |= {key for key in ("read.formula", "read.divided", "read.in_all", "read.axis", "stages.follows",
-                                  "figure.computed") if found(lang, key, text + " ".join(t for *_, t in page.figures))}
+        lang = edit[1]
+        titles = " ".join(title for *_, title in page.figures)
+        kinds |= {key for key in claims if found(lang, key, page.text + " " + titles)}
         assert check_page(lang, namespace, page) > 0
-    assert kinds == {"read.formula", "read.divided", "read.in_all", "read.axis", "stages.follows", "figure.computed"}
-
+    assert kinds == set(claims)
