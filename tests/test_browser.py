@@ -641,6 +641,38 @@ def keyboard_code(page, lang: str):
     assert text_in(lang, "ex.write-head.answer") in solution.inner_text()
 
 
+# --- a learner's own edit: what the page then says is what the cells computed ---------------------------------------
+
+@numbered("02")
+def test_a_chained_scale_typed_in_jupyterlab_is_titled_and_noted_as_computed(notebook):
+    """A learner chains a second number onto the scale and runs S's cell and A's fold again: S's title writes the
+    whole formula and says it is not the head's; the note under A's fold says the chain in all, computed here."""
+    page, lang = notebook.page, notebook.lang
+    chained = "S = scores / math.sqrt(d_k) / 0.5"
+    at = cell_index(page, "S = scores / math.sqrt(d_k)")
+    page.evaluate("([i, source]) => { const cell = window.jupyterapp.shell.currentWidget.content.widgets[i];"
+                  " const text = cell.model.sharedModel.source;"
+                  " cell.model.sharedModel.source = text.replace('S = scores / math.sqrt(d_k)', source); }",
+                  [at, chained])
+    fold = cell_index(page, 'show_folded(A, "weights"')
+    for index in (at, fold):
+        run_cell(page, index)
+    title = text_in(lang, "figure.computed", formula="QKᵀ/√2/0.5", name=text_in(lang, "figure.scaled_name"))
+    scaled = page.locator(".jp-Notebook .jp-Cell").nth(at).locator(f'img[alt^="{title}"]')
+    scaled.wait_for()
+    note = text_in(lang, "read.in_all", factor=f"{1 / np.sqrt(2) / 0.5:.4f}", scale=f"{1 / np.sqrt(2):.4f}")
+    folded = page.locator(".jp-Notebook .jp-Cell").nth(fold).locator("[role='note']")
+    folded.wait_for()
+    assert note in folded.inner_text() and "QKᵀ/√2/0.5" in folded.inner_text()
+    folded.scroll_into_view_if_needed()
+    screenshot(page, lang, notebook.name, "-chained-scale")
+    page.evaluate("([i, source]) => { const cell = window.jupyterapp.shell.currentWidget.content.widgets[i];"
+                  " cell.model.sharedModel.source = cell.model.sharedModel.source.replace(source,"
+                  " 'S = scores / math.sqrt(d_k)'); }", [at, chained])
+    for index in (at, fold):
+        run_cell(page, index)  # the chapter's cells again, for the tests that follow on this notebook
+
+
 # --- practice by skill (last: it changes 10's review, which the checks above compare with the stored one) ---
 
 @numbered("10")
