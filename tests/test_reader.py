@@ -71,6 +71,8 @@ def test_the_matcher_finds_a_stage_transposed_or_one_batch_element():
     assert inputs.match(np.swapaxes(oracle["raw-scores"], -1, -2)) == Match("raw-scores", transposed=True)
     assert inputs.match(oracle["probabilities"][0]) == Match("probabilities", batch=0)
     assert inputs.match(oracle["raw-scores"] + 1) is None
+    uniform = Inputs(q2, np.zeros((1, 2, 2)))  # every score 0: each row of weights is [0.5, 0.5]
+    assert uniform.match(np.array([0.5, 0.5])) == Match("probabilities", broadcast=True)
 
 
 def test_plain_numbers_are_compared_with_every_set_of_inputs_the_cells_named():

@@ -209,11 +209,12 @@ def factor(value: object) -> tuple[float, Tensor | None]:
 @dataclass(frozen=True)
 class Match:
     """An array found to be a stage of the head (``ch27.stages``'s name), maybe transposed (its last two axes
-    swapped), maybe one batch element (``batch``, else None)."""
+    swapped), maybe one batch element (``batch``, else None), maybe broadcast."""
 
     stage: str
     transposed: bool = False
     batch: int | None = None
+    broadcast: bool = False  # a smaller array that, repeated along the missing or single axes, is the stage
 
 
 def same(a: object, b: object) -> bool:
@@ -284,7 +285,8 @@ class Inputs:
 
     def match(self, value: object) -> Match | None:
         """The stage ``value``'s numbers are: as it stands, then with its last two axes swapped, then as one batch
-        element (each way of a rank that allows it); None where they are no stage."""
+        element, then broadcast to the stage's shape (each way of a rank that allows it); None where they are no
+        stage."""
         data = numbers(value)
         for name, stage in self.stages():
             if same(data, stage):
@@ -298,6 +300,13 @@ class Inputs:
                     return Match(name, batch=b)
                 if data.ndim == 2 and same(data.T, stage[b]):
                     return Match(name, transposed=True, batch=b)
+        for name, stage in self.stages():
+            try:
+                spread = np.broadcast_to(data, stage.shape)
+            except ValueError:
+                continue
+            if data.shape != stage.shape and same(spread, stage):
+                return Match(name, broadcast=True)
         return None
 
 
