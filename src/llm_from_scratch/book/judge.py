@@ -9,7 +9,7 @@ is a field here, or the judge cannot read it. A verdict is a ``Judgement`` or, f
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,7 +22,7 @@ from .formatting import shape
 from .progress import learner_of
 from .text import Catalogue
 from .tolerances import FLOAT_NOISE, ROUNDED
-from .verdicts import Judgement, Own, Unread, as_array
+from .verdicts import Judgement, Own, Phrase, Unread, as_array
 
 
 @dataclass(frozen=True)
@@ -36,15 +36,21 @@ class StoreRead:
     answered: tuple[int, ...]
 
 
+# a chapter's reading of where an answer's numbers came from: the names of the learner's values they are a view
+# of, and how those differ from the example's (None: typed in, computed anew, or the example's own)
+ReadFrom = Callable[[object, Any], tuple[str, Phrase] | None]
+
+
 class Judge:
     """The chapter's judge: its exercises, their examples (``draw``) and its strings."""
 
     def __init__(self, chapter: str, exercises: Mapping[str, Exercise], examples: Examples,
-                 strings: Catalogue) -> None:
+                 strings: Catalogue, read_from: ReadFrom | None = None) -> None:
         self.chapter = chapter
         self.exercises = exercises
         self.examples = examples
         self.strings = strings
+        self.read_from = read_from
 
     def store_read(self, exercise: Exercise, variant: int, data: dict) -> StoreRead:
         """What a verdict on ``variant`` of ``exercise`` reads of ``data`` (a snapshot, or the store under the lock).
@@ -109,15 +115,15 @@ class Judge:
         return Judgement(False, "given.wrong", None, {**fields, "names": ", ".join(values)}, own=True)
 
     def _read_from_cells(self, exercise: Exercise, answer: object, ev: Any) -> Judgement | None:
-        """A wrong answer whose numbers were read from the learner's own tensors that are not the example's: how
-        those differ, said instead of a slip (the cells computed them; no slip of a hand was made)."""
-        source = exercise.given.source(answer, exercise.example(ev)) if exercise.given and exercise.given.source \
-            else None
-        if not source:
+        """A wrong answer whose very numbers were read from the learner's own values that are not the example's
+        (the chapter's ``read_from`` says which, and how they differ): said instead of a slip, since the cells
+        computed them and no slip of a hand was made."""
+        found = self.read_from(answer, exercise.example(ev)) if self.read_from else None
+        if found is None:
             return None
-        difference = exercise.given.differs(source, ev, exercise.example(ev))
-        return Judgement(False, "given.read_from", "read-from-own-cells",
-                         {"names": ", ".join(source), "difference": difference}, own=True)
+        names, difference = found
+        return Judgement(False, "given.read_from", "read-from-own-cells", {"names": names, "difference": difference},
+                         own=True)
 
     def _read_as(self, read: np.ndarray) -> str:
         """What was read of an answer whose form is wrong: its numbers and its shape."""

@@ -77,8 +77,10 @@ class Presenter:
 
     def status(self, exercise: Exercise, variant: int, records: Mapping[str, Mapping]) -> str:
         """What ``records`` say of the exercise on ``variant`` ("" if never tried): attempts, and whether one was
-        right. A form opens with it, so an answer given before a restart is not lost from view."""
-        tried = [a for a in records.get(exercise.id, {}).get("attempts", []) if a["variant"] == variant]
+        right (attempts on the learner's own values are kept apart, as their feedback says). A form opens with it, so
+        an answer given before a restart is not lost from view."""
+        tried = [a for a in records.get(exercise.id, {}).get("attempts", [])
+                 if a["variant"] == variant and not a.get("own")]
         if not tried:
             return ""
         key = "status.right" if any(a["correct"] for a in tried) else "status.tried"

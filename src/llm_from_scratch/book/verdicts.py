@@ -70,16 +70,13 @@ class Given:
     answer is computed from. ``chapter(example)`` gives them on the exercise's own example (the evidence's
     attribute its ``example`` names), ``answer(values)`` the right answer for any values (arrays), right within
     ``tolerance``, and ``differs(values, evidence, example)`` names, as a ``Phrase``, how values that are not the
-    exercise's came about (which stage of the learner's cells differs), reading their graph. ``source(answer,
-    example)`` gives the cells' values an answer's very numbers were read from (a view of one of their tensors),
-    where those are not the example's: no slip is named for numbers the cells computed otherwise."""
+    exercise's came about (which stage of the learner's cells differs), reading their graph."""
 
     names: tuple[str, ...]
     chapter: Callable[[Any], Mapping[str, np.ndarray]]
     answer: Callable[[Mapping[str, np.ndarray]], np.ndarray]
     differs: Callable[[Mapping[str, object], Any, Any], Phrase]
     tolerance: float = ROUNDED
-    source: Callable[[object, Any], Mapping[str, object]] | None = None
 
 
 def as_array(value: object) -> np.ndarray:

@@ -125,7 +125,11 @@ def _scale_difference(value: Tensor, candidates: tuple[Inputs, ...]) -> list[Phr
 
 def differs(values: Mapping[str, object], ev: LearnerEvidence, run: HeadRun) -> Phrase:
     """How values given for an exercise on ``run`` (the worked example or the second one) differ from its own: an
-    input given by itself (Q, Ō), and the first stage given that differs, read from its graph."""
+    input given by itself (Q, Ō), and the first stage given that differs, read from its graph; a gradient read from
+    the cells (S2.grad) compared with the head's on the inputs they named."""
+    gradients = [name for name in values if name.endswith(".grad")]
+    if gradients:
+        return _gradient_difference(values[gradients[0]], GRADIENTS[gradients[0][:1]], run)
     chapter = of_run(run)
     changed = [name for name, value in values.items() if not _same(as_array(value), chapter[name])]
     inputs = [name for name in changed if name not in BY_CELL]
@@ -138,22 +142,37 @@ def differs(values: Mapping[str, object], ev: LearnerEvidence, run: HeadRun) -> 
 def given(*names: str, answer, tolerance: float = ROUNDED) -> Given:
     """The values ``names`` an answer cell passes by keyword, and the right answer for any of them, ``answer(values)``
     (right within ``tolerance``); on the exercise's own inputs they are its example's (its ``example``)."""
-    return Given(names, lambda run: {name: of_run(run)[name] for name in names}, answer, differs, tolerance,
-                 source=read_from)
+    return Given(names, lambda run: {name: of_run(run)[name] for name in names}, answer, differs, tolerance)
+
+
+def answer_source(answer: object, run: object) -> tuple[str, Phrase] | None:
+    """Where an answer's very numbers came from, for the book's judge (``ExerciseBook(read_from=…)``): the names of
+    the learner's values it is a view of and how they differ from ``run``'s; None where it is none of theirs."""
+    values = read_from(answer, run)
+    return (", ".join(values), differs(values, None, run)) if values else None
+
+
+# the gradient a tensor's .grad holds, by the letter the cells name it with (S2.grad: the scores' gradient)
+GRADIENTS = {"Q": "query-gradient", "K": "key-gradient", "V": "value-gradient", "A": "weight-gradient",
+             "S": "score-gradient"}
 
 
 def read_from(answer: object, run: object) -> dict[str, object]:
-    """The stage of the cells (scores, S, A or O, as the notebook names it) whose numbers ``answer`` is a view of,
-    where they are not ``run``'s: {} for an answer typed in, computed anew, or read from the chapter's values."""
-    base = answer
-    while isinstance(base, np.ndarray) and base.base is not None:
-        base = base.base
-    if not isinstance(base, np.ndarray) or base is answer or not isinstance(run, HeadRun):
+    """The stage of the cells whose very numbers ``answer`` is a view of (scores, S, A or O as the notebook names
+    them, or a gradient: S2.grad), where they are not ``run``'s: {} for an answer typed in, computed anew, or read
+    from the chapter's values."""
+    base = _base(answer) if isinstance(answer, np.ndarray) else None
+    if base is None or base is answer or not isinstance(run, HeadRun):
         return {}
     for name, value in notebook_namespace().items():
-        if name in BY_CELL and isinstance(value, Tensor) and _base(value.data) is base:
-            chapter = of_run(run)[name]
-            return {} if _same(value.data, chapter) else {name: value}
+        if not isinstance(value, Tensor):
+            continue
+        if name in BY_CELL and _base(value.data) is base:
+            return {} if _same(value.data, of_run(run)[name]) else {name: value}
+        if value.grad is not None and _base(value.grad) is base and name[:1] in GRADIENTS:
+            chapter = dict(Inputs(run.query, run.key, run.value, run.upstream).stages()).get(GRADIENTS[name[:1]])
+            same_numbers = chapter is not None and _same(value.grad, chapter)
+            return {} if same_numbers else {f"{name}.grad": value.grad}
     return {}
 
 
@@ -195,7 +214,7 @@ def _gradient_difference(value: object, stage: str, run: HeadRun) -> Phrase:
         chapter = {"Q": run.query, "K": run.key, "V": run.value, "O_bar": run.upstream}
         if any(array is None for array in ours.values()):
             continue
-        changed = [n for n in ours if not _same(ours[n], chapter[n])]
+        changed = [inputs.called.get(n, n) for n in ours if not _same(ours[n], chapter[n])]
         said = [Phrase("given.inputs_changed", {"names": ", ".join(changed)})] if changed else []
         head = dict(inputs.stages()).get(stage)
         if head is None or head.shape != data.shape:

@@ -322,14 +322,15 @@ INPUT_NAME = re.compile(r"([QKVqkv])(\d*|_\w+)")  # the cells' names for the inp
 def inputs_in(namespace: Mapping[str, object], suffix: str = "") -> Inputs | None:
     """The head's inputs the cells named Q, K, V and Ō (O_bar; with ``suffix``, Q2, K2, V2 and O2_bar or O_bar2),
     where Q and K are there."""
-    found = {}
+    found, called = {}, {}
     for role, names in (("Q", ("Q",)), ("K", ("K",)), ("V", ("V",)), ("O_bar", ("O_bar", f"O{suffix}_bar"))):
-        value = next((namespace[n] for n in (f"{names[0]}{suffix}", *names[1:]) if n in namespace), None)
+        name = next((n for n in (f"{names[0]}{suffix}", *names[1:]) if n in namespace), None)
+        value = namespace.get(name) if name else None
         if isinstance(value, (Tensor, np.ndarray)) and np.ndim(numbers(value)) == 3:
-            found[role] = numbers(value).copy()
+            found[role], called[role] = numbers(value).copy(), name
     if "Q" not in found or "K" not in found:
         return None
-    return Inputs(found["Q"], found["K"], found.get("V"), found.get("O_bar"))
+    return Inputs(found["Q"], found["K"], found.get("V"), found.get("O_bar"), called)
 
 
 def suffixes_in(namespace: Mapping[str, object]) -> list[str]:
@@ -433,8 +434,9 @@ def structural(value: object, names: Mapping[int, str]) -> Iterator[Inputs]:
     """The inputs ``value``'s graph would be the head on, read from its products: for each X·Yᵀ in it, X (without
     a chain of plain numbers at its end) as Q and Y as K, and as V what weights multiply (a product whose left
     side is a softmax), each an input or a tensor the cells named (a K made inline, K * 2, is no key of theirs);
-    never a tensor the cells named K or V as Q, nor one named V as K (K·Qᵀ is no QKᵀ; Q·Qᵀ is queries matched with
-    themselves). Only ever compared with: a stage is named where its numbers are the head's on them."""
+    never a tensor the cells named K or V as Q, nor one named V as K, nor Q as K where they named keys beside it
+    (K·Qᵀ is no QKᵀ; Q·Qᵀ is the queries matched with themselves, unless the cells have no keys: 10's Q2·Q2ᵀ). Only
+    ever compared with: a stage is named where its numbers are the head's on them."""
     if not isinstance(value, Tensor):
         return
     def given(tensor: Tensor) -> bool:  # an input, or a tensor the cells named (K_same = K[…]); not K * 2 inline
@@ -448,9 +450,16 @@ def structural(value: object, names: Mapping[int, str]) -> Iterator[Inputs]:
         axes = sorted(axis % node.ndim for axis in node.inputs[1].params["axes"])
         query, key = factor(node.inputs[0])[1], node.inputs[1].inputs[0]
         if axes != [1, 2] or not (given(query) and given(key)) or _named_as(query, names) in ("K", "V") or (
-                _named_as(key, names) == "V"):
+                _named_as(key, names) == "V") or _named_as(key, names) == "Q" and _has_keys(key, names):
             continue
         yield Inputs(query.data, key.data, next((v for v in mixed if v.shape[:2] == key.shape[:2]), None))
+
+
+def _has_keys(query: Tensor, names: Mapping[int, str]) -> bool:
+    """The cells named keys beside ``query`` (K2 beside Q2): then Q·Qᵀ matches queries with queries, a slip."""
+    found = INPUT_NAME.fullmatch(names.get(id(query), ""))
+    return bool(found) and any(name == ("K" if found.group(1) == "Q" else "k") + found.group(2)
+                               for name in names.values())
 
 
 def _named_as(tensor: Tensor, names: Mapping[int, str]) -> str | None:
