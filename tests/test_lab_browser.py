@@ -100,7 +100,7 @@ def test_a_changed_line_flows_to_the_figures_below_and_back(lab, lang):
     assert "4.242641" not in after["scaled"] and "-2" in after["scaled"], after["scaled"]
     for number in tried_output[0].ravel():
         assert f"{number:.6f}" in after["output"], (number, after["output"])
-    named = text_in(lang, "graph.divisor", divisor="2", root="1.4142")
+    named = text_in(lang, "read.divided", divisor="2", root="1.4142")
     tried_weights, _ = head(q / math.sqrt(2), k, v)
     assert named in " ".join(after["folded"].split()), after["folded"]
     assert all(f"{w:.6f}" in after["folded"] for w in tried_weights[0].ravel()), "the fold draws the cells' weights"

@@ -222,3 +222,14 @@ def test_one_slip_type_and_one_search():
     assert [path for path, names in defined.items() if "hypotheses" in names] == ["book/slips.py"]
     assert all(search.slips and search.slips[0].__class__.__module__.endswith("book.slips")
                for search in (HEAD_SEARCH, BACKWARD_SEARCH))
+
+
+def test_every_catalogue_key_the_package_writes_out_is_in_the_catalogue():
+    """A string literal shaped like a key of a catalogue's tables (figure.…, read.…) names a string that exists, so
+    removing a string without its use fails here, not in a learner's kernel (file names aside)."""
+    keys = set(STRINGS.strings["ru"]) | set(BOOK_STRINGS.strings["ru"])
+    tables = {key.split(".")[0] for key in keys if "." in key}
+    missing = sorted(value for value in _literals()
+                     if re.fullmatch(r"[a-z_]+(\.[a-z0-9_-]+)+", value) and value.split(".")[0] in tables
+                     and value not in keys and not value.endswith((".json", ".css", ".js")))
+    assert not missing, missing

@@ -136,7 +136,7 @@ def differs(values: Mapping[str, object], ev: LearnerEvidence, run: HeadRun) -> 
     stage = next((_stage_difference(name, values[name], run) for name in changed if name in BY_CELL), None)
     said = ([Phrase("given.inputs_changed", {"names": ", ".join(inputs)})] if inputs else []) + (
         [stage] if stage else [])
-    return _joined(said or [Phrase("given.stage_unnamed", {"name": ", ".join(values)})])
+    return _joined(said or [Phrase("read.numbers_differ", {"names": ", ".join(values)})])
 
 
 def given(*names: str, answer, tolerance: float = ROUNDED) -> Given:
