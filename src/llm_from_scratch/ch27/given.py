@@ -1,11 +1,9 @@
 """What an answer cell of chapter 27 passes to ``check`` by keyword, and how values that are not the chapter's came
-about.
-
-A value's graph is read back (``Tensor.inputs``, ``Tensor.params``) from the stage given to the tensors made from
-data, the inputs cell's Q, K and V. What it recorded is said where the head does otherwise: an input that is not
-the chapter's, Q and K in each other's place, a divisor or factor other than √d_k's, the softmax along another
-axis. A value whose graph says nothing of the kind (typed in, or made another way) is only said to be computed
-otherwise. An input given by itself (Q, K, Ō) can only have changed.
+about, said through the reader (``ch27.reader``) and only as far as numbers prove it: the inputs that changed (by
+the cells' names), the formula the cells computed, and either that on those inputs it is the head's stage or where
+it departs (a divisor or a chain of numbers in all, the softmax's axis, a part transposed, the head's other stage); a
+gradient compared with the head's on the inputs the cells named (n times it: backward ran n times). An answer whose
+very numbers are a view of the learner's own changed values is said to be theirs, never a slip (``answer_source``).
 """
 
 from __future__ import annotations

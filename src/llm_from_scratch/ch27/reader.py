@@ -2,16 +2,20 @@
 stage of the head its numbers are, found by comparing numbers, never by the shape of the graph alone.
 
 * ``formula(value, names)`` is the exact formula the cells computed, in the chapter's notation and with the
-  learner's own names for the inputs (``(Q/1.414)·Kᵀ``, ``QKᵀ/1.414/0.5``, ``K·Qᵀ``, ``softmax(S, axis=0)``,
-  ``QKᵀ/1.414 + M``); None for numbers computed outside the engine (a plain array). The numbers in it are what the
-  cells divided or multiplied by, as they were given: a typed 1.414 is 1.414, √2 computed is 1.414 too.
-* ``factor(value)`` is what a chain of divisions and products by plain numbers comes to in all (÷ 0.707).
-* ``Inputs`` are the head's inputs a value is read against (the cells' Q, K, V, and Ō where known): ``stage`` says
-  which stage of the head on them a value equals by its numbers (within ``FLOAT_NOISE``), ``match`` which stage of
-  the forward or the backward an array equals up to a transpose of its last two axes or one batch element.
+  learner's own names for the inputs (``(Q/√2)·Kᵀ``, ``QKᵀ/√2/0.5``, ``KQᵀ``, ``softmax(QKᵀ/√2, axis=0)``,
+  ``QKᵀ/√2 + M``); None for numbers computed outside the engine (a plain array). Its numbers are what the cells
+  divided or multiplied by: √2 where they computed a square root, 1.414 where they typed it.
+* ``factor(value)`` is what a chain of divisions and products by plain numbers comes to in all.
+* ``Inputs`` are the head's inputs a value is read against (the cells' Q, K, V, and Ō where known): ``stage`` and
+  ``equals`` say which stage of the head on them a value's numbers are (within ``FLOAT_NOISE``), ``match`` which
+  stage of the forward or the backward an array is, as it stands, transposed, one batch element or broadcast.
+* ``read(value)`` finds those inputs (the ones its graph reads, by the cells' names; its own products X·Yᵀ; every
+  set the cells named) and holds the formula beside them.
+* ``cells_stages`` and ``stages_note``: the divisor and softmax axis a widget follows, found from the cells' A and
+  checked on its numbers; ``chapter_loss``: the Ō of a loss that is ⟨O, Ō⟩ of the head, checked on numbers.
 
-Every instrument that speaks of a learner's values (titles, fold notes, the editor, the trace, the judge's notes on
-the learner's own values) reads them here.
+Every instrument that speaks of a learner's values (titles, fold notes, the editor, the plane, the trace, the
+gradient check, the judge's notes on the learner's own values) reads them here.
 """
 
 from __future__ import annotations
@@ -105,8 +109,8 @@ def _number(x: float) -> str:
     if x and not x.is_integer():
         for root, shown in ((x, "√{}"), (1 / x, "1/√{}")):
             square = round(root * root)
-            if 2 <= square <= ROOTS_UP_TO and abs(root * root - square) <= FLOAT_NOISE * square and not math.isqrt(
-                    square) ** 2 == square:
+            if 2 <= square <= ROOTS_UP_TO and abs(root * root - square) <= FLOAT_NOISE * square and math.isqrt(
+                    square) ** 2 != square:
                 return sign + shown.format(square)
     return sign + (trimmed(x, DECIMALS) if x >= SMALL else f"{x:.3g}")
 
