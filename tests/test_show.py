@@ -35,6 +35,19 @@ def test_a_tensor_in_a_role_is_titled_labelled_and_framed_as_that_role(notebook)
     assert "Σ = 1.000000" in weights.table and "толстая сплошная рамка" in weights.svg
 
 
+def test_a_matrix_whose_numbers_are_a_stage_transposed_has_keys_for_rows(notebook):
+    """KQᵀ of a Q and K whose QKᵀ is not symmetric: its rows are the keys, its columns the queries, as labelled."""
+    q2, k2 = Tensor([[[1, 0], [0, 1]]]), Tensor([[[1, 2], [0, 1]]])
+    CELLS_NAMES.update(Q2=q2, K2=k2)
+    try:
+        [swapped] = matrix_figures(k2 @ q2.mT, "scores")
+        [kept] = matrix_figures(q2 @ k2.mT, "scores")
+    finally:
+        del CELLS_NAMES["Q2"], CELLS_NAMES["K2"]
+    assert "k_1" in swapped.table.splitlines()[-1] and "q_1" in swapped.table.splitlines()[0], swapped.table
+    assert "q_1" in kept.table.splitlines()[-1] and "k_1" in kept.table.splitlines()[0], kept.table
+
+
 @pytest.mark.parametrize("role", tiered(list(ROLES), {"query", "key", "value", "raw-scores", "weights"}))
 def test_every_role_draws_an_array_and_a_tensor_alike(role):
     values = np.array([[[1.0, -2.0, 0.5], [0.25, 3.0, -1.0]]])

@@ -9,7 +9,7 @@ the map.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -37,6 +37,7 @@ class Role:
 
 
 QUERY_ROWS, KEY_ROWS, VALUE_ROWS = "figure.axis.query_rows", "figure.axis.key_rows", "figure.axis.value_rows"
+QUERY_COLUMNS = "figure.axis.query_columns"
 KEY_COLUMNS, FEATURES = "figure.axis.key_columns", "figure.axis.features"
 VALUE_FEATURES, SUM = "figure.axis.value_features", "figure.axis.sum"
 # A gradient is framed as what it is the gradient of: its rows and columns are the same positions and features.
@@ -48,7 +49,7 @@ ROLES = {
     "scaled-scores": Role("figure.scaled", "score", "q", "k", QUERY_ROWS, KEY_COLUMNS),
     "exponentials": Role("figure.exponentials", "score", "q", "k", QUERY_ROWS, KEY_COLUMNS, row_sums=True),
     "weights": Role("figure.weights", "weight", "q", "k", QUERY_ROWS, KEY_COLUMNS, row_sums=True),
-    "row-sums": Role("figure.row_sums", "weight", "Σ", "q", SUM, "figure.axis.query_columns"),
+    "row-sums": Role("figure.row_sums", "weight", "Σ", "q", SUM, QUERY_COLUMNS),
     "column-sums": Role("figure.column_sums", "weight", "Σ", "k", SUM, KEY_COLUMNS),
     "output": Role("figure.output", "value", "o", "", QUERY_ROWS, VALUE_FEATURES),
     "grad-output": Role("figure.grad_output", "value", "o", "", QUERY_ROWS, VALUE_FEATURES),
@@ -153,7 +154,7 @@ def matrix_figures(value: object, role: str | None = None) -> list[Figure]:
     role = role if role is None else role_named(role)
     if role is not None and role not in ROLES:
         raise ValueError(text("show.unknown_role", role=role, known=", ".join(ROLES)))
-    drawn = ROLES.get(role, Role("show.matrix", None, "", "", "", ""))
+    drawn = _oriented(ROLES.get(role, Role("show.matrix", None, "", "", "", "")), value)
     found = matrices(value)
     figures = []
     for b, matrix in enumerate(found):
@@ -165,6 +166,17 @@ def matrix_figures(value: object, role: str | None = None) -> list[Figure]:
             value_range=(0.0, 1.0) if role == "weights" else None,
             note=_weights_note(matrix) if role == "weights" else ""))
     return figures
+
+
+def _oriented(drawn: Role, value: object) -> Role:
+    """``drawn`` with its rows and columns as the numbers have them: a matrix of queries by keys whose numbers are a
+    stage of the head transposed (KQᵀ) has the keys for rows and the queries for columns."""
+    if (drawn.rows, drawn.columns) != ("q", "k"):
+        return drawn
+    found = read(value).match()
+    if found is None or not found.transposed:
+        return drawn
+    return replace(drawn, rows="k", columns="q", row_axis=KEY_ROWS, column_axis=QUERY_COLUMNS)
 
 
 def as_shown(parts: tuple[object, ...]) -> list[object]:
