@@ -302,3 +302,97 @@ def test_the_editor_given_the_cells_weights_computes_as_they_do():
     assert editor.note == "Редактор считает так же, как ваши ячейки: оценки ÷ 2, softmax по каждой строке."
     editor.fields[("Q", 0, 0)].value = "1"
     assert abs(editor.run.weights[0, 0].sum() - 1) < 1e-12 and editor.run.head.scale == 0.5
+
+
+def _challenged(plane, challenge: str, prediction: str):
+    """Answer a challenge's prediction, then check its move on ``plane``: the feedback, and whether it was stored."""
+    from llm_from_scratch.ch27.exercises import EXERCISE_BOOK, check
+
+    check(f"{challenge}-prediction", prediction)
+    return check(challenge, plane), EXERCISE_BOOK.attempted(challenge)
+
+
+def test_a_plane_on_the_cells_own_vectors_says_whose_they_are_by_value():
+    from llm_from_scratch import Tensor
+
+    plane = VectorPlane(Tensor([[[0, 0], [-2, 1]]]))
+    assert "Ваши векторы из ячеек" in plane_figure(plane.state, given=plane.start).title
+    assert plane.description.startswith("Плоскость ваших векторов из ячеек")
+    assert (plane.reset_label, plane.worked_label) == ("Вернуть входы из ячейки", "Вернуть разобранный пример")
+    plane.move("k1", 2, 0)
+    assert plane.description.startswith("Плоскость передвинутых векторов")
+    plane.reset(worked=True)
+    assert plane.description.startswith("Плоскость векторов разобранного примера"), "by value, not by the button"
+    same = VectorPlane(Tensor([[[0.0, 3.0], [2.0, -1.0]]]))  # the worked example's queries typed in: the worked
+    assert same.worked_label == "" and "разобранного примера" in plane_figure(same.state, given=same.start).title
+
+
+def test_a_challenge_that_does_not_fit_the_cells_vectors_says_why_in_one_line_and_stores_nothing():
+    from llm_from_scratch import Tensor
+
+    plane = VectorPlane(Tensor([[[0, 0], [-2, 1]]]))  # q₀ = 0: every key gets the same score
+    plane.move("k1", 2, 0)
+    feedback, stored = _challenged(plane, "plane-equal", "c")
+    assert not feedback.readable and not stored, feedback.message
+    assert feedback.message == ("Эта задача не подходит к векторам, с которых начала плоскость: q₀ = (0, 0) даёт "
+                                "всем ключам одну и ту же оценку, где бы ключи ни стояли. Нажмите «Вернуть "
+                                "разобранный пример» под плоскостью: задача поставлена для разобранного примера.")
+    feedback, stored = _challenged(plane, "plane-long", "c")
+    assert not feedback.readable and not stored and "нет длины" in feedback.message
+    plane.reset(worked=True)  # the button the refusal names: the task as the chapter sets it
+    plane.move("k1", 3, 0)
+    feedback, stored = _challenged(plane, "plane-equal", "c")
+    assert feedback.correct and stored
+
+
+def test_a_challenge_that_fits_the_cells_vectors_is_judged_on_them():
+    from llm_from_scratch import Tensor
+
+    plane = VectorPlane(Tensor([[[1, 1], [0, 1]]]))  # q₀·k₀ = 3, q₀·k₁ = 1: unequal, and k₁ can make them equal
+    plane.move("k1", 3, 0)
+    feedback, stored = _challenged(plane, "plane-equal", "c")
+    assert feedback.correct and stored and "q₀·k₀ = 3.00 и q₀·k₁ = 3.00" in feedback.message, feedback.message
+    plane.reset()
+    plane.move("q0", 2, 2)  # twice (1, 1), counted from where this plane opened, not from the worked example
+    feedback, stored = _challenged(plane, "plane-long", "c")
+    assert feedback.correct and stored and "q₀ = (2, 2)" in feedback.message, feedback.message
+    plane.reset()
+    plane.move("q0", 2, 3)  # another vector moved: said, with the button that returns to the cell's inputs
+    feedback, stored = _challenged(plane, "plane-strong", "b")
+    assert not feedback.readable and not stored and "«Вернуть входы из ячейки»" in feedback.message
+
+
+def test_a_plane_shown_again_replaces_the_one_its_forms_were_made_for():
+    from llm_from_scratch.ch27.exercises import check
+
+    first, second = VectorPlane(), VectorPlane()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("llm_from_scratch.ch27.plane.display", lambda *_, **__: None)
+        patch.setattr("llm_from_scratch.book.widgets.display", lambda *_, **__: None)
+        first.show()
+        second.show()
+    first.move("k1", 3, 0)
+    check("plane-equal-prediction", "c")
+    replaced = check("plane-equal", first)
+    assert not replaced.readable and "заменена" in replaced.message
+    second.move("k1", 3, 0)
+    assert check("plane-equal", second).correct
+
+
+def test_the_strong_weights_feedback_writes_the_divisor_the_plane_computed_with():
+    plane = VectorPlane(None, None, None, cells_weights(lambda scores: scores / 2))
+    plane.move("q1", 1, 1)
+    feedback, _ = _challenged(plane, "plane-strong", "b")
+    assert "(q₁·k₁ − q₁·k₀)/2 " in feedback.message and "/√2" not in feedback.message, feedback.message
+
+
+def test_coordinates_of_outputs_keep_two_decimals_beside_each_other():
+    from llm_from_scratch.ch27.plane import coordinates
+
+    assert coordinates((3.0, -2.9912)) == "(3.00, -2.99)" and coordinates((3.0, 0.0)) == "(3, 0)"
+
+
+def test_inputs_off_the_plane_are_refused_in_one_line():
+    for huge in (3e200, np.inf):
+        plane = VectorPlane(np.array([[huge, 0.0], [0.0, 1.0]]))
+        assert "координаты только от −6 до 6" in repr(plane), repr(plane)

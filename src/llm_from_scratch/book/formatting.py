@@ -11,7 +11,10 @@ EXPONENT_FROM = 1e9  # from here on a number prints in exponent form, so it neve
 
 
 def num(x: float, decimals: int = DECIMALS) -> str:
-    """Fixed decimals (exponent form from 1e9 on); a value that rounds to zero prints without a minus sign."""
+    """Fixed decimals (exponent form from 1e9 on); a value that rounds to zero prints without a minus sign; an infinity
+    as ∞ or −∞ (a masked score), not a number as NaN."""
+    if not np.isfinite(float(x)):
+        return "NaN" if np.isnan(float(x)) else ("∞" if float(x) > 0 else "−∞")
     if abs(float(x)) >= EXPONENT_FROM:
         return f"{float(x):.{decimals}e}"
     text = f"{float(x):.{decimals}f}"

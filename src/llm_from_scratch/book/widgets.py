@@ -219,10 +219,11 @@ def show_snapshot(html: str, plain: str, svg: str | None = None) -> None:
     display(bundle, raw=True)
 
 
-def snapshot(parts: list[Figure | Section | str]) -> None:
-    """Show a default state statically, for readers without a kernel: a note that it is a snapshot, then figures
-    (each with its table folded beneath it), sections and text, each output marked as the snapshot."""
-    note = book_text("widget.snapshot")
+def snapshot(parts: list[Figure | Section | str], note: str | None = None) -> None:
+    """Show a state statically, for readers without a kernel: a note that it is a snapshot (at the default values,
+    unless ``note`` says at which), then figures (each with its table folded beneath it), sections and text, each
+    output marked as the snapshot."""
+    note = note or book_text("widget.snapshot")
     show_snapshot(f"<p><em>{escape(note)}</em></p>", note)
     for part in parts:
         if isinstance(part, Figure):

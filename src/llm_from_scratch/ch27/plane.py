@@ -21,7 +21,7 @@ import traitlets
 from IPython.display import HTML, display
 
 from ..book.figures import Figure
-from ..book.formatting import num, trimmed
+from ..book.formatting import num, places, trimmed
 from ..book.text import language
 from ..book.tolerances import FLOAT_NOISE
 from ..book.widgets import LiveWidget, NotDrawn, esm, lang_div, snapshot
@@ -53,8 +53,11 @@ def default_vectors(query: object = None, key: object = None, value: object = No
     for letter, given, default in zip("qkv", (query, key, value), worked):
         matrix = default if given is None else np.asarray(getattr(given, "data", given), dtype=np.float64)
         matrix = matrix[0] if matrix.ndim == 3 and matrix.shape[0] == 1 else matrix
-        if matrix.shape != (2, 2) or not np.isfinite(matrix).all():
+        if matrix.shape != (2, 2):
             raise ValueError(text("plane.two_by_two", name=letter.upper(), shape=list(np.shape(given))))
+        if not (np.isfinite(matrix).all() and (np.abs(matrix) <= LIMIT).all()):  # 3e200, inf, nan: off the plane
+            raise ValueError(text("plane.outside", name=letter.upper(), limit=trimmed(LIMIT),
+                                  value=num(matrix.flat[np.argmax(~(np.abs(matrix) <= LIMIT))], 2)))
         rows[letter] = matrix
     return {name: tuple(float(c) for c in rows[name[0]][int(name[1])]) for name in NAMES}
 
@@ -64,9 +67,17 @@ CHAPTERS = Stages(math.sqrt(2))  # the head's stages at d_k = 2: the scores divi
 
 @dataclass(frozen=True)
 class PlaneState:
+    """The head on the plane's vectors as they stand; ``origin``, the vectors its moves started from (where the plane
+    opened, or the worked example, after the button that returns to it)."""
+
     vectors: dict[str, tuple[float, float]]
     run: HeadRun
     stages: Stages = CHAPTERS
+    origin: dict[str, tuple[float, float]] | None = None
+
+    @property
+    def started(self) -> dict[str, tuple[float, float]]:
+        return self.origin or default_vectors()
 
     @property
     def scores(self) -> np.ndarray:
@@ -85,10 +96,29 @@ class PlaneState:
         return self.run.output[0]
 
 
-def plane_state(vectors: dict[str, tuple[float, float]], stages: Stages = CHAPTERS) -> PlaneState:
-    """The engine's head on the vectors as they stand, with ``stages`` (a cell's divisor and softmax axis)."""
+def plane_state(vectors: dict[str, tuple[float, float]], stages: Stages = CHAPTERS,
+                origin: dict[str, tuple[float, float]] | None = None) -> PlaneState:
+    """The engine's head on the vectors as they stand, with ``stages`` (a cell's divisor and softmax axis), moved
+    from ``origin`` (the worked example unless given)."""
     q, k, v = ([[vectors[f"{role}{i}"] for i in (0, 1)]] for role in "qkv")
-    return PlaneState(dict(vectors), run_head(q, k, v, stages=stages), stages)
+    return PlaneState(dict(vectors), run_head(q, k, v, stages=stages), stages, dict(origin or default_vectors()))
+
+
+def same_vectors(a: dict[str, tuple[float, float]], b: dict[str, tuple[float, float]]) -> bool:
+    return all(np.allclose(a[n], b[n], atol=FLOAT_NOISE, rtol=0) for n in NAMES)
+
+
+# the plane's title and its text alternative, by whose vectors it shows
+WHOSE = {"worked": ("plane.title.worked", "plane.alt.worked"), "given": ("plane.title.given", "plane.alt.given"),
+         "moved": ("plane.title.moved", "plane.alt.moved")}
+
+
+def whose(state: PlaneState, given: dict[str, tuple[float, float]]) -> tuple[str, str]:
+    """Whose vectors the plane shows, by their values (the worked example's, the cell's ``given``, or moved): the
+    keys of its title and of its text alternative."""
+    if same_vectors(state.vectors, default_vectors()):
+        return WHOSE["worked"]
+    return WHOSE["given" if same_vectors(state.vectors, given) else "moved"]
 
 
 def divided_by(stages: Stages) -> str:
@@ -102,8 +132,9 @@ def subscripted(vector: str) -> str:
 
 
 def coordinates(point) -> str:
-    """(3, 0), (0, 4.5), (1.03, 2.92): each coordinate to two decimals at most, as a person writes it."""
-    return "(" + ", ".join(trimmed(c) for c in point) + ")"
+    """(3, 0), (0.00, 4.50), (1.03, 2.92): whole numbers as they are, else both coordinates to two decimals."""
+    decimals = places(point, 2)
+    return "(" + ", ".join(num(c, decimals) for c in point) + ")"
 
 
 def weights_said(state: PlaneState) -> str:
@@ -293,17 +324,19 @@ def plane_svg(state: PlaneState, selected: str = FIRST_SELECTED) -> str:
     return "".join(parts) + "</svg>"
 
 
-def plane_description(state: PlaneState) -> str:
-    """The figure's text alternative: every vector, the scores and the weights."""
+def plane_description(state: PlaneState, given: dict[str, tuple[float, float]]) -> str:
+    """The figure's text alternative: whose vectors (``whose``), every vector, the scores and the weights."""
     vectors = ", ".join(f"{subscripted(n)} = {coordinates(state.vectors[n])}" for n in NAMES)
     outputs = ", ".join(f"{subscripted(f'o{i}')} = {coordinates(o)}" for i, o in enumerate(state.outputs))
-    return text("plane.alt", vectors=vectors, weights=weights_said(state), outputs=outputs)
+    return text(whose(state, given)[1], vectors=vectors, weights=weights_said(state), outputs=outputs)
 
 
-def plane_figure(state: PlaneState, selected: str = FIRST_SELECTED) -> Figure:
-    """One state of the planes as the chapter's figures are: the SVG, and its text alternative beneath it
-    (what a reader without a kernel sees; nbval compares both by what they show)."""
-    return Figure(plane_svg(state, selected), text("plane.title"), plane_description(state))
+def plane_figure(state: PlaneState, selected: str = FIRST_SELECTED, given: dict | None = None) -> Figure:
+    """One state of the planes as the chapter's figures are: the SVG, its title (whose vectors, by value) and its
+    text alternative beneath it (what a reader without a kernel sees; nbval compares both by what they show)."""
+    given = given or default_vectors()
+    return Figure(plane_svg(state, selected), text(whose(state, given)[0]),
+                  plane_description(state, given))
 
 
 # --- the live plane ----------------------------------------------------------------------
@@ -320,8 +353,9 @@ class VectorPlane(anywidget.AnyWidget):
     """The rows of Q, K and V as arrows to move (``VectorPlane(Q, K, V, A)``; the worked example's by default),
     the head computed with the stages the cells' A was (its divisor, its softmax's axis; the chapter's without A):
     ``move("k1", x, y)`` moves a tip, ``weights`` is the engine's weight matrix now, ``reset()`` returns to where
-    the plane opened. The browser draws the SVG the kernel
-    sends; a drag sends only its latest position while a reply is pending."""
+    the plane opened, ``reset(worked=True)`` to the worked example. A plane shown after this one replaces it
+    (``replaced``): its challenges judge the plane on the page. The browser draws the SVG the kernel sends; a drag
+    sends only its latest position while a reply is pending."""
 
     _esm = esm(PLANE_ASSETS / "plane.js")
     _css = PLANE_ASSETS / "plane.css"
@@ -332,28 +366,31 @@ class VectorPlane(anywidget.AnyWidget):
     announce = traitlets.Unicode("").tag(sync=True)
     description = traitlets.Unicode("").tag(sync=True)
     reset_label = traitlets.Unicode("").tag(sync=True)
+    worked_label = traitlets.Unicode("").tag(sync=True)  # a second button, when the plane opened on other vectors
     keys_label = traitlets.Unicode("").tag(sync=True)
     positions = traitlets.Dict().tag(sync=True)  # each vector's [x, y], for the range inputs
     lang = traitlets.Unicode("").tag(sync=True)
+    shown: VectorPlane | None = None  # the plane shown last in this kernel
 
     def __new__(cls, query: object = None, key: object = None, value: object = None, weights: object = None,
                 **kwargs):
         try:
             default_vectors(query, key, value)
-        except ValueError as error:  # not two rows of two: an object that says so, not a traceback
+        except ValueError as error:  # not two rows of two, or off the plane: an object that says so, no traceback
             return NotOnThePlane(str(error))
         return super().__new__(cls, **kwargs)
 
     def __init__(self, query: object = None, key: object = None, value: object = None, weights: object = None,
                  **kwargs) -> None:
         self.start = default_vectors(query, key, value)  # where the plane opens and what its button returns to
-        worked = self.start == default_vectors()
+        worked = same_vectors(self.start, default_vectors())
         super().__init__(lang=language(), reset_label=text("plane.reset" if worked else "plane.reset_given"),
-                         keys_label=text("plane.keys"), **kwargs)
+                         worked_label="" if worked else text("plane.reset"), keys_label=text("plane.keys"), **kwargs)
         self.selected = FIRST_SELECTED
+        self.replaced = False
         # the cells' A: how they computed it from the vectors the plane opens with, checked on their numbers
         self.stages = self._cells_stages(weights) if weights is not None else None
-        self.state = plane_state(self.start, self.stages or CHAPTERS)
+        self.state = plane_state(self.start, self.stages or CHAPTERS, self.start)
         self.note = stages_note("stages.plane", self.stages, weights, self.state.weights[0], 2)
         self._draw()
         self.on_msg(self._on_message)
@@ -373,23 +410,29 @@ class VectorPlane(anywidget.AnyWidget):
         if not (math.isfinite(x) and math.isfinite(y)):
             raise ValueError(text("plane.not_finite", name=subscripted(vector)))
         point = (min(max(float(x), -LIMIT), LIMIT), min(max(float(y), -LIMIT), LIMIT))
-        self.state = plane_state({**self.state.vectors, vector: point}, self.state.stages)
+        self.state = plane_state({**self.state.vectors, vector: point}, self.state.stages, self.state.origin)
         if vector[0] == "q":
             self.selected = vector
         self._draw()
         return self.state
 
-    def reset(self) -> PlaneState:
-        self.state = plane_state(self.start, self.state.stages)
+    def reset(self, worked: bool = False) -> PlaneState:
+        """Back to where the plane opened, or to the worked example's vectors; moves count from there."""
+        origin = default_vectors() if worked else self.start
+        self.state = plane_state(origin, self.state.stages, origin)
         self._draw()
         return self.state
 
     def show(self) -> None:
-        """What the plane computes, where the cells it follows are not the chapter's; the default state as a static
-        image (for readers without a kernel), then the live plane."""
+        """What the plane computes, where the cells it follows are not the chapter's; the state it opens in as a
+        static image (for readers without a kernel), then the live plane. It replaces the plane shown before."""
+        if VectorPlane.shown is not None and VectorPlane.shown is not self:
+            VectorPlane.shown.replaced = True
+        VectorPlane.shown = self
         if self.note:
             display(HTML(lang_div(f"<p>{escape(self.note)}</p>")))
-        snapshot([plane_figure(self.state, self.selected)])
+        at = None if same_vectors(self.start, default_vectors()) else text("plane.snapshot_given")
+        snapshot([plane_figure(self.state, self.selected, self.start)], at)
         display(LiveWidget([self], text("plane.repr")))
 
     def __repr__(self) -> str:
@@ -397,7 +440,7 @@ class VectorPlane(anywidget.AnyWidget):
 
     def _draw(self) -> None:
         with self.hold_sync():  # one message to the browser, not one per trait
-            self.description = plane_description(self.state)
+            self.description = plane_description(self.state, self.start)
             self.svg = plane_svg(self.state, self.selected)
             self.positions = {name: list(point) for name, point in self.state.vectors.items()}
             self.announce = weights_said(self.state)
@@ -414,4 +457,4 @@ class VectorPlane(anywidget.AnyWidget):
             self.selected = content["select"]
             self._draw()
         elif content.get("reset"):
-            self.reset()
+            self.reset(worked=content["reset"] == "worked")

@@ -20,7 +20,9 @@ function render({ model, el }) {
   live.setAttribute("aria-live", "polite");
   const reset = document.createElement("button");
   reset.type = "button";
-  root.append(figure, keys, controls, live, reset);
+  const worked = document.createElement("button");  // only when the plane opened on vectors of the cells' own
+  worked.type = "button";
+  root.append(figure, keys, controls, live, reset, worked);
   const inputs = {};  // each vector's x and y
   for (const name of names) {
     const group = document.createElement("fieldset");
@@ -72,6 +74,8 @@ function render({ model, el }) {
     keys.textContent = model.get("keys_label");
     live.textContent = model.get("announce");
     reset.textContent = model.get("reset_label");
+    worked.textContent = model.get("worked_label");
+    worked.hidden = !model.get("worked_label");
   };
   const mark = () => {  // the vector whose input has the focus is ringed in the figure
     figure.querySelector(".plane-tip.chosen")?.classList.remove("chosen");
@@ -121,7 +125,8 @@ function render({ model, el }) {
   });
   controls.addEventListener("input", (event) => { if (event.target.dataset.name) moved(event.target.dataset.name); });
   reset.addEventListener("click", () => model.send({ reset: true }));
-  const unfollow = [follow(model, ["announce", "lang", "description", "keys_label", "reset_label"], words),
+  worked.addEventListener("click", () => model.send({ reset: "worked" }));
+  const unfollow = [follow(model, ["announce", "lang", "description", "keys_label", "reset_label", "worked_label"], words),
                     follow(model, ["svg"], draw), follow(model, ["positions"], place)];
   return () => unfollow.forEach((undo) => undo());
 }

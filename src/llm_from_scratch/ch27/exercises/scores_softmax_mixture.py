@@ -12,20 +12,32 @@ stands; a state that misses says what is missing, in numbers.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
 from ...book.answers import AnswerFormatError
 from ...book.declare import Exercise, choice_exercise
 from ...book.formatting import num, trimmed, vector
-from ...book.verdicts import Judgement, own, right, wrong
+from ...book.verdicts import Judgement, Phrase, own, right, wrong
 from ...engine.closed_form import array_softmax
 from ..evidence import LearnerEvidence
 from ..given import given
 from ..mistakes import (
     Asked,
 )
-from ..plane import NAMES, PlaneState, VectorPlane, coordinates, default_vectors, plane_state, subscripted
+from ..plane import (
+    LIMIT,
+    NAMES,
+    PlaneState,
+    VectorPlane,
+    coordinates,
+    default_vectors,
+    divided_by,
+    plane_state,
+    same_vectors,
+    subscripted,
+)
 from ..strings import text
 from .judging import Example, HeadJudge, worked_facts, worked_prompt_fields
 
@@ -37,8 +49,11 @@ PARALLEL_DEGREES = 8.0  # an arrow this close in angle to another points along i
 
 
 def read_plane(answer: object, form: str) -> PlaneState:
-    """The plane's state: a VectorPlane, its ``state``, or the six vectors by name."""
+    """The plane's state: a VectorPlane (not one a later plane replaced), its ``state``, or the six vectors by
+    name (moved from the worked example)."""
     if isinstance(answer, VectorPlane):
+        if answer.replaced:
+            raise AnswerFormatError(text("challenge.replaced"))
         return answer.state
     if isinstance(answer, PlaneState):
         return answer
@@ -51,21 +66,45 @@ def read_plane(answer: object, form: str) -> PlaneState:
 
 
 def _moved(state: PlaneState) -> list[str]:
-    """The vectors away from the worked example (by more than a tip one can see move)."""
-    start = default_vectors()
-    return [n for n in NAMES if not np.allclose(state.vectors[n], start[n], atol=POSITION, rtol=0)]
+    """The vectors away from where the plane's moves started (by more than a tip one can see move)."""
+    return [n for n in NAMES if not np.allclose(state.vectors[n], state.started[n], atol=POSITION, rtol=0)]
 
 
-def _only(state: PlaneState, vector: str) -> Judgement | None:
-    """A wrong judgement if other vectors moved or this one did not; None if only ``vector`` moved."""
-    moved = _moved(state)
-    others = [n for n in moved if n != vector]
-    if others:
-        moved_to = ", ".join(f"{subscripted(n)} = {coordinates(state.vectors[n])}" for n in others)
-        return wrong(None, "challenge.others", moved=moved_to, name=subscripted(vector), reset=text("plane.reset"))
-    if vector not in moved:
-        return wrong(None, "challenge.unmoved", name=subscripted(vector), at=coordinates(state.vectors[vector]))
-    return None
+def _origin(state: PlaneState) -> PlaneState:
+    """The plane as its moves started, computed with the same stages."""
+    return plane_state(state.started, state.stages, state.started)
+
+
+def _back(state: PlaneState) -> str:
+    """The button that takes the plane back to where its moves started."""
+    return text("plane.reset" if same_vectors(state.started, default_vectors()) else "plane.reset_given")
+
+
+def _mover(vector: str, unfit: Callable[[PlaneState], Phrase | None]):
+    """How a move's answer is read: the plane's state, if this task fits the vectors its moves started from
+    (``unfit`` says why not) and only ``vector`` moved; otherwise one line saying what to do, and nothing judged
+    or stored."""
+
+    def read(answer: object, form: str) -> PlaneState:
+        state = read_plane(answer, form)
+        origin = _origin(state)
+        why = (Phrase("challenge.unfit.columns") if origin.stages.axis != 2 else None) or unfit(origin)
+        if why:
+            worked = same_vectors(state.started, default_vectors())
+            raise AnswerFormatError(text("challenge.unfit", why=text(why.key, **why.fields),
+                                         then="" if worked else text("challenge.unfit.then",
+                                                                     button=text("plane.reset"))))
+        others = [n for n in _moved(state) if n != vector]
+        if others:
+            moved_to = ", ".join(f"{subscripted(n)} = {coordinates(state.vectors[n])}" for n in others)
+            raise AnswerFormatError(text("challenge.others", moved=moved_to, name=subscripted(vector),
+                                         reset=_back(state)))
+        if vector not in _moved(state):
+            raise AnswerFormatError(text("challenge.unmoved", name=subscripted(vector),
+                                         at=coordinates(state.vectors[vector])))
+        return state
+
+    return read
 
 
 def _angle(a, b) -> float:
@@ -86,10 +125,16 @@ def _start() -> PlaneState:
 
 # --- 1: equal weights ----------------------------------------------------------------------
 
+def _equal_unfit(origin: PlaneState) -> Phrase | None:
+    """Equal weights need a q₀ with a length, and weights that are not equal already."""
+    if not np.any(origin.vectors["q0"]):
+        return Phrase("challenge.unfit.zero_query", {"name": "q₀"})
+    if abs(origin.weights[0, 0] - 0.5) <= EQUAL_WEIGHTS:
+        return Phrase("challenge.unfit.equal_already", _row(origin, 0))
+    return None
+
+
 def _equal(state: PlaneState, expected, ev) -> Judgement:
-    missing = _only(state, "k1")
-    if missing:
-        return missing
     fields = {**_row(state, 0), "k1": coordinates(state.vectors["k1"])}
     if abs(state.weights[0, 0] - 0.5) <= EQUAL_WEIGHTS:
         return right(own("right"), **fields)
@@ -115,12 +160,21 @@ def _gap(state: PlaneState) -> float:
     return float(state.scaled[1, 1] - state.scaled[1, 0])
 
 
+def _strong_unfit(origin: PlaneState) -> Phrase | None:
+    """A weight of 0.9 for k₁ must not hold already, and some q₁ on the plane must give it: the largest gap a q₁
+    inside the plane's square makes is LIMIT·(|Δx| + |Δy|) of k₁ − k₀, over the divisor."""
+    if origin.weights[1, 1] >= STRONG_WEIGHT:
+        return Phrase("challenge.unfit.strong_already", {**_row(origin, 1), "goal": num(STRONG_WEIGHT, 1)})
+    apart = np.abs(np.subtract(origin.vectors["k1"], origin.vectors["k0"])).sum()
+    if LIMIT * apart / origin.stages.divisor < math.log(STRONG_WEIGHT / (1 - STRONG_WEIGHT)):
+        return Phrase("challenge.unfit.strong_reach", {"goal": num(STRONG_WEIGHT, 1), "limit": trimmed(LIMIT)})
+    return None
+
+
 def _strong(state: PlaneState, expected, ev) -> Judgement:
-    missing = _only(state, "q1")
-    if missing:
-        return missing
     q1 = state.vectors["q1"]
     fields = {**_row(state, 1), "q1": coordinates(q1), "o1": coordinates(state.outputs[1]),
+              "scale": divided_by(state.stages).removeprefix("÷ "),
               "v1": coordinates(state.vectors["v1"]), "gap": num(_gap(state), 2), "length": trimmed(np.hypot(*q1)),
               "need": num(math.log(STRONG_WEIGHT / (1 - STRONG_WEIGHT)), 2), "goal": num(STRONG_WEIGHT, 1)}
     if state.weights[1, 1] >= STRONG_WEIGHT:
@@ -144,11 +198,18 @@ def _strong_facts(expected, ev) -> dict[str, str]:
 
 # --- 3: a query twice as long -------------------------------------------------------------
 
+def _long_unfit(origin: PlaneState) -> Phrase | None:
+    """Doubling needs a q₀ with a length, and 2·q₀ inside the plane."""
+    q0 = np.array(origin.vectors["q0"])
+    if not q0.any():
+        return Phrase("challenge.unfit.zero_long", {})
+    if (np.abs(2 * q0) > LIMIT).any():
+        return Phrase("challenge.unfit.long_reach", {"target": coordinates(2 * q0), "limit": trimmed(LIMIT)})
+    return None
+
+
 def _long(state: PlaneState, expected, ev) -> Judgement:
-    missing = _only(state, "q0")
-    if missing:
-        return missing
-    start, q0 = _start(), np.array(state.vectors["q0"])
+    start, q0 = _origin(state), np.array(state.vectors["q0"])
     original = np.hypot(*start.vectors["q0"])
     along = np.array(start.vectors["q0"]) / original  # the original direction, length 1
     fields = {**_row(state, 0), "q0": coordinates(q0), "start": coordinates(start.vectors["q0"]),
@@ -178,9 +239,10 @@ def _nothing_expected(ev: LearnerEvidence) -> None:
     return None
 
 
-def _move(exercise_id: str, **declared) -> Exercise:
-    """A move on the plane: its answer is the plane, judged once its prediction was answered."""
-    return Exercise(exercise_id, "state", expected=_nothing_expected, read=read_plane,
+def _move(exercise_id: str, vector: str, unfit: Callable[[PlaneState], Phrase | None], **declared) -> Exercise:
+    """A move of ``vector`` on the plane: its answer is the plane, judged once its prediction was answered, where
+    the task fits the vectors the moves started from."""
+    return Exercise(exercise_id, "state", expected=_nothing_expected, read=_mover(vector, unfit),
                     after=f"{exercise_id}-prediction", **declared)
 
 
@@ -227,7 +289,7 @@ EXERCISES = (
         misconceptions={"a": "equal-needs-identical", "b": "equal-length", "d": "perpendicular-zero-weight"},
     ),
     _move(
-        "plane-equal",
+        "plane-equal", "k1", _equal_unfit,
         notebook="02_scores_softmax_mixture", example=Example.worked,
         skills=("skill.dot-products",),
         judge=_equal,
@@ -241,7 +303,7 @@ EXERCISES = (
         misconceptions={"a": "length-cancels", "b": "weights-scale", "d": "longer-divides-more"},
     ),
     _move(
-        "plane-long",
+        "plane-long", "q0", _long_unfit,
         notebook="02_scores_softmax_mixture", example=Example.worked,
         skills=("skill.scaling",),
         judge=_long,
@@ -255,7 +317,7 @@ EXERCISES = (
         misconceptions={"a": "aims-at-value", "c": "length-irrelevant", "d": "keys-only"},
     ),
     _move(
-        "plane-strong",
+        "plane-strong", "q1", _strong_unfit,
         notebook="02_scores_softmax_mixture", example=Example.worked,
         skills=("skill.row-softmax",),
         judge=_strong,
