@@ -22,7 +22,7 @@ def test_a_whole_vector_or_matrix_prints_without_decimals():
 def test_any_other_keeps_the_decimals_in_every_entry():
     assert vector([1.0, 0.985834]) == "[1.000000,0.985834]"
     assert matrix([[1.0, 0.0], [0.5, 0.5]], 3) == "[[1.000,0.000], [0.500,0.500]]", "decided for the whole matrix"
-    assert vector([1.0, np.nan]) == "[1.000000,NaN]"
+    assert vector([1.0, np.nan]) == "[1,NaN]", "no number is not a decimal: it does not decide the places"
     assert vector([1e12, 2.0]) == "[1.000000e+12,2.000000]", "a number too large to write out is not whole"
 
 

@@ -277,3 +277,17 @@ def test_02s_try_it_reaches_the_plane_which_shows_the_learners_weights(lang):
     assert said("stages.follows", lang, widget=said("stages.plane", lang).capitalize(), divided="÷ 2",
                 along=said("stages.along_rows", lang)) in outputs_of(notebook, "plane = VectorPlane(Q, K, V, A)",
                                                                      "text/html")
+
+
+def test_an_answer_on_masked_scores_is_judged_on_them_and_a_row_masked_throughout_has_none():
+    cells = lab()
+    masked = cells["S"] + Tensor([[[0, -np.inf], [0, 0]]])  # the next chapter's causal mask
+    right = check("weights", [1, 0], S=masked)
+    assert right.correct and said("read.formula", name="S", formula="QKᵀ/√2 + M") in right.message, right.message
+    assert not check("weights", [0.5, 0.5], S=masked).correct
+    assert kept("weights") == ([], [True, False])
+    nothing = check("weights", [1, 0], S=masked + Tensor([[[-np.inf, 0], [0, 0]]]))
+    assert not nothing.readable and said("given.undefined", names="S") in nothing.message
+    assert kept("weights") == ([], [True, False]), "a row with no weights stores nothing"
+    refused = check("weights", [1, 0], S=cells["S"] + Tensor([[[0, np.inf], [0, 0]]]))
+    assert not refused.readable and said("given.not_numbers", name="S") in refused.message

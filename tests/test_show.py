@@ -123,7 +123,9 @@ def test_weights_along_the_wrong_axis_are_titled_by_it_and_say_their_rows_do_not
     [columns] = as_shown((((Q @ K.transpose(1, 2)) / 2).softmax(1), "weights"))
     assert columns.title == "softmax(QKᵀ/2, axis=1): weights, not the head's on these inputs"
     note = "Not every row sums to 1, so these are not the weights of a softmax along rows."
-    assert note in columns.svg and columns.table.endswith(note) and "Σ = 1.040733" in columns.table
+    assert note in " ".join(re.findall(r"<text[^>]*>([^<]*)</text>", columns.svg)) or note in " ".join(
+        re.findall(r"<!-- (.*?) -->", columns.svg)), "said under the map, in lines of its width"
+    assert columns.table.endswith(note) and "Σ = 1.040733" in columns.table
     [rows] = as_shown(((Q @ K.transpose(1, 2)).softmax(2), "weights"))
     assert note not in rows.svg and note not in rows.table
 
@@ -147,3 +149,26 @@ def test_check_takes_a_tensor_a_cell_computed_its_batch_axis_of_one_dropped():
 def test_none_is_told_what_it_usually_is():
     with pytest.raises(ValueError, match="Показывать нечего: здесь None.*retain_grad"):
         matrix_figures(Tensor([[1.0]]).grad, "grad-query")
+
+
+def test_a_masked_score_is_drawn_as_minus_infinity_on_white_with_words_and_no_warning():
+    import warnings
+
+    from llm_from_scratch.book.figures import contrast_ratio
+    from llm_from_scratch.book.text import set_language
+
+    set_language("en")
+    Q, K = Tensor([[[0, 3], [2, -1]]]), Tensor([[[3, 0], [-1, 2]]])
+    S = Q @ K.transpose(1, 2) / math.sqrt(2) + Tensor([[[0, -np.inf], [-np.inf, -np.inf]]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no RuntimeWarning from the package's own arithmetic on −∞
+        [scores] = as_shown((S, "scaled"))
+        [weights] = as_shown((S.softmax(2), "weights"))
+    assert scores.table.splitlines()[1].split()[1:] == ["0", "−∞"]
+    assert "A white cell holds −∞ (minus infinity)" in scores.table
+    cells = re.findall(r'style="fill: (#[0-9a-f]{6}); stroke: (#[0-9a-f]{6})', scores.svg)
+    assert ("#ffffff", "#737373") in cells, "a −∞ cell is white in a grey edge, not a colour of the map"
+    assert contrast_ratio((1, 1, 1), (0, 0, 0)) >= 4.5
+    assert weights.table.splitlines()[2].split() == ["q_1", "—", "—", "Σ", "=", "—"]
+    assert "Row q_1 has no weights: every score in it is −∞" in weights.table and "NaN" in weights.table
+    assert "Not every row sums to 1" not in weights.table, "the one row with weights sums to 1"

@@ -26,7 +26,7 @@ from matplotlib.figure import Figure as MplFigure
 from matplotlib.patches import Rectangle
 
 from .blocks import FRAMES
-from .formatting import num, places, powers_of_two, table
+from .formatting import cell, num, places, powers_of_two, table
 from .text import book_text, language
 
 matplotlib.rcParams.update({
@@ -138,6 +138,9 @@ def _frame(ax: Axes, role: str) -> None:
                                clip_on=False))
 
 
+CAPTION_CHARACTERS_PER_INCH = 13  # at font size 9: a longer line under a heatmap is broken into lines
+
+
 def heatmap(matrix, row_labels, column_labels, title: str, row_axis: str, column_axis: str,
             role: str | None = "score", row_sums: bool = False,
             value_range: tuple[float, float] | None = None, note: str = "") -> Figure:
@@ -148,7 +151,8 @@ def heatmap(matrix, row_labels, column_labels, title: str, row_axis: str, column
     rows, columns = matrix.shape
     fig = MplFigure(figsize=(1.3 * columns + 2.4, 0.75 * rows + 1.4))
     ax = fig.subplots()
-    low, high = value_range if value_range else (float(matrix.min()), float(matrix.max()))
+    finite = matrix[np.isfinite(matrix)]
+    low, high = value_range or ((float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0))
     if math.isclose(low, high, rel_tol=1e-9, abs_tol=1e-12):
         # values that differ only by rounding (row sums of 1 and 1 − 2⁻⁵³, which depend on numpy's order of
         # summing) are one value: one colour, not the colormap's two ends
@@ -156,12 +160,13 @@ def heatmap(matrix, row_labels, column_labels, title: str, row_axis: str, column
     norm, colormap = Normalize(low, high), matplotlib.colormaps[COLORMAP]
     decimals = places(matrix)
     for (i, j), value in np.ndenumerate(matrix):
-        shade = norm(value)
         # one patch per cell, so its colour is written into the SVG as text (an image would be opaque bytes);
-        # a thin edge of the same colour leaves no light seam between neighbouring cells
-        colour = colormap(shade)
-        ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor=colour, edgecolor=colour, linewidth=0.5))
-        ax.text(j, i, num(value, decimals), ha="center", va="center", fontsize=10, color=text_colour(colour))
+        # a thin edge of the same colour leaves no light seam between neighbouring cells. A cell with no finite
+        # number (−∞, a masked score; NaN) is white in a grey edge: no colour of the map, black text on it
+        colour = colormap(norm(value)) if np.isfinite(value) else (1.0, 1.0, 1.0, 1.0)
+        edge = colour if np.isfinite(value) else "0.45"
+        ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor=colour, edgecolor=edge, linewidth=0.5))
+        ax.text(j, i, cell(value, decimals), ha="center", va="center", fontsize=10, color=text_colour(colour))
     ax.set_xlim(-0.5, columns - 0.5)
     ax.set_ylim(rows - 0.5, -0.5)  # the first row on top, as a matrix is written
     ax.set_xticks(range(columns), column_labels)
@@ -178,10 +183,15 @@ def heatmap(matrix, row_labels, column_labels, title: str, row_axis: str, column
     if row_sums:
         sums = matrix.sum(axis=1)
         for i, total in enumerate(sums):
-            ax.text(columns - 0.4, i, f"Σ = {num(total)}", ha="left", va="center", fontsize=10)
-        alt = "\n".join(line + ("" if i == 0 else f"   Σ = {num(sums[i - 1])}")
+            ax.text(columns - 0.4, i, f"Σ = {cell(total)}", ha="left", va="center", fontsize=10)
+        alt = "\n".join(line + ("" if i == 0 else f"   Σ = {cell(sums[i - 1])}")
                         for i, line in enumerate(alt.splitlines()))
+    words = [book_text(key) for key, found in (("figure.infinite", np.isinf(matrix).any()),
+                                                ("figure.no_number", np.isnan(matrix).any())) if found]
+    note = "\n".join(line for line in (note, *words) if line)  # what −∞ and — mean, for every reader
     caption = "\n".join(line for line in (role and book_text(FRAMES[role].caption), note) if line)
+    caption = "\n".join(textwrap.fill(line, int(CAPTION_CHARACTERS_PER_INCH * fig.get_figwidth()))
+                        for line in caption.splitlines())  # within the figure's width, never widening it
     if caption:
         fig.text(0.5, -0.06, caption, ha="center", va="top", fontsize=9, style="italic", transform=ax.transAxes)
     return Figure(to_svg(fig), title, alt + (f"\n{note}" if note else ""))

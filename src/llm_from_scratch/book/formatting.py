@@ -21,6 +21,14 @@ def num(x: float, decimals: int = DECIMALS) -> str:
     return text[1:] if text.startswith("-") and float(text) == 0.0 else text
 
 
+NO_NUMBER = "—"  # a table's cell where no number exists (NaN): its note says why
+
+
+def cell(x: float, decimals: int = DECIMALS) -> str:
+    """A table's or a heatmap's cell: ``num``, or — where no number exists."""
+    return NO_NUMBER if np.isnan(float(x)) else num(x, decimals)
+
+
 def trimmed(x: float, decimals: int = 2) -> str:
     """At most ``decimals`` decimals, as a person writes a number: 3, 4.5, 2.92."""
     text = num(x, decimals)
@@ -31,6 +39,7 @@ def places(values, decimals: int = DECIMALS) -> int:
     """How many decimals every entry of a vector or matrix prints with: none when all are whole (up to float64
     rounding, and small enough to write out), else ``decimals`` for all, so 1 never stands beside 0.985834."""
     values = np.asarray(values, dtype=np.float64)
+    values = values[np.isfinite(values)]  # −∞ (a masked score) and NaN print as words, not by decimals
     whole = np.all((np.abs(values) < EXPONENT_FROM) & (np.abs(values - np.round(values)) < FLOAT_NOISE))
     return 0 if whole else decimals
 
@@ -76,7 +85,7 @@ def table(rows, row_labels, column_labels, decimals: int = DECIMALS) -> str:
     """A plain-text table with right-aligned numbers, all with the same decimals (``places``): the text
     alternative of a heatmap."""
     decimals = places(rows, decimals)
-    cells = [[num(x, decimals) for x in row] for row in np.asarray(rows)]
+    cells = [[cell(x, decimals) for x in row] for row in np.asarray(rows)]
     width = max([len(c) for r in cells for c in r] + [len(c) for c in column_labels])
     label_width = max(len(r) for r in row_labels)
     lines = [" " * label_width + "  " + "  ".join(c.rjust(width) for c in column_labels)]

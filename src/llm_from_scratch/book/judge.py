@@ -105,6 +105,8 @@ class Judge:
             raise AnswerFormatError(self.strings.text("given.unfit", names=", ".join(values))) from None
         if read.shape != expected.shape:
             raise AnswerFormatError(self.strings.text("given.form", shape=shape(expected.shape)))
+        if np.isnan(expected).any():  # a softmax of a row that is −∞ throughout: no weights exist to give
+            raise AnswerFormatError(self.strings.text("given.undefined", names=", ".join(values)))
         fields = {"difference": exercise.given.differs(values, ev, exercise.example(ev))}
         tolerance = max(exercise.given.tolerance, ROUNDED)
         if np.abs(read - expected).max(initial=0.0) <= tolerance:

@@ -17,7 +17,7 @@ from ..book.blocks import Section
 from ..book.figures import Figure, heatmap
 from ..book.formatting import labels
 from ..engine import Tensor
-from .reader import Reading, numbers, read, same
+from .reader import Reading, numbers, read, same, softmax_step
 from .stages import BY_NAME, BY_ROLE
 from .strings import text
 
@@ -139,12 +139,25 @@ NAMED_ONLY = {"raw-scores": "figure.raw_name", "scaled-scores": "figure.scaled_n
               "grad-query": "figure.grad_query_name", "grad-key": "figure.grad_key_name"}
 
 
-def _weights_note(matrix: np.ndarray) -> str:
-    """Under weights whose rows do not each sum to 1 (or hold a negative entry): that they are not a row's
-    weights."""
-    if np.all(matrix >= 0) and np.allclose(matrix.sum(axis=1), 1.0, rtol=0.0, atol=1e-6):
-        return ""
-    return text("figure.rows_not_one")
+def _weights_note(matrix: np.ndarray, normalized: np.ndarray | None) -> str:
+    """Under weights: the rows that have none because the softmax's input (``normalized``, where the graph records
+    it) is −∞ throughout them; that the rows are not a row's weights, where some finite row does not sum to 1 (or
+    holds a negative entry)."""
+    empty = np.isnan(matrix).all(axis=1)
+    masked = empty & (np.isneginf(normalized).all(axis=1) if normalized is not None else False)
+    rows_said = ", ".join(f"q_{i}" for i in np.flatnonzero(masked))
+    notes = [text("figure.no_weights", rows=rows_said)] if masked.any() else []
+    rows = matrix[~empty]
+    if not (np.all(rows >= 0) and np.allclose(rows.sum(axis=1), 1.0, rtol=0.0, atol=1e-6)):
+        notes.append(text("figure.rows_not_one"))
+    return "\n".join(notes)
+
+
+def _normalized(value: object, batch: int) -> np.ndarray | None:
+    """What the softmax at the end of ``value``'s graph normalized along the keys, batch element ``batch``; None
+    where the graph records no such softmax."""
+    step = softmax_step(value)
+    return step[1].data[batch] if step is not None and step[0] == 2 else None
 
 
 def matrix_figures(value: object, role: str | None = None) -> list[Figure]:
@@ -164,7 +177,7 @@ def matrix_figures(value: object, role: str | None = None) -> list[Figure]:
             title if len(found) == 1 else f"{title} · b = {b}", drawn.row_axis and text(drawn.row_axis),
             drawn.column_axis and text(drawn.column_axis), role=drawn.frame, row_sums=drawn.row_sums,
             value_range=(0.0, 1.0) if role == "weights" else None,
-            note=_weights_note(matrix) if role == "weights" else ""))
+            note=_weights_note(matrix, _normalized(value, b)) if role == "weights" else ""))
     return figures
 
 

@@ -16,8 +16,9 @@ import numpy as np
 def array_softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
     """e^x / Σ e^x along ``axis``; the maximum is subtracted first, so no exponential overflows."""
     x = np.asarray(x, dtype=np.float64)
-    e = np.exp(x - x.max(axis=axis, keepdims=True))
-    return e / e.sum(axis=axis, keepdims=True)
+    with np.errstate(invalid="ignore"):  # a row of −∞ alone (every key masked) has no softmax: NaN, no warning
+        e = np.exp(x - x.max(axis=axis, keepdims=True))
+        return e / e.sum(axis=axis, keepdims=True)
 
 
 def attention_weights(q: np.ndarray, k: np.ndarray) -> np.ndarray:

@@ -122,8 +122,9 @@ def log_softmax(x: Tensor, axis: int = -1) -> Tensor:
         raise ValueError(f"log_softmax axis {axis} is out of range for a tensor of rank {x.ndim}")
     if x.shape[axis] == 0:
         raise ValueError("log_softmax needs at least one element along its axis")
-    shifted = x.data - x.data.max(axis=axis, keepdims=True)
-    out = shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True))
+    with np.errstate(invalid="ignore"):  # a row of −∞ alone (every key masked) has no softmax: NaN, no warning
+        shifted = x.data - x.data.max(axis=axis, keepdims=True)
+        out = shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True))
 
     def backward(grad):
         # out_i = x_i - log Σ_j e^(x_j), so d out_i / d x_j = [i = j] - softmax(x)_j
