@@ -291,3 +291,18 @@ def test_an_answer_on_masked_scores_is_judged_on_them_and_a_row_masked_throughou
     assert kept("weights") == ([], [True, False]), "a row with no weights stores nothing"
     refused = check("weights", [1, 0], S=cells["S"] + Tensor([[[0, np.inf], [0, 0]]]))
     assert not refused.readable and said("given.not_numbers", name="S") in refused.message
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_the_answers_form_follows_the_shape_the_learners_values_give(lang):
+    set_language(lang)
+    rng = np.random.default_rng(0)
+    expected = {1: ("form.one", {}), 3: ("form.row", {"count": 3, "layout": "[a, b, c]"}),
+                21: ("form.row", {"count": 21, "layout": "[a, b, c, …]"})}
+    nouns = {"ru": {3: "чисел", 21: "числа"}, "en": {3: "numbers", 21: "numbers"}}[lang]
+    for tokens, (key, fields) in expected.items():
+        q, k = Tensor(rng.normal(size=(1, tokens, 2))), Tensor(rng.normal(size=(1, tokens, 2)))
+        form = said(key, lang, **fields, **({"numbers": nouns[tokens]} if "count" in fields else {}))
+        assert form in check("weights", ..., S=q @ k.transpose(1, 2)).message
+    assert said("form.matrix", lang, rows=21, columns=21) in check("scores", ..., Q=q, K=k).message
+    assert said("form.matrix", lang, rows=21, columns=21) != EXERCISE_BOOK.form("scores")

@@ -165,7 +165,7 @@ def test_a_masked_score_is_drawn_as_minus_infinity_on_white_with_words_and_no_wa
         [scores] = as_shown((S, "scaled"))
         [weights] = as_shown((S.softmax(2), "weights"))
     assert scores.table.splitlines()[1].split()[1:] == ["0", "−∞"]
-    assert "A white cell holds −∞ (minus infinity)" in scores.table
+    assert "A white cell holds ∞ or −∞ (infinity)" in scores.table
     cells = re.findall(r'style="fill: (#[0-9a-f]{6}); stroke: (#[0-9a-f]{6})', scores.svg)
     assert ("#ffffff", "#737373") in cells, "a −∞ cell is white in a grey edge, not a colour of the map"
     assert contrast_ratio((1, 1, 1), (0, 0, 0)) >= 4.5

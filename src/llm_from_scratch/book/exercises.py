@@ -13,7 +13,7 @@ exercises serve (``book.mastery``), ``review`` is the book's review policy (``bo
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..engine import Tensor
@@ -117,10 +117,12 @@ class ExerciseBook:
         key = exercise.key("variant_prompt") if variant and exercise.has("variant_prompt") else exercise.prompt
         return self.present.said(exercise, key, exercise.inputs(self.drawn(exercise_id, variant, snapshot)))
 
-    def form(self, exercise_id: str, variant: int = 0, snapshot: dict | None = None) -> str:
-        """How the exercise's answer is written on ``variant`` ("" where it is no numbers exercise)."""
+    def form(self, exercise_id: str, variant: int = 0, snapshot: dict | None = None,
+             values: Mapping[str, object] | None = None) -> str:
+        """How the exercise's answer is written on ``variant``, or on the learner's own ``values`` ("" where it is
+        no numbers exercise)."""
         exercise = self[exercise_id]
-        return self.judge.form(exercise, self.drawn(exercise_id, variant, snapshot)) if exercise.form else ""
+        return self.judge.form(exercise, self.drawn(exercise_id, variant, snapshot), values) if exercise.form else ""
 
     def title(self, exercise_id: str) -> str:
         return self.present.title(self[exercise_id])

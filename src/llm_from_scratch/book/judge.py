@@ -80,7 +80,7 @@ class Judge:
         ``values`` where they are not the example's; or why it cannot be read."""
         read = None
         try:
-            read = exercise.read(answer, self.form(exercise, ev))
+            read = exercise.read(answer, self.form(exercise, ev, values))
             if values and not are_the_exercises(exercise, values, ev):
                 return self._on_own_values(exercise, read, values, ev)
             verdict = exercise.judge(read, exercise.expected(ev), ev)
@@ -91,8 +91,16 @@ class Judge:
             numbers = issubclass(type(read), np.ndarray)  # type(): a hostile answer's __class__ may raise
             return Unread(f"{self._read_as(read)} {why}" if numbers else why, error.pending)
 
-    def form(self, exercise: Exercise, ev: Any) -> str:
-        """How a numbers exercise's answer is written on ``ev`` ("" for other kinds)."""
+    def form(self, exercise: Exercise, ev: Any, values: Mapping[str, object] | None = None) -> str:
+        """How a numbers exercise's answer is written on ``ev`` ("" for other kinds); on the learner's own
+        ``values``, where the answer they make has another shape, that shape in words (``shape_form``)."""
+        if values and exercise.given and not are_the_exercises(exercise, values, ev):
+            try:
+                own = np.shape(exercise.given.answer({name: as_array(v) for name, v in values.items()}))
+            except (ValueError, IndexError):
+                own = None
+            if own is not None and own != np.shape(exercise.expected(ev)):
+                return shape_form(self.strings, own)
         return say(self.strings, exercise, exercise.form, exercise.inputs(ev)) if exercise.form else ""
 
     def _on_own_values(self, exercise: Exercise, read: np.ndarray, values: Mapping[str, object], ev: Any
@@ -139,3 +147,18 @@ def are_the_exercises(exercise: Exercise, values: Mapping[str, object], ev: Any)
     ours = exercise.given.chapter(exercise.example(ev))
     return all(as_array(values[name]).shape == ours[name].shape and np.allclose(
         as_array(values[name]), ours[name], rtol=0.0, atol=FLOAT_NOISE) for name in exercise.given.names)
+
+
+def shape_form(strings: Catalogue, dims: tuple[int, ...]) -> str:
+    """An answer of shape ``dims`` in words, as a form says it: one number, a row of n numbers, an r×c matrix
+    (the count's noun in the form the language wants after it)."""
+    letters = "abcdefgh"
+    if int(np.prod(dims)) == 1:
+        return strings.text("form.one")
+    if len(dims) == 1:
+        layout = "[" + ", ".join(letters[:dims[0]] if dims[0] <= 4 else [*letters[:3], "…"]) + "]"
+        return strings.text("form.row", count=dims[0], numbers=strings.plural("form.numbers", dims[0]),
+                            layout=layout)
+    if len(dims) == 2:
+        return strings.text("form.matrix", rows=dims[0], columns=dims[1])
+    return strings.text("form.array", shape=shape(dims))

@@ -100,6 +100,21 @@ class Catalogue:
         """The string ``key`` in the chosen language, with ``fields`` filled in."""
         return self.text_in(language(), key, **fields)
 
+    def plural(self, key: str, count: int) -> str:
+        """The form of the word ``key`` that goes with ``count`` in the chosen language: the string holds its forms
+        split by "|", in the order of ``plural_form`` (English: one|other; Russian: one|few|many)."""
+        return self.text(key).split("|")[plural_form(language(), count)]
+
+
+def plural_form(lang: str, count: int) -> int:
+    """Which of a word's forms goes with ``count`` (CLDR's categories): English 1 | other; Russian 1, 21, 31 … |
+    2–4, 22–24 … | the rest."""
+    if lang == "ru":
+        if count % 10 == 1 and count % 100 != 11:
+            return 0
+        return 1 if 2 <= count % 10 <= 4 and not 12 <= count % 100 <= 14 else 2
+    return 0 if count == 1 else 1
+
 
 BOOK_STRINGS = Catalogue(BOOK_CATALOGUE)
 book_text = BOOK_STRINGS.text

@@ -335,8 +335,8 @@ class ExerciseForm:
                                                      last=OPTIONS[-1]),
                                     description=book_text("widget.exercise.choose"), check_label=check, width="10em")
         else:
-            self.answer = AnswerBox(placeholder=book.form(exercise_id, variant, snapshot), description=book_text(
-                "widget.exercise.answer"), check_label=check, width="36em")
+            self.answer = AnswerBox(placeholder=book.form(exercise_id, variant, snapshot, self._values()),
+                                    description=book_text("widget.exercise.answer"), check_label=check, width="36em")
         self.judged: str | None = None  # the text last judged: its value arriving late clears nothing
         if self.answer is not None:
             self.answer.on_submit(self.submit)
@@ -393,7 +393,7 @@ class ExerciseForm:
             sure, self.answer.sure = sure or self.answer.sure or None, 0
         STATE.forms[self.book.chapter, self.exercise.id] = self  # the form answered in shows the status
         feedback = self.book.check(self.exercise.id, answer, self.variant, sure=sure, review_of=self.review_of,
-                                   **({} if self.variant else self.values))
+                                   **self._values())
         self.tell(feedback, self.variant)
         return feedback
 
@@ -410,6 +410,10 @@ class ExerciseForm:
             self.unfold.opened += 1
         return solution
 
+    def _values(self) -> dict[str, object]:
+        """The learner's values this form judges on: none on a variant, which has inputs of its own."""
+        return {} if self.variant else self.values
+
     def new_example(self) -> int:
         """Move to the next variant: its task above the box, an empty box, and no feedback of the last one."""
         self.variant = max(self.book.next_variant(self.exercise.id), self.variant + 1)
@@ -425,7 +429,7 @@ class ExerciseForm:
     def static_html(self, snapshot: dict | None = None) -> str:
         """The exercise's title and task, and the answer's written form; a choice's options are in ``show``."""
         exercise_id = self.exercise.id
-        written = self.book.form(exercise_id, self.variant, snapshot)
+        written = self.book.form(exercise_id, self.variant, snapshot, self._values())
         form = f"<p><em>{escape(book_text('widget.exercise.form'))}: {escape(written)}</em></p>" if written else ""
         which = f" {book_text('widget.exercise.variant', n=self.variant)}" if self.variant else ""
         own = self._own_values() if not self.variant else ""

@@ -21,6 +21,7 @@ from ..book.widgets import (
     LABEL_STYLE,
     Explorer,
     LiveWidget,
+    NotDrawn,
     Slider,
     figure_html,
     lang_div,
@@ -216,6 +217,12 @@ def _one_batch(matrix: object) -> np.ndarray:
     return array if array.ndim == 3 else array[None]
 
 
+def _editor_inputs(query: object, key: object, value: object) -> dict[str, np.ndarray]:
+    """Q, K and V as the editor holds them, the worked example's where one is not given."""
+    return {name: _one_batch(default if x is None else x)
+            for name, x, default in zip("QKV", (query, key, value), worked_arrays())}
+
+
 class HeadEditor:
     """A field for every entry of Q, K and V (``HeadEditor(Q, K, V)``, the worked example's by default; with the
     cells' A too, ``HeadEditor(Q, K, V, A)``, the head computed with its stages), and
@@ -223,11 +230,16 @@ class HeadEditor:
     inputs). After an edit the numbers that changed are marked; an entry that is not one number is told beside
     its field, and what the last inputs read whole gave stays."""
 
+    def __new__(cls, query: object = None, key: object = None, value: object = None, weights: object = None):
+        try:
+            run_head(*_editor_inputs(query, key, value).values())
+        except SelfAttentionError as error:  # inputs the head refuses (3e200 overflows): one sentence, no traceback
+            return NotDrawn(sections.explain(error))
+        return super().__new__(cls)
+
     def __init__(self, query: object = None, key: object = None, value: object = None,
                  weights: object = None) -> None:
-        given = (query, key, value)
-        self.inputs = {name: _one_batch(default if x is None else x)
-                       for name, x, default in zip("QKV", given, worked_arrays())}
+        self.inputs = _editor_inputs(query, key, value)
         # how the cells computed A from these inputs, checked on its numbers
         self.stages = cells_stages(weights, *self.inputs.values()) if weights is not None else None
         self.fields: dict[tuple[str, int, int], w.Text] = {}
@@ -321,5 +333,8 @@ class HeadEditor:
     def show(self) -> None:
         if self.note:
             display(HTML(lang_div(f"<p>{escape(self.note)}</p>")))
-        snapshot(list(forward(run_head(*self.inputs.values(), stages=self.stages))))
+        worked = all(np.array_equal(mine, chapters)
+                     for mine, chapters in zip(self.inputs.values(), _editor_inputs(None, None, None).values()))
+        snapshot(list(forward(run_head(*self.inputs.values(), stages=self.stages))),
+                 None if worked else text("widget.editor.snapshot_given"))
         display(LiveWidget([self.controls, w.HBox([self.reset]), self.view], text("widget.editor.repr")))

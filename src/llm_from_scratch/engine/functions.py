@@ -7,6 +7,9 @@ none). Rules compute new arrays and never write into the ones they are given.
 After the primitives come the few steps composed of them (negation, difference,
 division, softmax, the last two axes swapped), and the block that makes all of them the Tensor's
 operators and methods, so a cell writes the formula: ``(Q @ K.transpose(1, 2)) / math.sqrt(d_k)``.
+
+A forward whose numbers leave float64's range gives ±∞ or NaN, as numpy does, without numpy's warning
+(``quiet``): the engine speaks no language, and the chapter's figures and checks say what such numbers are.
 """
 
 from __future__ import annotations
@@ -14,6 +17,12 @@ from __future__ import annotations
 import numpy as np
 
 from .tensor import Tensor
+
+
+def quiet() -> np.errstate:
+    """numpy's warnings off for a forward (±∞ and NaN are said by the chapter), where numpy would warn: a caller
+    that asked numpy to raise (the head's stages) still gets the error."""
+    return np.errstate(**{kind: "ignore" for kind, now in np.geterr().items() if now == "warn"})
 
 
 def as_tensor(x: Tensor | object) -> Tensor:
@@ -62,7 +71,8 @@ def matmul(a: Tensor, b: Tensor) -> Tensor:
         raise ValueError(f"matmul inner sizes differ: {list(a.shape)} @ {list(b.shape)} "
                          f"({a.shape[-1]} columns against {b.shape[-2]} rows)")
     try:
-        data = a.data @ b.data
+        with quiet():
+            data = a.data @ b.data
     except ValueError:
         raise ValueError(f"matmul batch axes do not broadcast: {list(a.shape)} @ {list(b.shape)}") from None
 
@@ -89,7 +99,8 @@ def add(a: Tensor, b: Tensor | float) -> Tensor:
         return (unbroadcast(grad, a.shape) if a.requires_grad else None,
                 unbroadcast(grad, b.shape) if b.requires_grad else None)
 
-    return Tensor.from_op(a.data + b.data, (a, b), backward, "add")
+    with quiet():
+        return Tensor.from_op(a.data + b.data, (a, b), backward, "add")
 
 
 def mul(a: Tensor, b: Tensor | float) -> Tensor:
@@ -101,13 +112,15 @@ def mul(a: Tensor, b: Tensor | float) -> Tensor:
         return (unbroadcast(grad * b.data, a.shape) if a.requires_grad else None,
                 unbroadcast(grad * a.data, b.shape) if b.requires_grad else None)
 
-    return Tensor.from_op(a.data * b.data, (a, b), backward, "mul")
+    with quiet():
+        return Tensor.from_op(a.data * b.data, (a, b), backward, "mul")
 
 
 def exp(x: Tensor) -> Tensor:
     """Elementwise e**x."""
     x = as_tensor(x)
-    out = np.exp(x.data)
+    with quiet():
+        out = np.exp(x.data)
 
     def backward(grad):
         return (grad * out,)  # d e^x / dx = e^x
@@ -122,7 +135,7 @@ def log_softmax(x: Tensor, axis: int = -1) -> Tensor:
         raise ValueError(f"log_softmax axis {axis} is out of range for a tensor of rank {x.ndim}")
     if x.shape[axis] == 0:
         raise ValueError("log_softmax needs at least one element along its axis")
-    with np.errstate(invalid="ignore"):  # a row of −∞ alone (every key masked) has no softmax: NaN, no warning
+    with quiet():  # a row of −∞ alone (every key masked) has no softmax: NaN
         shifted = x.data - x.data.max(axis=axis, keepdims=True)
         out = shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True))
 
@@ -156,7 +169,8 @@ def power(x: Tensor, exponent: float) -> Tensor:
     def backward(grad):
         return (grad * exponent * x.data ** (exponent - 1),)  # d x^p / dx = p x^(p-1)
 
-    return Tensor.from_op(x.data ** exponent, (x,), backward, "pow", exponent=exponent)
+    with quiet():
+        return Tensor.from_op(x.data ** exponent, (x,), backward, "pow", exponent=exponent)
 
 
 def index(x: Tensor, where: object) -> Tensor:
