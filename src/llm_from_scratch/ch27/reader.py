@@ -531,7 +531,7 @@ def cells_stages(weights: object, query: object, key: object, value: object = No
         largest = np.unravel_index(np.argmax(np.abs(raw)), raw.shape)
         if raw[largest] != 0 and argument.shape == raw.shape:
             ratio = float(argument.data[largest] / raw[largest])
-            if ratio != 0 and same(argument.data, ratio * raw):
+            if ratio != 0 and math.isfinite(ratio) and same(argument.data, ratio * raw):  # not a masked score
                 candidates.insert(0, Stages(1 / ratio, axis))
     for stages in candidates:
         try:

@@ -1,0 +1,92 @@
+"""The plane, masks, overflow and answer forms on the learner's own values: each experiment of the issue tried as a
+learner would, in 02 in a fresh kernel of both editions, and what the page says checked against what was computed
+(the plane's vectors and whose they are, a challenge that cannot work on them, a masked score, 3e200, T = 3)."""
+
+import re
+from html import unescape
+
+import pytest
+from support.notebooks import code_cells, run_edited
+from support.records import results
+from test_claims import shown, titles
+from test_given import notebook_path
+
+from llm_from_scratch.book.progress import store
+from llm_from_scratch.ch27.strings import STRINGS
+
+pytestmark = pytest.mark.notebook
+LANGS = ["ru", "en"]
+INPUTS = "Q = Tensor([[[0, 3], [2, -1]]])"
+PLANE = "plane = VectorPlane(Q, K, V, A)"
+LAST = 'challenge("plane-strong", plane)'
+
+
+def said(lang: str, key: str, **fields) -> str:
+    return STRINGS.text_in(lang, key, **fields)
+
+
+def everything(notebook) -> str:
+    """Every output of every code cell as text (streams, plain text, HTML with its tags dropped)."""
+    parts = []
+    for cell in code_cells(notebook):
+        for output in cell.outputs:
+            data = output.get("data", {})
+            parts += [output.get("text", ""), data.get("text/plain", ""), re.sub(r"<[^>]+>", " ",
+                                                                                 data.get("text/html", ""))]
+            parts.append(output.get("ename", ""))
+    return unescape(" ".join(parts))
+
+
+def clean(notebook) -> None:
+    page = everything(notebook)
+    assert "Warning" not in page and "Traceback" not in page and "Error" not in page, page[:2000]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_plane_on_the_learners_vectors_says_whose_and_a_task_that_cannot_work_stores_nothing(lang):
+    moved = (f"{LAST}\nplane.move('k1', 2, 0)\ncheck('plane-equal-prediction', 'c')\n"
+             "print(check('plane-equal', plane).message)")
+    notebook = run_edited(notebook_path(lang, "02_scores_softmax_mixture"),
+                          {"Q": (INPUTS, "Q = Tensor([[[0, 0], [-2, 1]]])"), "check": (LAST, moved)})
+    clean(notebook)
+    assert said(lang, "plane.title.given") in titles(notebook, PLANE)
+    plane = shown(notebook, PLANE)
+    assert said(lang, "plane.snapshot_given") in plane and said(lang, "plane.title.worked") not in plane
+    refusal = said(lang, "challenge.unfit", why=said(lang, "challenge.unfit.zero_query", name="q₀"),
+                   then=said(lang, "challenge.unfit.then", button=said(lang, "plane.reset")))
+    assert refusal in shown(notebook, moved)
+    assert "plane-equal" not in results(store(), "ch27") and "plane-equal" not in results(store(), "ch27", own=True)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_masked_score_is_drawn_and_an_answer_on_it_judged(lang):
+    mask = "S = scores / math.sqrt(d_k)\nS = S + Tensor([[[0, -np.inf], [0, 0]]])"
+    notebook = run_edited(notebook_path(lang, "02_scores_softmax_mixture"),
+                          {"S": ("S = scores / math.sqrt(d_k)", mask),
+                           "answer": ("answer = ...  #", "answer = [1, 0]  #")})
+    clean(notebook)
+    assert "−∞" in shown(notebook, 'show(S, "scaled")')
+    assert said(lang, "given.right", difference="").split(".")[0] in shown(notebook, 'check("weights", answer')
+    assert results(store(), "ch27", own=True)["weights"] == [True]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_inputs_that_overflow_give_one_sentence_and_no_warning(lang):
+    huge = "Q = Tensor([[[0, 3e200], [2e200, -1e200]]])\nK = Tensor([[[3e200, 0], [-1e200, 2e200]]])"
+    notebook = run_edited(notebook_path(lang, "02_scores_softmax_mixture"),
+                          {"Q": (INPUTS + "\nK = Tensor([[[3, 0], [-1, 2]]])", huge)})
+    clean(notebook)
+    sentence = said(lang, "plane.outside", limit=6, name="Q", value="3.00e+200")
+    assert shown(notebook, PLANE).count(sentence) == 1 and titles(notebook, PLANE) == [], "one sentence, no plane"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_three_tokens_are_asked_for_as_a_row_of_three(lang):
+    three = ("Q = Tensor([[[0, 3], [2, -1], [1, 1]]])\nK = Tensor([[[3, 0], [-1, 2], [1, 0]]])\n"
+             "V = Tensor([[[3, -3], [1, 3], [0, 1]]])")
+    notebook = run_edited(notebook_path(lang, "02_scores_softmax_mixture"),
+                          {"Q": (INPUTS + "\nK = Tensor([[[3, 0], [-1, 2]]])\nV = Tensor([[[3, -3], [1, 3]]])",
+                                 three)})
+    clean(notebook)
+    noun = {"ru": "чисел", "en": "numbers"}[lang]
+    assert said(lang, "form.row", count=3, numbers=noun, layout="[a, b, c]") in shown(notebook, "answer = ...")
