@@ -167,7 +167,7 @@ def test_a_query_moved_with_the_keyboard_gives_the_engines_weights(page):
 
 
 def test_a_key_dragged_with_the_mouse_snaps_to_the_grid_and_moves_the_weights(page):
-    page.locator(f".{PLANE_CLASS} button").click()  # back to the worked example
+    page.locator(f".{PLANE_CLASS} button").first.click()  # back to the worked example (the second is hidden)
     settled(page, "q0", 0, 3)
     assert page.evaluate("() => document.activeElement.tagName") == "BUTTON", "the reset keeps the focus"
     vectors = dict(default_vectors())
@@ -200,7 +200,7 @@ def test_a_key_dragged_with_the_mouse_snaps_to_the_grid_and_moves_the_weights(pa
 
 
 def test_a_challenge_is_predicted_moved_and_checked_with_the_keyboard_alone(page):
-    page.locator(f".{PLANE_CLASS} button").click()
+    page.locator(f".{PLANE_CLASS} button").first.click()  # the worked example's plane has one button shown
     settled(page, "q0", 0, 3)
     forms = page.locator(".llm-live").filter(has=page.locator(".widget-button"))
     prediction, move = forms.nth(0), forms.nth(1)
@@ -220,3 +220,4 @@ def test_a_challenge_is_predicted_moved_and_checked_with_the_keyboard_alone(page
     expect(move).to_contain_text("[0.0002,0.9998] вместо [0.014,0.986]")
     ARTIFACTS.mkdir(exist_ok=True)
     page.locator(".jp-Notebook").screenshot(path=str(ARTIFACTS / "ru-plane-challenge.png"))
+
