@@ -171,6 +171,8 @@ WEIGHTS = ["S.softmax(2)", "S.softmax(1)", "S.softmax(0)", "S.softmax(-1)", "Ten
 SAME_KEYS = ["K[:, [0] * K.shape[1]]", "K[:, [1] * K.shape[1]]", "K", "K * 2", "K[:, ::-1]", "Q"]  # 05's keys
 SIZES = [(2, 2), (1, 2), (3, 2), (4, 3), (2, 1), (3, 3)]  # T, d_k (d_v = d_k + 1 where the size is not the chapter's)
 LANGS = ["ru", "en"]
+# no cell of an edit prints a RuntimeWarning: the package's own arithmetic on ±∞ and NaN is silenced where it computes
+pytestmark = pytest.mark.filterwarnings("error::RuntimeWarning")
 
 
 def inputs_cell(tokens: int, width: int, seed: int) -> str:
