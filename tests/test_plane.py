@@ -396,3 +396,11 @@ def test_inputs_off_the_plane_are_refused_in_one_line():
     for huge in (3e200, np.inf):
         plane = VectorPlane(np.array([[huge, 0.0], [0.0, 1.0]]))
         assert "координаты только от −6 до 6" in repr(plane), repr(plane)
+
+
+def test_a_plane_whose_softmax_runs_along_another_axis_refuses_every_task_by_that_axis():
+    columns = VectorPlane(None, None, None, cells_weights(lambda scores: scores / math.sqrt(2), axis=1))
+    columns.move("k1", 3, 0)
+    feedback, stored = _challenged(columns, "plane-equal", "c")
+    assert not feedback.readable and not stored
+    assert "а он идёт по каждому столбцу, по запросам, задача же спрашивает о строке весов" in feedback.message

@@ -80,6 +80,14 @@ def _back(state: PlaneState) -> str:
     return text("plane.reset" if same_vectors(state.started, default_vectors()) else "plane.reset_given")
 
 
+def _across(origin: PlaneState) -> Phrase | None:
+    """Every task asks for a row of weights: a plane whose softmax (the cells') runs along another axis has none."""
+    if origin.stages.axis == 2:
+        return None
+    along = {1: "stages.along_columns", 0: "stages.along_batch"}.get(origin.stages.axis, "stages.along_other")
+    return Phrase("challenge.unfit.axis", {"along": text(along)})
+
+
 def _mover(vector: str, unfit: Callable[[PlaneState], Phrase | None]):
     """How a move's answer is read: the plane's state, if this task fits the vectors its moves started from
     (``unfit`` says why not) and only ``vector`` moved; otherwise one line saying what to do, and nothing judged
@@ -88,7 +96,7 @@ def _mover(vector: str, unfit: Callable[[PlaneState], Phrase | None]):
     def read(answer: object, form: str) -> PlaneState:
         state = read_plane(answer, form)
         origin = _origin(state)
-        why = (Phrase("challenge.unfit.columns") if origin.stages.axis != 2 else None) or unfit(origin)
+        why = _across(origin) or unfit(origin)
         if why:
             worked = same_vectors(state.started, default_vectors())
             raise AnswerFormatError(text("challenge.unfit", why=text(why.key, **why.fields),
