@@ -401,3 +401,19 @@ def test_the_review_offers_its_own_questions_once_met_and_no_form_twice(tmp_path
     assert practice_for(scaling, taken={"weights-by-hand"}) == {"skill.scaling": "weights-by-hand"}
     EXERCISE_BOOK.check("head-width", [1, 1])
     assert practice_for(scaling, taken={"weights-by-hand"}) == {"skill.scaling": "head-width"}
+
+
+def test_a_slider_set_from_code_off_its_steps_says_so_in_the_learners_language_and_stays():
+    from llm_from_scratch.book.widgets import Slider
+
+    shown = []
+    slider = Slider([0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0], 1.0, "scale")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("llm_from_scratch.book.widgets.display", lambda html: shown.append(html.data))
+        slider.value = 0.7
+        slider.index = 99
+    assert (slider.value, slider.index) == (1.0, 2)
+    assert "0.7 нет среди делений этого ползунка (0.0, 0.5, 1.0, …, 3.0): он остаётся на 1.0." in shown[0]
+    assert "99 нет среди делений" in shown[1] and len(shown) == 2
+    slider.value = 2.5
+    assert slider.index == 5

@@ -129,24 +129,45 @@ class Slider(anywidget.AnyWidget):
 
     def __init__(self, options, value, description: str = "", **kwargs) -> None:
         self.options = tuple(o if isinstance(o, tuple) else (str(o), o) for o in options)
-        super().__init__(labels=[label for label, _ in self.options], index=self._index_of(value),
-                         description=description, lang=language(), **kwargs)
+        index = self._index_of(value)
+        if index is None:
+            raise ValueError(f"{value!r} is not one of the slider's options")  # the chapter's own mistake
+        super().__init__(labels=[label for label, _ in self.options], index=index, description=description,
+                         lang=language(), **kwargs)
         self.value = value
 
-    def _index_of(self, value) -> int:
+    def _index_of(self, value) -> int | None:
         for i, (_, option) in enumerate(self.options):
             if option == value:
                 return i
-        raise traitlets.TraitError(f"{value!r} is not one of the slider's options")
+        return None
 
     @property
     def label(self) -> str:
         return self.options[self.index][0]
 
+    def _kept(self, asked: object) -> None:
+        """A value or index set from code that is none of the slider's steps: said in one line, in the learner's
+        language, and the slider stays where it is (no traceback)."""
+        labels = [label for label, _ in self.options]
+        steps = ", ".join(labels if len(labels) <= 6 else [*labels[:3], "…", labels[-1]])
+        said = book_text("widget.slider.kept", asked=repr(asked), steps=steps, label=self.label)
+        display(HTML(lang_div(f"<p>{escape(said)}</p>")))
+
     @traitlets.validate("value")
     def _valid_value(self, proposal):
-        self._index_of(proposal["value"])
+        if self._index_of(proposal["value"]) is None:
+            self._kept(proposal["value"])
+            return self.value
         return proposal["value"]
+
+    @traitlets.validate("index")
+    def _valid_index(self, proposal):
+        index = proposal["value"]
+        if not 0 <= index < len(self.options):
+            self._kept(index)
+            return self.index
+        return index
 
     @traitlets.observe("value")
     def _value_changed(self, change) -> None:
