@@ -156,9 +156,8 @@ def _equal(state: PlaneState, expected, ev) -> Judgement:
 
 def _equal_facts(expected, ev) -> dict[str, str]:
     start = _start()
-    s0 = trimmed(start.scores[0, 0])  # q₀·k₀, which the hint names too
     return {"answer": own("answer", k0=coordinates(start.vectors["k0"]),
-                           q0=coordinates(start.vectors["q0"]), s0=num(start.scores[0, 0], 2)), "s0": s0}
+                           q0=coordinates(start.vectors["q0"]), s0=num(start.scores[0, 0], 2))}
 
 
 # --- 2: a strong weight --------------------------------------------------------------------
@@ -198,7 +197,7 @@ def _strong_facts(expected, ev) -> dict[str, str]:
     start = _start()
     aimed = plane_state({**start.vectors, "q1": start.vectors["k1"]})  # q₁ pointed at k₁, as long as k₁
     need = math.log(STRONG_WEIGHT / (1 - STRONG_WEIGHT))  # the scaled gap a weight of 0.9 needs, which hints name
-    return {"need": num(need, 1), "need_raw": num(math.sqrt(2) * need, 1),
+    return {"need": num(need, 1),
             "answer": own("answer", need=num(need, 2),
                            k1=coordinates(start.vectors["k1"]), w1=num(aimed.weights[1, 1], 3),
                            goal=num(STRONG_WEIGHT, 1))}
