@@ -172,3 +172,22 @@ def test_a_masked_score_is_drawn_as_minus_infinity_on_white_with_words_and_no_wa
     assert weights.table.splitlines()[2].split() == ["q_1", "—", "—", "Σ", "=", "—"]
     assert "Row q_1 has no weights: every score in it is −∞" in weights.table and "NaN" in weights.table
     assert "Not every row sums to 1" not in weights.table, "the one row with weights sums to 1"
+
+
+def test_a_fold_of_shapes_says_when_the_cells_tensors_give_other_shapes_than_the_questions(monkeypatch):
+    from llm_from_scratch.book.text import set_language
+    from llm_from_scratch.ch27 import sections
+    from llm_from_scratch.ch27.notebook import show_folded
+
+    set_language("en")
+    notes = []
+    monkeypatch.setattr("llm_from_scratch.book.display.show_note", notes.append)
+    monkeypatch.setattr("llm_from_scratch.book.display.show_folded", lambda *parts: None)
+    for shape, said in (((4, 7, 5), False), ((2, 5, 4), True)):
+        head = scaled_dot_product_self_attention(np.zeros((*shape[:2], 3)), np.zeros((*shape[:2], 3)),
+                                                 np.zeros(shape))
+        show_folded(sections.output_shape(head.weights, head.output), answers="output-shape",
+                    shape=head.output.shape)
+        assert bool(notes) == said
+    assert notes == ["These are the shapes your cell's tensors gave (O: [2, 5, 4]), not the chapter's answer to "
+                     "“the output's shape”, which is for the tensors the question names."]

@@ -10,6 +10,8 @@ shows an exercise's form (on a variant, too), ``challenge`` a task on the vector
 
 from inspect import getsource
 
+import numpy as np
+
 from ..book import display
 from ..book.blocks import Section
 from ..book.figures import Figure
@@ -48,11 +50,19 @@ def show(*parts) -> None:
     display.show(*as_shown(parts))
 
 
-def show_folded(*parts, answers: str = "") -> None:
+def show_folded(*parts, answers: str = "", shape: tuple[int, ...] | None = None) -> None:
     """``show``, folded in a closed box until the learner opens it: an answer after its question; a figure to a box
     (one output holds one SVG), sections in the last. It draws what the cells computed; where a fold that
     ``answers`` an exercise does not hold the chapter's answer (``exercises.holds_answer``: a cell above changed),
-    a line under it says so and names the difference, read back from its first tensor's graph."""
+    a line under it says so and names the difference, read back from its first tensor's graph; a fold whose
+    answer is a ``shape`` says which shape the cell's tensors gave instead."""
+    if shape is not None:
+        display.show_folded(*as_shown(parts))
+        if answers and not holds_answer(answers, [np.array(shape)]):
+            exercise = EXERCISE_BOOK[answers]
+            display.show_note(EXERCISE_BOOK.present.said(exercise, "fold.own_shape", {
+                "title": EXERCISE_BOOK.title(answers), "shape": list(shape)}))
+        return
     shown = as_shown(parts)
     figures = [part for part in shown if isinstance(part, Figure)]
     boxes = [[figure] for figure in figures] or [[]]
