@@ -316,8 +316,8 @@ def test_a_plane_on_the_cells_own_vectors_says_whose_they_are_by_value():
     from llm_from_scratch import Tensor
 
     plane = VectorPlane(Tensor([[[0, 0], [-2, 1]]]))
-    assert "Ваши векторы из ячеек" in plane_figure(plane.state, given=plane.start).title
-    assert plane.description.startswith("Плоскость ваших векторов из ячеек")
+    assert "Векторы из ваших ячеек" in plane_figure(plane.state, given=plane.start).title
+    assert plane.description.startswith("Плоскость векторов из ваших ячеек")
     assert (plane.reset_label, plane.worked_label) == ("Вернуть входы из ячейки", "Вернуть разобранный пример")
     plane.move("k1", 2, 0)
     assert plane.description.startswith("Плоскость передвинутых векторов")
@@ -334,11 +334,11 @@ def test_a_challenge_that_does_not_fit_the_cells_vectors_says_why_in_one_line_an
     plane.move("k1", 2, 0)
     feedback, stored = _challenged(plane, "plane-equal", "c")
     assert not feedback.readable and not stored, feedback.message
-    assert feedback.message == ("Эта задача не подходит к векторам, с которых начала плоскость: q₀ = (0, 0) даёт "
+    assert feedback.message == ("Эта задача не подходит для этой плоскости: q₀ = (0, 0) даёт "
                                 "всем ключам одну и ту же оценку, где бы ключи ни стояли. Нажмите «Вернуть "
                                 "разобранный пример» под плоскостью: задача поставлена для разобранного примера.")
     feedback, stored = _challenged(plane, "plane-long", "c")
-    assert not feedback.readable and not stored and "нет длины" in feedback.message
+    assert not feedback.readable and not stored and "сдвигать нечего" in feedback.message
     plane.reset(worked=True)  # the button the refusal names: the task as the chapter sets it
     plane.move("k1", 3, 0)
     feedback, stored = _challenged(plane, "plane-equal", "c")
@@ -403,4 +403,6 @@ def test_a_plane_whose_softmax_runs_along_another_axis_refuses_every_task_by_tha
     columns.move("k1", 3, 0)
     feedback, stored = _challenged(columns, "plane-equal", "c")
     assert not feedback.readable and not stored
-    assert "а он идёт по каждому столбцу, по запросам, задача же спрашивает о строке весов" in feedback.message
+    assert "как ваши ячейки, — по каждому столбцу, по запросам, — а задача спрашивает о строке весов." in (
+        feedback.message), feedback.message
+    assert "Вернуть разобранный пример" not in feedback.message, "that button keeps the cells' softmax: no help"

@@ -165,12 +165,12 @@ def test_a_masked_score_is_drawn_as_minus_infinity_on_white_with_words_and_no_wa
         [scores] = as_shown((S, "scaled"))
         [weights] = as_shown((S.softmax(2), "weights"))
     assert scores.table.splitlines()[1].split()[1:] == ["0", "−∞"]
-    assert "A white cell holds ∞ or −∞ (infinity)" in scores.table
+    assert "A white cell holding ∞ or −∞ is outside the colour scale" in scores.table
     cells = re.findall(r'style="fill: (#[0-9a-f]{6}); stroke: (#[0-9a-f]{6})', scores.svg)
     assert ("#ffffff", "#737373") in cells, "a −∞ cell is white in a grey edge, not a colour of the map"
     assert contrast_ratio((1, 1, 1), (0, 0, 0)) >= 4.5
     assert weights.table.splitlines()[2].split() == ["q_1", "—", "—", "Σ", "=", "—"]
-    assert "Row q_1 has no weights: every score in it is −∞" in weights.table and "NaN" in weights.table
+    assert "Rows without weights: q_1. Every score in them is −∞" in weights.table and "NaN" in weights.table
     assert "Not every row sums to 1" not in weights.table, "the one row with weights sums to 1"
 
 

@@ -414,6 +414,6 @@ def test_a_slider_set_from_code_off_its_steps_says_so_in_the_learners_language_a
         slider.index = 99
     assert (slider.value, slider.index) == (1.0, 2)
     assert "0.7 нет среди делений этого ползунка (0.0, 0.5, 1.0, …, 3.0): он остаётся на 1.0." in shown[0]
-    assert "99 нет среди делений" in shown[1] and len(shown) == 2
+    assert "У этого ползунка нет деления с номером 99; он остаётся на 1.0." in shown[1] and len(shown) == 2
     slider.value = 2.5
     assert slider.index == 5

@@ -146,18 +146,17 @@ class Slider(anywidget.AnyWidget):
     def label(self) -> str:
         return self.options[self.index][0]
 
-    def _kept(self, asked: object) -> None:
+    def _kept(self, said: str) -> None:
         """A value or index set from code that is none of the slider's steps: said in one line, in the learner's
         language, and the slider stays where it is (no traceback)."""
-        labels = [label for label, _ in self.options]
-        steps = ", ".join(labels if len(labels) <= 6 else [*labels[:3], "…", labels[-1]])
-        said = book_text("widget.slider.kept", asked=repr(asked), steps=steps, label=self.label)
         display(HTML(lang_div(f"<p>{escape(said)}</p>")))
 
     @traitlets.validate("value")
     def _valid_value(self, proposal):
         if self._index_of(proposal["value"]) is None:
-            self._kept(proposal["value"])
+            labels = [label for label, _ in self.options]
+            steps = ", ".join(labels if len(labels) <= 6 else [*labels[:3], "…", labels[-1]])
+            self._kept(book_text("widget.slider.kept", asked=repr(proposal["value"]), steps=steps, label=self.label))
             return self.value
         return proposal["value"]
 
@@ -165,7 +164,7 @@ class Slider(anywidget.AnyWidget):
     def _valid_index(self, proposal):
         index = proposal["value"]
         if not 0 <= index < len(self.options):
-            self._kept(index)
+            self._kept(book_text("widget.slider.no_step", asked=index, label=self.label))
             return self.index
         return index
 

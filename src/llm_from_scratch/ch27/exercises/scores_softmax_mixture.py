@@ -88,6 +88,11 @@ def _across(origin: PlaneState) -> Phrase | None:
     return Phrase("challenge.unfit.axis", {"along": text(along)})
 
 
+def _unfit(origin: PlaneState, unfit: Callable[[PlaneState], Phrase | None]) -> Phrase | None:
+    """Why a task cannot work on a plane that starts at ``origin``: its softmax's axis, or the task's own reason."""
+    return _across(origin) or unfit(origin)
+
+
 def _mover(vector: str, unfit: Callable[[PlaneState], Phrase | None]):
     """How a move's answer is read: the plane's state, if this task fits the vectors its moves started from
     (``unfit`` says why not) and only ``vector`` moved; otherwise one line saying what to do, and nothing judged
@@ -95,13 +100,13 @@ def _mover(vector: str, unfit: Callable[[PlaneState], Phrase | None]):
 
     def read(answer: object, form: str) -> PlaneState:
         state = read_plane(answer, form)
-        origin = _origin(state)
-        why = _across(origin) or unfit(origin)
+        why = _unfit(_origin(state), unfit)
         if why:
-            worked = same_vectors(state.started, default_vectors())
+            worked = plane_state(default_vectors(), state.stages)  # what the plane's other button gives
+            helps = not same_vectors(state.started, worked.vectors) and _unfit(worked, unfit) is None
             raise AnswerFormatError(text("challenge.unfit", why=text(why.key, **why.fields),
-                                         then="" if worked else text("challenge.unfit.then",
-                                                                     button=text("plane.reset"))))
+                                         then=text("challenge.unfit.then", button=text("plane.reset")) if helps
+                                         else ""))
         others = [n for n in _moved(state) if n != vector]
         if others:
             moved_to = ", ".join(f"{subscripted(n)} = {coordinates(state.vectors[n])}" for n in others)
