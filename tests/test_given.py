@@ -306,3 +306,14 @@ def test_the_answers_form_follows_the_shape_the_learners_values_give(lang):
         assert form in check("weights", ..., S=q @ k.transpose(1, 2)).message
     assert said("form.matrix", lang, rows=21, columns=21) in check("scores", ..., Q=q, K=k).message
     assert said("form.matrix", lang, rows=21, columns=21) != EXERCISE_BOOK.form("scores")
+
+
+def test_a_check_on_the_examples_numbers_says_so_when_the_cells_hold_other_inputs(monkeypatch):
+    changed = {"Q": Tensor(OTHER_Q), "K": Tensor(K), "V": Tensor(V)}
+    monkeypatch.setattr("llm_from_scratch.ch27.given.notebook_namespace", lambda: changed)
+    feedback = check("weights", [0.014, 0.986])
+    assert feedback.correct and feedback.note == said("given.judged_on_example", names="Q")
+    changed["Q"] = Tensor(Q)
+    assert check("weights", [0.014, 0.986]).note == "", "the cells hold the question's own inputs"
+    changed["Q"] = Tensor(np.zeros((1, 3, 2)))
+    assert check("weights", [0.014, 0.986]).note == "", "another shape: another example, not an edit of this one"

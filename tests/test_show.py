@@ -191,3 +191,19 @@ def test_a_fold_of_shapes_says_when_the_cells_tensors_give_other_shapes_than_the
         assert bool(notes) == said
     assert notes == ["These are the shapes your cell's tensors gave (O: [2, 5, 4]), not the chapter's answer to "
                      "“the output's shape”, which is for the tensors the question names."]
+
+
+def test_rows_follow_the_graph_a_softmax_down_the_columns_keeps_queries_and_k_q_transposed_gives_keys(monkeypatch):
+    from llm_from_scratch.book.text import set_language
+
+    set_language("en")
+    Q, K = Tensor([[[0, 3], [2, -1]]]), Tensor([[[3, 0], [-1, 2]]])  # S is symmetric: q₀·k₁ = q₁·k₀ = 6
+    monkeypatch.setattr("llm_from_scratch.ch27.figures.notebook_namespace", lambda: {"Q": Q, "K": K})
+    S = Q @ K.transpose(1, 2) / math.sqrt(2)
+    rows = {}
+    for name, value, role in (("columns", S.softmax(1), "weights"), ("kq", K @ Q.transpose(1, 2) / 2, "scaled"),
+                              ("exp", (K @ Q.transpose(1, 2) / 2).exp(), "exponentials"),
+                              ("softmax", (K @ Q.transpose(1, 2) / 2).softmax(2), "weights")):
+        [figure] = as_shown((value, role))
+        rows[name] = figure.table.splitlines()[1].split()[0]
+    assert rows == {"columns": "q_0", "kq": "k_0", "exp": "k_0", "softmax": "k_0"}, rows

@@ -21,7 +21,7 @@ from .clock import today
 from .declare import Exercise, Notebook
 from .draw import Examples, Variants
 from .feedback import Feedback, Hint, Solution
-from .judge import Judge, ReadFrom
+from .judge import CellsDiffer, Judge, ReadFrom
 from .mastery import SkillMastery, mastery
 from .misuse import Misuse
 from .present import Presenter
@@ -52,7 +52,7 @@ class ExerciseBook:
 
     def __init__(self, chapter: str, exercises: tuple[Exercise, ...], strings: Catalogue,
                  evidence: Callable[[], Any], variants: Variants | None = None, review_notebook: str = "",
-                 read_from: ReadFrom | None = None) -> None:
+                 read_from: ReadFrom | None = None, cells_differ: CellsDiffer | None = None) -> None:
         self.chapter = chapter
         self.strings = strings
         self.exercises = {e.id: _with_strings(e, strings) for e in exercises}
@@ -66,7 +66,7 @@ class ExerciseBook:
                                for stem in stems)
         self.examples = Examples(evidence, variants, strings)
         self.misuse = Misuse(self.exercises, self.examples, strings)
-        self.judge = Judge(chapter, self.exercises, self.examples, strings, read_from)
+        self.judge = Judge(chapter, self.exercises, self.examples, strings, read_from, cells_differ)
         self.present = Presenter(strings)
         self.review = ReviewPolicy(exercises, review_notebook)
 

@@ -10,7 +10,7 @@ is a field here, or the judge cannot read it. A verdict is a ``Judgement`` or, f
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -39,18 +39,23 @@ class StoreRead:
 # a chapter's reading of where an answer's numbers came from: the names of the learner's values they are a view
 # of, and how those differ from the example's (None: typed in, computed anew, or the example's own)
 ReadFrom = Callable[[object, Any], tuple[str, Phrase] | None]
+# a chapter's reading of which of the learner's inputs, as their cells hold them, differ from an example's (none
+# where the cells hold one of the chapter's own examples): what an answer judged on the example must say it is
+CellsDiffer = Callable[[Any], tuple[str, ...]]
 
 
 class Judge:
     """The chapter's judge: its exercises, their examples (``draw``) and its strings."""
 
     def __init__(self, chapter: str, exercises: Mapping[str, Exercise], examples: Examples,
-                 strings: Catalogue, read_from: ReadFrom | None = None) -> None:
+                 strings: Catalogue, read_from: ReadFrom | None = None,
+                 cells_differ: CellsDiffer | None = None) -> None:
         self.chapter = chapter
         self.exercises = exercises
         self.examples = examples
         self.strings = strings
         self.read_from = read_from
+        self.cells_differ = cells_differ
 
     def store_read(self, exercise: Exercise, variant: int, data: dict) -> StoreRead:
         """What a verdict on ``variant`` of ``exercise`` reads of ``data`` (a snapshot, or the store under the lock).
@@ -71,8 +76,13 @@ class Judge:
             return Unread(self.strings.text("exercise.predict_first",
                                             title=self.strings.text(self.exercises[exercise.after].title)))
         ev = self.examples.of(exercise, variant, lambda: read.learner)
-        return self.judge(exercise, answer, self.examples.seeing(ev, exercise, variant, read.answered,
-                                                                 lambda: read.learner), values)
+        found = self.judge(exercise, answer, self.examples.seeing(ev, exercise, variant, read.answered,
+                                                                  lambda: read.learner), values)
+        if isinstance(found, Judgement) and not (values or variant or found.own) and self.cells_differ:
+            names = self.cells_differ(exercise.example(ev))
+            if names:  # the learner's cells changed: the words are about the example's numbers, and say so
+                return replace(found, aside=Phrase("given.judged_on_example", {"names": ", ".join(names)}))
+        return found
 
     def judge(self, exercise: Exercise, answer: object, ev: Any, values: Mapping[str, object] | None = None
               ) -> Judgement | Unread:

@@ -60,7 +60,8 @@ class Presenter:
                             pending=verdict.pending)
         said = [self.strings.text("feedback.computed")] if computed else []
         said += [self.strings.text("feedback.confident_miss")] if confident_miss else []
-        note = " ".join([*said, *(self.notice(notice) for notice in notices)])
+        aside = [self.strings.text(verdict.aside.key, **verdict.aside.fields)] if verdict.aside else []
+        note = " ".join([*aside, *said, *(self.notice(notice) for notice in notices)])
         return Feedback(exercise.id, verdict.correct, self.said(exercise, verdict.key, verdict.fields),
                         verdict.misconception, verdict_word=self.strings.text(
                             "feedback.correct") if verdict.correct else wrong_word, note=note)

@@ -46,6 +46,7 @@ class Judgement:
     misconception: str | None = None
     fields: Mapping[str, object] = field(default_factory=dict)
     own: bool = False  # judged on the learner's own values (``Given``), not on the exercise's
+    aside: Phrase | None = None  # said after the message: that it is about the example, not the cells' changed values
 
 
 def right(key: str | Own = "feedback.right", **fields: object) -> Judgement:

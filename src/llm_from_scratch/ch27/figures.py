@@ -17,7 +17,18 @@ from ..book.blocks import Section
 from ..book.figures import Figure, heatmap
 from ..book.formatting import labels
 from ..engine import Tensor
-from .reader import Reading, numbers, read, same, softmax_step
+from .reader import (
+    INPUT_NAME,
+    Reading,
+    factor,
+    names_of,
+    notebook_namespace,
+    numbers,
+    parts,
+    read,
+    same,
+    softmax_step,
+)
 from .stages import BY_NAME, BY_ROLE
 from .strings import text
 
@@ -181,13 +192,33 @@ def matrix_figures(value: object, role: str | None = None) -> list[Figure]:
     return figures
 
 
+def _rows_read(value: object, namespace: Mapping[str, object] | None = None) -> str | None:
+    """What the rows of a queries-by-keys matrix are, as its graph computed them: "K" where the nearest product X·Yᵀ
+    under it (``parts`` order) has the cells' keys on its left (K·Qᵀ), "Q" where it has their queries, None where
+    the graph does not say (no product, an unnamed left side, no Tensor)."""
+    if not isinstance(value, Tensor):
+        return None
+    names = names_of(notebook_namespace() if namespace is None else namespace)
+    for tensor in (value, *parts(value)):
+        if tensor.op == "matmul" and tensor.shape[-2:] == value.shape[-2:]:
+            left = factor(tensor.inputs[0])[1]
+            found = INPUT_NAME.fullmatch(names.get(id(left), ""))
+            return found.group(1).upper() if found and found.group(1) in "QKqk" else None
+    return None
+
+
 def _oriented(drawn: Role, value: object) -> Role:
-    """``drawn`` with its rows and columns as the numbers have them: a matrix of queries by keys whose numbers are a
-    stage of the head transposed (KQᵀ) has the keys for rows and the queries for columns."""
+    """``drawn`` with its rows and columns as the numbers have them: keys for rows and queries for columns where
+    the graph computed them from K·Qᵀ (anything of it: its exponentials, a softmax of it), or, where the graph does
+    not say, where the numbers are a stage of the head transposed. A softmax down the columns of QKᵀ keeps the
+    queries for rows, even where its numbers happen to equal the head's weights transposed (a symmetric S)."""
     if (drawn.rows, drawn.columns) != ("q", "k"):
         return drawn
-    found = read(value).match()
-    if found is None or not found.transposed:
+    rows = _rows_read(value)
+    if rows is None:
+        found = read(value).match()
+        rows = "K" if found is not None and found.transposed else "Q"
+    if rows == "Q":
         return drawn
     return replace(drawn, rows="k", columns="q", row_axis=KEY_ROWS, column_axis=QUERY_COLUMNS)
 

@@ -18,7 +18,7 @@ from ..book.verdicts import Given, Phrase, as_array
 from ..engine import Tensor
 from .evidence import HeadRun, LearnerEvidence
 from .figures import role_named
-from .reader import Inputs, Reading, factor, notebook_namespace, numbers, parts, read, same, softmax_step
+from .reader import Inputs, Reading, factor, inputs_in, notebook_namespace, numbers, parts, read, same, softmax_step
 from .stages import BY_CELL, BY_NAME, BY_ROLE
 
 # what a softmax runs over, by its axis in a [B, T, T] tensor
@@ -141,6 +141,19 @@ def given(*names: str, answer, tolerance: float = ROUNDED) -> Given:
     """The values ``names`` an answer cell passes by keyword, and the right answer for any of them, ``answer(values)``
     (right within ``tolerance``); on the exercise's own inputs they are its example's (its ``example``)."""
     return Given(names, lambda run: {name: of_run(run)[name] for name in names}, answer, differs, tolerance)
+
+
+def cells_differ(example: object) -> tuple[str, ...]:
+    """Which of the inputs the cells named (Q, K, V) hold other numbers than ``example``'s, of the same shape: what
+    a check judged on the example says (``ExerciseBook(cells_differ=…)``). None where the example has no inputs, or
+    the cells' are of another shape (another example of the chapter's, not an edit of this one)."""
+    inputs = inputs_in(notebook_namespace())
+    if inputs is None or not isinstance(example, HeadRun):
+        return ()
+    pairs = (("Q", inputs.query, example.query), ("K", inputs.key, example.key), ("V", inputs.value, example.value))
+    if any(mine is not None and mine.shape != its.shape for _, mine, its in pairs):
+        return ()
+    return tuple(name for name, mine, its in pairs if mine is not None and not same(mine, its))
 
 
 def answer_source(answer: object, run: object) -> tuple[str, Phrase] | None:

@@ -23,7 +23,7 @@ import numpy as np
 from ...book.exercises import ExerciseBook
 from ...book.lab import Lab
 from ..evidence import evidence
-from ..given import answer_source
+from ..given import answer_source, cells_differ
 from ..strings import STRINGS
 from ..variants import VARIANTS
 from . import (
@@ -43,7 +43,7 @@ IN_READING_ORDER = (predict, scores_softmax_mixture, shapes, scaling, history, h
 # in reading order, the code exercises last (the review lists what it offers in this order)
 DECLARED = sorted((e for module in IN_READING_ORDER for e in module.EXERCISES), key=lambda e: e.kind == "code")
 EXERCISE_BOOK = ExerciseBook("ch27", tuple(DECLARED), STRINGS, evidence, VARIANTS, review_notebook="10_exercises",
-                             read_from=answer_source)
+                             read_from=answer_source, cells_differ=cells_differ)
 EXERCISES = EXERCISE_BOOK.exercises  # by id, each with its strings' names from the catalogue
 NOTEBOOKS = EXERCISE_BOOK.notebooks  # which notebook asks which exercise (tests/test_exercises.py reads the notebooks)
 LAB = Lab(EXERCISE_BOOK)
