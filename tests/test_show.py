@@ -207,3 +207,14 @@ def test_rows_follow_the_graph_a_softmax_down_the_columns_keeps_queries_and_k_q_
         [figure] = as_shown((value, role))
         rows[name] = figure.table.splitlines()[1].split()[0]
     assert rows == {"columns": "q_0", "kq": "k_0", "exp": "k_0", "softmax": "k_0"}, rows
+
+
+def test_a_mixture_writes_each_weight_with_the_decimals_of_its_row():
+    from llm_from_scratch.book.blocks import to_text
+    from llm_from_scratch.book.text import set_language
+    from llm_from_scratch.ch27 import sections
+
+    set_language("en")
+    A, V = np.array([[[1.0, 0.0], [0.25, 0.75]]]), np.array([[[3.0, -3.0], [1.0, 3.0]]])
+    said = to_text(sections.mixture_of(A, V, A @ V))
+    assert "= [1,0]" in said and "1·[3,-3] + 0·[1,3]" in said and "0.250000·[3,-3] + 0.750000·[1,3]" in said, said

@@ -18,7 +18,7 @@ import numpy as np
 from .answers import AnswerFormatError
 from .declare import Exercise, say
 from .draw import Examples
-from .formatting import shape
+from .formatting import num, places, shape
 from .progress import learner_of
 from .text import Catalogue
 from .tolerances import FLOAT_NOISE, ROUNDED
@@ -148,7 +148,7 @@ class Judge:
     def _read_as(self, read: np.ndarray) -> str:
         """What was read of an answer whose form is wrong: its numbers and its shape."""
         numbers = np.array2string(read, separator=", ", max_line_width=10_000, threshold=12, edgeitems=3,
-                                  formatter={"float_kind": lambda x: f"{x:g}"})
+                                  formatter={"float_kind": lambda x: num(x, places(read))})  # as tables write them
         return self.strings.text("answer.read_as", numbers=numbers, shape=shape(read.shape))
 
 

@@ -57,7 +57,7 @@ def default_vectors(query: object = None, key: object = None, value: object = No
             raise ValueError(text("plane.two_by_two", name=letter.upper(), shape=list(np.shape(given))))
         if not (np.isfinite(matrix).all() and (np.abs(matrix) <= LIMIT).all()):  # 3e200, inf, nan: off the plane
             raise ValueError(text("plane.outside", name=letter.upper(), limit=trimmed(LIMIT),
-                                  value=num(matrix.flat[np.argmax(~(np.abs(matrix) <= LIMIT))], 2)))
+                                  value=trimmed(matrix.flat[np.argmax(~(np.abs(matrix) <= LIMIT))])))
         rows[letter] = matrix
     return {name: tuple(float(c) for c in rows[name[0]][int(name[1])]) for name in NAMES}
 

@@ -25,7 +25,7 @@ from ..book.blocks import (
     to_html,
     to_text,
 )
-from ..book.formatting import below, labels, matrix, num, shape, trimmed, vector
+from ..book.formatting import below, labels, matrix, num, places, shape, trimmed, vector
 from ..book.text import language
 from ..book.tolerances import DIFFERENCES_NOISE, FLOAT_NOISE
 from ..engine import Tensor
@@ -150,7 +150,7 @@ def mixture_of(weights: object, value: object, output: object) -> Section:
     weights, value, output = (np.asarray(getattr(x, "data", x))[0] for x in (weights, value, output))
     groups = []
     for i, row in enumerate(weights):
-        weighted = " + ".join(f"{num(a)}·{vector(v)}" for a, v in zip(row, value))
+        weighted = " + ".join(f"{num(a, places(row))}·{vector(v)}" for a, v in zip(row, value))  # as the row is
         groups.append(Group((Value(text("trace.weights_of", query=f"q_{i}"), vector(row)),
                              Value(text("terms"), weighted),
                              Value(text("terms.computed"), " + ".join(vector(a * v) for a, v in zip(row, value))),
