@@ -693,6 +693,18 @@ def test_outside_parentheses_a_space_or_a_sign_still_starts_the_next_number():
     assert read_numbers("Ā = [[3, 1], [-3, 3]]", "f").tolist() == [[3, 1], [-3, 3]], "a name with a bar in front"
     assert read_numbers("4×7×5", "f").tolist() == [140.0], "× multiplies, but in a shape"
     assert read_numbers("(4, 7, 5)", "f").tolist() == [4, 7, 5], "parentheses around a list stay a list"
+    assert read_numbers("[0.014, 1-0.014]", "f").tolist() == [0.014, 0.986], "no space on either side: one number"
+    assert read_numbers("[0.014, 1 -0.014]", "f").tolist() == [0.014, 1, -0.014], "a space before the sign: two"
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_a_space_before_a_percent_sign_is_read_in_both_languages(lang):
+    from llm_from_scratch.book.answers import read_numbers
+    from llm_from_scratch.book.text import set_language
+
+    set_language(lang)
+    for typed in ("1,4 %", "1.4 %", "1,4\u00a0%", "1.4%"):
+        assert read_numbers(typed, "f").tolist() == pytest.approx([0.014], abs=1e-15), typed
 
 
 @given(st.text(alphabet="0123456789.,;()[]+-*/^√eπ sqrtexp×·%=Bd_", max_size=60))

@@ -150,6 +150,7 @@ def _cleaned(answer: str, form: str, shape: bool = False) -> str:
     if len(answer) > MAX_TEXT:
         raise _refuse("answer.too_long", form, limit=MAX_TEXT)
     cleaned = str.strip(answer).translate(_SPACES_TO_PLAIN).translate(_NOTATION)
+    cleaned = _SPACED_PERCENT.sub("%", cleaned)  # "1,4 %": the space Russian typography puts before a percent sign
     cleaned = _SUPERSCRIPT.sub(lambda m: f"^({m[0].translate(_SUPERSCRIPT_DIGITS)})", cleaned)
     if not cleaned:
         raise _refuse("answer.blank", form)
@@ -205,6 +206,7 @@ _EXPRESSION_TOKEN = re.compile(r"(?P<number>(?:\d+\.?\d*|\.\d+)(?:[eE]-?\d+)?)(?
                                r"|(?P<name>sqrt|exp|pi|√|π|e)|(?P<op>\*\*|[*×·/^+\-])|(?P<open>\()|(?P<close>\))")
 _PRODUCT = {"*", "×", "·", "/"}
 _PERCENTAGE = re.compile(NUMBER + "%")
+_SPACED_PERCENT = re.compile(r"(?<=[\d.])[ \t]+%")
 _SPACES = re.compile(r"\s*")
 _CLOSE_OR_END = re.compile(r"\s*(?:[\])]|$)")
 _IMPLICIT = ("√", "sqrt", "exp", "π", "pi", "e")  # 2√2, 2e: a number right before these multiplies them
@@ -254,13 +256,15 @@ class _Expression:
             value = _quotient(value, right) if match[0] == "/" else value * right
 
     def _spaced_sum(self, position: int) -> tuple[float, int]:
-        """Outside parentheses: terms joined by + or − with a space on both sides ("1 - 1/2"); "0.5 -0.5" is
-        two numbers."""
+        """Outside parentheses: terms joined by + or − with a space on both sides ("1 - 1/2") or on neither
+        ("1-0.014"); "0.5 -0.5", a space before the sign only, is two numbers."""
         value, end = self._term(position, depth=0)
         while True:
             kind, match, start = self._token(end, spaces=True)
-            if not (kind == "op" and match[0] in "+-" and start > end and match.end() < len(self.text)
-                    and self.text[match.end()].isspace()):
+            if not (kind == "op" and match[0] in "+-" and match.end() < len(self.text)):
+                return value, end
+            spaced_after = self.text[match.end()].isspace()
+            if (start > end) != spaced_after:  # a space on one side only: the sign of the next number
                 return value, end
             right, end = self._term(self.skip(match.end()), depth=0)
             value = value + right if match[0] == "+" else value - right
