@@ -39,3 +39,22 @@ def test_counts_match_numpy_and_the_record(batch, tokens, key_width, value_width
 
 def test_sizes_pick_a_readable_unit():
     assert [size(n) for n in (96, 1536, 256 * 2**20, 3 * 2**30)] == ["96 B", "1.5 KiB", "256 MiB", "3 GiB"]
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_nonsense_sizes_are_refused_in_the_learners_language(lang):
+    from llm_from_scratch.book.text import set_language
+    from llm_from_scratch.ch27.appendix import cost_table, doubling_table
+    from llm_from_scratch.ch27.strings import STRINGS
+
+    set_language(lang)
+    for call, name, value in ((lambda: cost_table(1, [-4], 64, 64), "T[0]", "-4"),
+                              (lambda: cost_table(1, [8, 2.5], 64, 64), "T[1]", "2.5"),
+                              (lambda: doubling_table(0, 8, 64, 64), "B", "0"),
+                              (lambda: doubling_table(1, 8, True, 64), "d_k", "True")):
+        with pytest.raises(ValueError) as refused:
+            call()
+        assert str(refused.value) == STRINGS.text_in(lang, "cost.not_a_size", name=name, value=value)
+    from llm_from_scratch.book.blocks import to_text
+
+    assert to_text(cost_table(1, [4.0], 64, 64)).splitlines()[-1].startswith("4  1,024"), "a whole 4.0 is 4"

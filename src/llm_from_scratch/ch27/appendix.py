@@ -44,8 +44,20 @@ def _table(title: str, first_column: str, rows: list[tuple[str, ...]]) -> Sectio
     return Section(title, (Table(header, tuple(rows), "r" * len(header)),))
 
 
+def _whole(**sizes: object) -> None:
+    """Each size a whole number of at least 1 (B, T, d_k, d_v count things), or a ValueError in the learner's
+    language naming the first that is not."""
+    for name, value in sizes.items():
+        number = value if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool) \
+            else None
+        if number is None or not np.isfinite(number) or number < 1 or number != int(number):
+            raise ValueError(text("cost.not_a_size", name=name, value=repr(value)))
+
+
 def cost_table(batch: int, tokens: list[int], key_width: int, value_width: int) -> Section:
     """Multiply-adds and bytes for each T."""
+    _whole(B=batch, d_k=key_width, d_v=value_width, **{f"T[{i}]": t for i, t in enumerate(tokens)})
+    batch, key_width, value_width, tokens = int(batch), int(key_width), int(value_width), [int(t) for t in tokens]
     rows, units = [], tuple(text(key) for key in UNIT_KEYS)
     for t in tokens:
         counts = _counts(HeadCost(batch, t, key_width, value_width))
@@ -55,6 +67,8 @@ def cost_table(batch: int, tokens: list[int], key_width: int, value_width: int) 
 
 def doubling_table(batch: int, tokens: int, key_width: int, value_width: int) -> Section:
     """How each count grows when one of B, T, d_k, d_v doubles and the others stay."""
+    _whole(B=batch, T=tokens, d_k=key_width, d_v=value_width)
+    batch, tokens, key_width, value_width = int(batch), int(tokens), int(key_width), int(value_width)
     base = _counts(HeadCost(batch, tokens, key_width, value_width))
     doubled = {
         "B": HeadCost(2 * batch, tokens, key_width, value_width),
