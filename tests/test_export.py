@@ -99,3 +99,16 @@ def test_the_export_runs_in_a_fresh_process_and_finds_the_chapter_by_its_entry_p
     assert history == [{**history[0], "learner": "id-fresh", "chapter": "ch27", "mastered": "1"}]
     assert history[0]["skill_name"] == "attention's history" and result.stderr == ""
 
+
+
+def test_a_tab_between_names_is_a_space_and_text_reordering_characters_are_dropped(tmp_path, capsys):
+    file = store_named(tmp_path / "progress.json", "Иван\tПетров\u202e\u2066вонаВ")
+    export.main(["export", str(file), "--csv"])
+    names = {row["name"] for row in csv.DictReader(io.StringIO(capsys.readouterr().out))}
+    assert names == {"Иван ПетроввонаВ"}
+
+
+@pytest.mark.parametrize("lang, said", [("ru", "такого файла нет"), ("en", "there is no such file")])
+def test_a_file_that_cannot_be_read_is_said_in_the_exports_language(tmp_path, capsys, lang, said):
+    assert export.main(["export", str(tmp_path / "missing.json"), "--csv", "--language", lang]) == 1
+    assert f"({said})" in capsys.readouterr().err

@@ -4,7 +4,7 @@
 
 Every text cell is written so that a spreadsheet reads it as text, never as a formula (CSV injection, as OWASP
 advises): a learner's name and id come from a file the learner wrote, so they are read as data, with their control
-characters (a tab and a carriage return among them) removed and their length bounded, and a cell that would begin
+characters removed (a tab or a line break becomes a space) and so are those that reorder text, their length bounded, and a cell that would begin
 with ``=``, ``+``, ``-`` or ``@`` gets a leading apostrophe.
 
 Chapters make their exercises known through the entry point group ``llm_from_scratch.chapters`` (pyproject:
@@ -36,12 +36,21 @@ EXPORT_COLUMNS = ("learner", "name", "chapter", "skill", "skill_name", "attempts
 # control characters, removed before this is looked at)
 FORMULA_STARTS = ("=", "+", "-", "@")
 LONGEST_NAME = 100  # characters of a learner's name or id kept in the table
+OS_ERRORS = {FileNotFoundError: "export.os.missing", PermissionError: "export.os.permission",
+             IsADirectoryError: "export.os.directory"}
+
+
+# the characters that reorder text (the right-to-left override among them): a name could show as another's
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 def as_data(value: str, longest: int | None = None) -> str:
-    """A text as a spreadsheet must read it: control characters removed, at most ``longest`` characters, and an
-    apostrophe before a first character that would start a formula."""
-    cleaned = "".join(char for char in value if unicodedata.category(char) != "Cc")[:longest]
+    """A text as a spreadsheet must read it: a tab or a line break made a space (two names stay two words), other
+    control characters and those that reorder text removed, at most ``longest`` characters, and an apostrophe
+    before a first character that would start a formula."""
+    spaced = "".join(" " if char in "\t\n\r\v\f" else char for char in value)
+    cleaned = "".join(char for char in spaced
+                      if unicodedata.category(char) != "Cc" and char not in BIDI_CONTROLS).strip()[:longest]
     return "'" + cleaned if cleaned.startswith(FORMULA_STARTS) else cleaned
 
 
@@ -85,8 +94,8 @@ def export(files: list[Path], out: TextIO, complain: TextIO) -> int:
         try:
             data = parse(file.read_bytes())
             reason = book_text("export.not_a_store")
-        except OSError as error:
-            data, reason = None, error.strerror or type(error).__name__
+        except OSError as error:  # said in the export's language, not the system's
+            data, reason = None, book_text(OS_ERRORS.get(type(error), "export.os.other"))
         if data is None:
             skipped += 1
             print(book_text("export.skipped", path=str(file), reason=reason), file=complain)
