@@ -3,9 +3,9 @@
     python -m llm_from_scratch.book.progress export FILE... --csv [--language en]
 
 Every text cell is written so that a spreadsheet reads it as text, never as a formula (CSV injection, as OWASP
-advises): a learner's name and id come from a file the learner wrote, so they are read as data, with their control
-characters removed (a tab or a line break becomes a space) and so are those that reorder text, their length bounded, and a cell that would begin
-with ``=``, ``+``, ``-`` or ``@`` gets a leading apostrophe.
+advises): a learner's name and id come from a file the learner wrote, so they are read as data: a tab or a line
+break becomes a space, other control characters and those that reorder text are removed, their length is bounded,
+and a cell that would begin with ``=``, ``+``, ``-`` or ``@`` gets a leading apostrophe.
 
 Chapters make their exercises known through the entry point group ``llm_from_scratch.chapters`` (pyproject:
 ``ch27 = "llm_from_scratch.ch27.exercises:EXERCISE_BOOK"``), so a chapter installed beside this one is found
