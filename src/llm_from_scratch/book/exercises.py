@@ -167,8 +167,8 @@ class ExerciseBook:
                         + " " + said(exercise, exercise.explain, facts))
 
     def hint(self, exercise_id: str, variant: int = 0) -> Hint:
-        """The next, smaller step towards the answer, after an attempt on that variant; each hint is recorded
-        (it is no attempt, and an attempt after it no longer counts for mastery)."""
+        """The next, smaller step towards the answer, after an attempt on that variant; each hint given is recorded
+        once (it is no attempt, and an attempt after it no longer counts for mastery)."""
         misused = self.misuse.of(exercise_id, variant)
         if misused:
             return Hint(str(exercise_id), 0, 0, misused)
@@ -181,8 +181,10 @@ class ExerciseBook:
         if exercise.kind == "code":
             steps.append(("hint.first_row", {"first": facts["first"]}))
         lasting = store()
-        step = min(lasting.hints(self.chapter, exercise_id, variant), len(steps) - 1)
-        lasting.record_hint(self.chapter, exercise_id, variant)
+        given = lasting.hints(self.chapter, exercise_id, variant)
+        step = min(given, len(steps) - 1)
+        if given < len(steps):  # the last hint asked again is shown again, and counted once
+            lasting.record_hint(self.chapter, exercise_id, variant)
         key, fields = steps[step]
         message = self.strings.text("hint.step", step=step + 1, steps=len(steps),
                                     hint=self.present.said(exercise, key, fields))
