@@ -417,3 +417,15 @@ def test_a_slider_set_from_code_off_its_steps_says_so_in_the_learners_language_a
     assert "У этого ползунка нет деления с номером 99; он остаётся на 1.0." in shown[1] and len(shown) == 2
     slider.value = 2.5
     assert slider.index == 5
+
+
+@pytest.mark.parametrize("lang, note", [("ru", "Нужно работающее ядро"), ("en", "Needs a running kernel")])
+def test_a_widgets_plain_text_says_it_needs_a_kernel_before_ipywidgets_cuts_it(lang, note):
+    """ipywidgets cuts a widget's plain text at 110 characters: the note comes first, so it is never cut off."""
+    from llm_from_scratch.book.text import BOOK_STRINGS
+    from llm_from_scratch.ch27.strings import STRINGS
+
+    reprs = {key: catalogue.text_in(lang, key, title="the first query's weights" * 2)
+             for catalogue in (BOOK_STRINGS, STRINGS) for key in catalogue.strings[lang] if key.endswith(".repr")}
+    assert len(reprs) >= 6
+    assert all(said[:110].startswith(note) for said in reprs.values()), reprs
