@@ -2,6 +2,7 @@
 ``check`` takes a Tensor a cell computed."""
 
 import math
+import pathlib
 import re
 
 import numpy as np
@@ -218,3 +219,24 @@ def test_a_mixture_writes_each_weight_with_the_decimals_of_its_row():
     A, V = np.array([[[1.0, 0.0], [0.25, 0.75]]]), np.array([[[3.0, -3.0], [1.0, 3.0]]])
     said = to_text(sections.mixture_of(A, V, A @ V))
     assert "= [1,0]" in said and "1·[3,-3] + 0·[1,3]" in said and "0.250000·[3,-3] + 0.750000·[1,3]" in said, said
+
+
+def test_the_reports_row_sum_check_is_shown_in_06_and_named_in_09_in_both_editions():
+    from support.notebooks import code_cells, load
+
+    from llm_from_scratch.book.blocks import to_text
+    from llm_from_scratch.book.text import set_language
+    from llm_from_scratch.ch27 import sections
+
+    set_language("en")
+    Q, K = Tensor([[[0, 3], [2, -1]]]), Tensor([[[3, 0], [-1, 2]]])
+    S = Q @ K.transpose(1, 2) / math.sqrt(2)
+    assert "< 1e-12" in to_text(sections.row_sums_check(S.softmax(2))) and "✔" in to_text(
+        sections.row_sums_check(S.softmax(2)))
+    columns = to_text(sections.row_sums_check(S.softmax(1)))
+    assert "1.3e-02" in columns and "✘" in columns, columns  # rows of a column softmax: 1.014 and 0.986
+    root = pathlib.Path(__file__).resolve().parents[1] / "chapter27"
+    for folder in (root, root / "en"):
+        assert any("sections.row_sums_check(head.weights)" in c.source
+                   for c in code_cells(load(folder / "06_head_from_primitives.ipynb")))
+        assert "10^{-12}" in load(folder / "09_next.ipynb").cells[9].source

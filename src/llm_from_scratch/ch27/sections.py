@@ -326,6 +326,17 @@ def error(error: SelfAttentionError) -> Section:
     return Section(text("section.error"), (_refusal(error),))
 
 
+ROW_SUM_BOUND = 1e-12  # the report's row-sum check: every row of A sums to 1 within this
+
+
+def row_sums_check(weights: object) -> Section:
+    """The report's row-sum check on a cell's weights: how far any row sums from 1, and whether within 10⁻¹²."""
+    deviation = float(np.max(np.abs(np.asarray(getattr(weights, "data", weights)).sum(axis=-1) - 1.0)))
+    return Section(text("section.row_sums_check"), (
+        Value(text("row_sum_deviation"), below(deviation, ROW_SUM_BOUND), ": "),
+        _yes_no(text("row_sums_within"), deviation <= ROW_SUM_BOUND)))
+
+
 def checks(ev: LearnerEvidence) -> Section:
     report = ev.worked_gradcheck
     return Section(text("section.checks"), (
