@@ -24,7 +24,7 @@ from support.notebooks import (
 from llm_from_scratch.book.chapters import chapters
 from llm_from_scratch.book.display import FOLDED_CLASS
 from llm_from_scratch.book.figures import NUMBER as FIGURE_NUMBER
-from llm_from_scratch.book.figures import SVG_TEXT, without_numbers
+from llm_from_scratch.book.figures import FOLDED_GREY, SVG_TEXT, without_answers
 from llm_from_scratch.ch27.exercises import EXERCISE_BOOK, EXERCISES
 from llm_from_scratch.ch27.strings import STRINGS
 
@@ -252,7 +252,7 @@ def test_a_figures_html_image_is_exactly_its_guarded_svg():
                     assert image, f"{path.name}: a figure without an HTML image and its text alternative"
                     svg = base64.b64decode(image.group(1)).decode()
                     folded = FOLDED_CLASS in data["text/html"]  # its fallback has the image's numbers blanked
-                    assert (without_numbers(svg) if folded else svg) == data["image/svg+xml"], path.name
+                    assert (without_answers(svg) if folded else svg) == data["image/svg+xml"], path.name
     assert figures >= 10
 
 
@@ -269,6 +269,8 @@ def test_no_folded_outputs_fallback_holds_a_number():
                     texts = [data["text/plain"], *(m[2] for m in SVG_TEXT.finditer(data.get("image/svg+xml", "")))]
                     numbers = [m[0] for said in texts for m in FIGURE_NUMBER.finditer(said)]
                     assert not numbers, f"{path.name}: a folded output's fallback shows {numbers[:5]}"
+                    shades = set(re.findall(r"(?:fill|stroke): (#[0-9a-f]{6})", data.get("image/svg+xml", "")))
+                    assert shades <= {"#000000", "#ffffff", FOLDED_GREY}, f"{path.name}: colours answer: {shades}"
     assert folds >= 40
 
 

@@ -18,7 +18,7 @@ from html import escape
 from IPython.display import display
 
 from .blocks import Section, to_text
-from .figures import Figure, without_numbers
+from .figures import Figure, without_answers
 from .text import book_text, language
 
 
@@ -67,14 +67,15 @@ def show_folded(*parts: Section | Figure) -> None:
 
     JupyterLab shows the HTML, whose tables hold every number (nbval compares them). The fallbacks
     that a plain-text viewer or a diff shows hold no answer: the plain text only says what is folded,
-    and the figure's SVG, which nbval compares by meaning as for any figure, has its numbers blanked.
+    and the figure's SVG, which nbval compares by meaning as for any figure, has its numbers blanked and its
+    cells in one grey.
     """
     figures = [part for part in parts if isinstance(part, Figure)]
     if len(figures) > 1:
         raise ValueError("show_folded takes at most one figure: one output holds one SVG")
     bundle = {"text/html": folded_html(*parts), "text/plain": book_text("folded.summary")}
     if figures:
-        bundle["image/svg+xml"] = without_numbers(figures[0].described_svg())
+        bundle["image/svg+xml"] = without_answers(figures[0].described_svg())
     display(bundle, raw=True)
 
 

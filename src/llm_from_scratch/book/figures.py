@@ -43,10 +43,15 @@ NUMBER = re.compile(r"(?<![\w.])[−-]?\d+(?:\.\d+)?(?:e[−+-]?\d+)?")
 HATCH_ID = re.compile(r'(?<=url\(#)h[0-9a-f]{10}(?=\))|(?<=<pattern id=")h[0-9a-f]{10}(?=")')
 
 
-def without_numbers(svg: str) -> str:
-    """``svg`` with every number its texts print replaced by …: what a folded answer keeps in the fallbacks a
-    plain-text viewer or a diff shows (titles, labels, captions, colours and frames stay, and nbval compares them)."""
-    return SVG_TEXT.sub(lambda m: m[1] + NUMBER.sub("…", m[2]) + m[3], svg)
+FOLDED_GREY = "#bfbfbf"  # the one colour a folded figure's fallback draws its cells in: a colour would answer
+COLOUR = re.compile(r"(?<=fill: |roke: )#(?!000000|ffffff)[0-9a-f]{6}")
+
+
+def without_answers(svg: str) -> str:
+    """``svg`` with every number its texts print replaced by … and every cell's colour made one grey: what a folded
+    answer keeps in the fallbacks a plain-text viewer or a diff shows (titles, labels, captions and frames stay, and
+    nbval compares them), so that neither a number nor a shade of the map gives the answer away."""
+    return COLOUR.sub(FOLDED_GREY, SVG_TEXT.sub(lambda m: m[1] + NUMBER.sub("…", m[2]) + m[3], svg))
 
 
 @dataclass(frozen=True)
