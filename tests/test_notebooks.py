@@ -23,8 +23,8 @@ from support.notebooks import (
 
 from llm_from_scratch.book.chapters import chapters
 from llm_from_scratch.book.display import FOLDED_CLASS
-from llm_from_scratch.book.figures import NUMBER as FIGURE_NUMBER
 from llm_from_scratch.book.figures import FOLDED_GREY, SVG_TEXT, without_answers
+from llm_from_scratch.book.figures import NUMBER as FIGURE_NUMBER
 from llm_from_scratch.ch27.exercises import EXERCISE_BOOK, EXERCISES
 from llm_from_scratch.ch27.strings import STRINGS
 
