@@ -317,3 +317,19 @@ def test_a_check_on_the_examples_numbers_says_so_when_the_cells_hold_other_input
     assert check("weights", [0.014, 0.986]).note == "", "the cells hold the question's own inputs"
     changed["Q"] = Tensor(np.zeros((1, 3, 2)))
     assert check("weights", [0.014, 0.986]).note == "", "another shape: another example, not an edit of this one"
+
+
+def test_the_note_names_the_cells_tensor_that_stands_for_the_examples_and_is_not_said_on_the_plane(monkeypatch):
+    from llm_from_scratch.ch27.plane import VectorPlane
+
+    cells = {"Q3": Tensor(OTHER_Q), "K3": Tensor(K), "V3": Tensor(V), "K": Tensor(K)}
+    monkeypatch.setattr("llm_from_scratch.ch27.given.notebook_namespace", lambda: cells)
+    assert check("weights", [0.014, 0.986]).note == said("given.judged_on_example", names="Q3")
+    cells["Q_same"] = Tensor(Q)  # the question's own queries are held too, beside another set: nothing to say
+    assert check("weights", [0.014, 0.986]).note == ""
+    del cells["Q_same"]
+    plane = VectorPlane(Tensor(OTHER_Q))
+    plane.move("k1", 3, 0)
+    check("plane-equal-prediction", "c")
+    assert check("plane-equal-prediction", "c").note == "" and check("plane-equal", plane).note == "", \
+        "a plane holds the cells' own vectors: its tasks are about them"

@@ -6,7 +6,7 @@ import re
 from html import unescape
 
 import pytest
-from support.notebooks import code_cells, run_edited
+from support.notebooks import code_cells, outputs_of, run_edited
 from support.records import results
 from test_claims import shown, titles
 from test_given import notebook_path
@@ -90,3 +90,17 @@ def test_three_tokens_are_asked_for_as_a_row_of_three(lang):
     clean(notebook)
     noun = {"ru": "чисел", "en": "numbers"}[lang]
     assert said(lang, "form.row", count=3, numbers=noun, layout="[a, b, c]") in shown(notebook, "answer = ...")
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_k_times_q_transposed_gives_keys_for_rows_down_to_the_mixture_and_the_output(lang):
+    notebook = run_edited(notebook_path(lang, "03_shapes"),
+                          {"scores": ("scores = Q @ K.transpose(1, 2)\nS = ", "scores = K @ Q.transpose(1, 2)\nS = ")})
+    clean(notebook)
+    tables = shown(notebook, 'show_folded(A, "weights"')
+    assert "q_0 q_1 q_2 k_0 " in tables and "k_0 k_1 k_2 q_0 " not in tables, "queries for columns, keys for rows"
+    mixture = shown(notebook, 'show_folded(O, "output"')
+    rows = (said(lang, "trace.weights_of", query="k_0"), said(lang, "trace.weights_of", query="q_0"))
+    assert rows[0] in mixture and rows[1] not in mixture, mixture[:600]
+    drawn = unescape(outputs_of(notebook, 'show_folded(O, "output"', "image/svg+xml"))
+    assert said(lang, "figure.axis.key_rows") in drawn and said(lang, "figure.axis.query_rows") not in drawn

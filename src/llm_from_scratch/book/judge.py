@@ -78,11 +78,16 @@ class Judge:
         ev = self.examples.of(exercise, variant, lambda: read.learner)
         found = self.judge(exercise, answer, self.examples.seeing(ev, exercise, variant, read.answered,
                                                                   lambda: read.learner), values)
-        if isinstance(found, Judgement) and not (values or variant or found.own) and self.cells_differ:
+        if isinstance(found, Judgement) and not (values or variant or found.own) and self.cells_differ \
+                and not self._on_a_widget(exercise):
             names = self.cells_differ(exercise.example(ev))
             if names:  # the learner's cells changed: the words are about the example's numbers, and say so
                 return replace(found, aside=Phrase("given.judged_on_example", {"names": ", ".join(names)}))
         return found
+
+    def _on_a_widget(self, exercise: Exercise) -> bool:
+        """A move on a widget, or its prediction: judged on the widget, which holds the cells' own values."""
+        return exercise.kind == "state" or any(e.after == exercise.id for e in self.exercises.values())
 
     def judge(self, exercise: Exercise, answer: object, ev: Any, values: Mapping[str, object] | None = None
               ) -> Judgement | Unread:

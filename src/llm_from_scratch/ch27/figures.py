@@ -20,7 +20,6 @@ from ..engine import Tensor
 from .reader import (
     INPUT_NAME,
     Reading,
-    factor,
     names_of,
     notebook_namespace,
     numbers,
@@ -192,33 +191,48 @@ def matrix_figures(value: object, role: str | None = None) -> list[Figure]:
     return figures
 
 
-def _rows_read(value: object, namespace: Mapping[str, object] | None = None) -> str | None:
-    """What the rows of a queries-by-keys matrix are, as its graph computed them: "K" where the nearest product X·Yᵀ
-    under it (``parts`` order) has the cells' keys on its left (K·Qᵀ), "Q" where it has their queries, None where
-    the graph does not say (no product, an unnamed left side, no Tensor)."""
+# steps whose result has the rows of their first operand of the same shape (a softmax along any axis included)
+ROWS_KEPT = frozenset({"softmax", "log_softmax", "exp", "div", "mul", "add", "sub", "neg", "pow"})
+
+
+def rows_of(value: object, namespace: Mapping[str, object] | None = None) -> str | None:
+    """Whose rows a matrix the cells computed has, read down its graph: "Q", "K" or "V" where they are the rows of
+    the cells' queries, keys or values (a product has the rows of its left side; a softmax, an exp or a scale those
+    of what it takes), None where the graph does not say (a transpose, an unnamed input, no Tensor)."""
     if not isinstance(value, Tensor):
         return None
     names = names_of(notebook_namespace() if namespace is None else namespace)
-    for tensor in (value, *parts(value)):
-        if tensor.op == "matmul" and tensor.shape[-2:] == value.shape[-2:]:
-            left = factor(tensor.inputs[0])[1]
-            found = INPUT_NAME.fullmatch(names.get(id(left), ""))
-            return found.group(1).upper() if found and found.group(1) in "QKqk" else None
+    tensor: Tensor | None = value
+    for _ in range(len(parts(value)) + 1):
+        found = INPUT_NAME.fullmatch(names.get(id(tensor), ""))
+        if found:
+            return found.group(1).upper()
+        if tensor.op == "matmul":
+            tensor = tensor.inputs[0]
+        elif tensor.op in ROWS_KEPT:
+            tensor = next((t for t in tensor.inputs if t.shape == tensor.shape), None)
+        else:
+            return None
+        if tensor is None:
+            return None
     return None
 
 
 def _oriented(drawn: Role, value: object) -> Role:
-    """``drawn`` with its rows and columns as the numbers have them: keys for rows and queries for columns where
-    the graph computed them from K·Qᵀ (anything of it: its exponentials, a softmax of it), or, where the graph does
-    not say, where the numbers are a stage of the head transposed. A softmax down the columns of QKᵀ keeps the
-    queries for rows, even where its numbers happen to equal the head's weights transposed (a symmetric S)."""
+    """``drawn`` with its rows and columns as the numbers have them: keys for rows (and queries for columns) where
+    the graph computed them from K·Qᵀ (anything of it: its exponentials, a softmax of it, its mixture of values),
+    or, for a queries-by-keys matrix whose graph does not say, where its numbers are a stage of the head transposed.
+    A softmax down the columns of QKᵀ keeps the queries for rows, even where its numbers happen to equal the head's
+    weights transposed (a symmetric S)."""
+    rows = rows_of(value)
+    if drawn.rows == "o":  # an output's rows are its weights' rows
+        return replace(drawn, row_axis=KEY_ROWS) if rows == "K" else drawn
     if (drawn.rows, drawn.columns) != ("q", "k"):
         return drawn
-    rows = _rows_read(value)
     if rows is None:
         found = read(value).match()
         rows = "K" if found is not None and found.transposed else "Q"
-    if rows == "Q":
+    if rows != "K":
         return drawn
     return replace(drawn, rows="k", columns="q", row_axis=KEY_ROWS, column_axis=QUERY_COLUMNS)
 

@@ -18,7 +18,7 @@ from ..book.verdicts import Given, Phrase, as_array
 from ..engine import Tensor
 from .evidence import HeadRun, LearnerEvidence
 from .figures import role_named
-from .reader import Inputs, Reading, factor, inputs_in, notebook_namespace, numbers, parts, read, same, softmax_step
+from .reader import INPUT_NAME, Inputs, Reading, factor, notebook_namespace, numbers, parts, read, same, softmax_step
 from .stages import BY_CELL, BY_NAME, BY_ROLE
 
 # what a softmax runs over, by its axis in a [B, T, T] tensor
@@ -144,16 +144,22 @@ def given(*names: str, answer, tolerance: float = ROUNDED) -> Given:
 
 
 def cells_differ(example: object) -> tuple[str, ...]:
-    """Which of the inputs the cells named (Q, K, V) hold other numbers than ``example``'s, of the same shape: what
-    a check judged on the example says (``ExerciseBook(cells_differ=…)``). None where the example has no inputs, or
-    the cells' are of another shape (another example of the chapter's, not an edit of this one)."""
-    inputs = inputs_in(notebook_namespace())
-    if inputs is None or not isinstance(example, HeadRun):
+    """The cells' inputs that stand where ``example``'s do but hold other numbers: for each of its queries, keys and
+    values no tensor of the notebook holds, the tensors the cells named for that role (Q, Q3, K_same…) of its shape.
+    What a check judged on the example says (``ExerciseBook(cells_differ=…)``); none where the cells hold every
+    input of the example (05's K_same beside K), or hold no tensor of its shape (another example of the chapter)."""
+    if not isinstance(example, HeadRun):
         return ()
-    pairs = (("Q", inputs.query, example.query), ("K", inputs.key, example.key), ("V", inputs.value, example.value))
-    if any(mine is not None and mine.shape != its.shape for _, mine, its in pairs):
-        return ()
-    return tuple(name for name, mine, its in pairs if mine is not None and not same(mine, its))
+    namespace = notebook_namespace()
+    held = [numbers(v) for v in namespace.values() if isinstance(v, (Tensor, np.ndarray)) and np.ndim(v) == 3]
+    changed = []
+    for letter, its in zip("QKV", (example.query, example.key, example.value)):
+        if any(same(mine, its) for mine in held):
+            continue
+        changed += sorted(name for name, value in namespace.items()
+                          if (found := INPUT_NAME.fullmatch(name)) and found.group(1) == letter
+                          and isinstance(value, (Tensor, np.ndarray)) and np.shape(numbers(value)) == its.shape)
+    return tuple(changed)
 
 
 def answer_source(answer: object, run: object) -> tuple[str, Phrase] | None:

@@ -42,6 +42,7 @@ from .evidence import (
     row_sum_deviation,
     run_head,
 )
+from .figures import rows_of
 from .reader import cells_stages, chapter_loss, softmax_step, stages_note
 from .reader import leaves as inputs_of
 from .stages import BY_NAME
@@ -147,11 +148,12 @@ def mixture(run: HeadRun) -> Section:
 def mixture_of(weights: object, value: object, output: object) -> Section:
     """Each output row as the sum of value rows times its weights (batch element 0): A, V and O as the cells
     computed them (Tensors or arrays); the terms A_ij·v_j are written out, the sum is O's own row."""
+    row_name = "k" if rows_of(weights) == "K" else "q"  # K·Qᵀ's weights have the keys for rows
     weights, value, output = (np.asarray(getattr(x, "data", x))[0] for x in (weights, value, output))
     groups = []
     for i, row in enumerate(weights):
         weighted = " + ".join(f"{num(a, places(row))}·{vector(v)}" for a, v in zip(row, value))  # as the row is
-        groups.append(Group((Value(text("trace.weights_of", query=f"q_{i}"), vector(row)),
+        groups.append(Group((Value(text("trace.weights_of", query=f"{row_name}_{i}"), vector(row)),
                              Value(text("terms"), weighted),
                              Value(text("terms.computed"), " + ".join(vector(a * v) for a, v in zip(row, value))),
                              Value(f"o_{i}", vector(output[i]))), "value", f"o_{i}"))
