@@ -406,3 +406,8 @@ def test_a_plane_whose_softmax_runs_along_another_axis_refuses_every_task_by_tha
     assert "как ваши ячейки, — по каждому столбцу, по запросам, — а задача спрашивает о строке весов." in (
         feedback.message), feedback.message
     assert "Вернуть разобранный пример" not in feedback.message, "that button keeps the cells' softmax: no help"
+
+
+def test_a_plane_whose_softmax_runs_over_the_batch_heads_its_bars_so():
+    batch = VectorPlane(None, None, None, cells_weights(lambda scores: scores / math.sqrt(2), axis=0))
+    assert "Веса (softmax по пакету)" in batch.svg and "сумма" not in batch.svg.split("Веса")[1][:30]

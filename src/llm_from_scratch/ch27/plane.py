@@ -249,6 +249,9 @@ def _projections(state: PlaneState, query: str) -> list[str]:
     return parts
 
 
+BARS = {2: "plane.bars", 1: "plane.bars_columns"}  # the weights' heading by the axis the softmax runs along
+
+
 def _numbers(state: PlaneState) -> list[str]:
     """Scores, scaled scores and each row of weights as bars with their values."""
     left, parts, y = 262, [], 44
@@ -263,7 +266,7 @@ def _numbers(state: PlaneState) -> list[str]:
                      f'{divided_by(state.stages)} → {num(state.scaled[i, 0], 2)}, '
                      f'{num(state.scaled[i, 1], 2)}</text>')
     y += 26
-    bars = text("plane.bars" if state.stages.axis == 2 else "plane.bars_columns")  # what the cells' softmax sums
+    bars = text(BARS.get(state.stages.axis, "plane.bars_batch"))  # what the cells' softmax makes sum to 1
     parts.append(f'<text x="{left}" y="{y}" font-size="13" font-weight="bold">{escape(bars)}</text>')
     for i in (0, 1):
         for j in (0, 1):
