@@ -3,10 +3,11 @@ catalogues/<language>/02_scores_softmax_mixture.toml): the first row of weights,
 vector plane.
 
 Each challenge on the plane is two exercises: a choice that predicts what the move needs or does, and the move
-itself, an
-exercise of kind "state" whose answer is the plane (``check("plane-equal", plane)``, or the form's button under
-it). The move is judged only after its prediction was answered, on the engine's numbers for the plane as it
-stands; a state that misses says what is missing, in numbers.
+itself, an exercise of kind "state" whose answer is the plane (``check("plane-equal", plane)``, or the form's
+button under it). The move is judged only after its prediction was answered, on the engine's numbers for the plane
+as it stands, counted from the vectors its moves started from (the cells' own, or the worked example's); a state
+that misses says what is missing, in numbers. A task that cannot work on those vectors, a move of other vectors
+and a plane replaced since are refused in one line, and nothing is stored.
 """
 
 from __future__ import annotations
