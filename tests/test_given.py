@@ -319,15 +319,16 @@ def test_a_check_on_the_examples_numbers_says_so_when_the_cells_hold_other_input
     assert check("weights", [0.014, 0.986]).note == "", "another shape: another example, not an edit of this one"
 
 
-def test_the_note_names_the_cells_tensor_that_stands_for_the_examples_and_is_not_said_on_the_plane(monkeypatch):
+def test_the_note_is_said_only_of_the_cells_q_k_v_and_not_on_the_plane(monkeypatch):
     from llm_from_scratch.ch27.plane import VectorPlane
 
-    cells = {"Q3": Tensor(OTHER_Q), "K3": Tensor(K), "V3": Tensor(V), "K": Tensor(K)}
+    cells = {"Q2": Tensor(OTHER_Q), "K": Tensor(K), "V": Tensor(V)}  # another example's Q2, no Q: no edit of Q
     monkeypatch.setattr("llm_from_scratch.ch27.given.notebook_namespace", lambda: cells)
-    assert check("weights", [0.014, 0.986]).note == said("given.judged_on_example", names="Q3")
-    cells["Q_same"] = Tensor(Q)  # the question's own queries are held too, beside another set: nothing to say
+    assert check("weights", [0.014, 0.986]).note == ""
+    cells.update(Q=Tensor(OTHER_Q), Q_same=Tensor(Q))  # the question's own queries held beside others: nothing
     assert check("weights", [0.014, 0.986]).note == ""
     del cells["Q_same"]
+    assert check("weights", [0.014, 0.986]).note == said("given.judged_on_example", names="Q")
     plane = VectorPlane(Tensor(OTHER_Q))
     plane.move("k1", 3, 0)
     check("plane-equal-prediction", "c")

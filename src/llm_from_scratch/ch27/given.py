@@ -18,7 +18,7 @@ from ..book.verdicts import Given, Phrase, as_array
 from ..engine import Tensor
 from .evidence import HeadRun, LearnerEvidence
 from .figures import role_named
-from .reader import INPUT_NAME, Inputs, Reading, factor, notebook_namespace, numbers, parts, read, same, softmax_step
+from .reader import Inputs, Reading, factor, notebook_namespace, numbers, parts, read, same, softmax_step
 from .stages import BY_CELL, BY_NAME, BY_ROLE
 
 # what a softmax runs over, by its axis in a [B, T, T] tensor
@@ -144,22 +144,19 @@ def given(*names: str, answer, tolerance: float = ROUNDED) -> Given:
 
 
 def cells_differ(example: object) -> tuple[str, ...]:
-    """The cells' inputs that stand where ``example``'s do but hold other numbers: for each of its queries, keys and
-    values no tensor of the notebook holds, the tensors the cells named for that role (Q, Q3, K_same…) of its shape.
-    What a check judged on the example says (``ExerciseBook(cells_differ=…)``); none where the cells hold every
-    input of the example (05's K_same beside K), or hold no tensor of its shape (another example of the chapter)."""
+    """The cells' Q, K and V that stand where ``example``'s inputs do but hold other numbers: for each of its queries,
+    keys and values that no tensor of the notebook holds, the cells' tensor of that name, where it has the same
+    shape. What a check judged on the example says (``ExerciseBook(cells_differ=…)``); nothing where the cells hold
+    every input of the example (05's K_same beside K), or no Q, K or V of its shape (another example: 10's Q2 is
+    no edit of its Q3), so that the note is never said of an example the cells merely have not made yet."""
     if not isinstance(example, HeadRun):
         return ()
     namespace = notebook_namespace()
     held = [numbers(v) for v in namespace.values() if isinstance(v, (Tensor, np.ndarray)) and np.ndim(v) == 3]
-    changed = []
-    for letter, its in zip("QKV", (example.query, example.key, example.value)):
-        if any(same(mine, its) for mine in held):
-            continue
-        changed += sorted(name for name, value in namespace.items()
-                          if (found := INPUT_NAME.fullmatch(name)) and found.group(1) == letter
-                          and isinstance(value, (Tensor, np.ndarray)) and np.shape(numbers(value)) == its.shape)
-    return tuple(changed)
+    mine = {letter: numbers(namespace[letter]) for letter in "QKV"
+            if isinstance(namespace.get(letter), (Tensor, np.ndarray))}
+    return tuple(letter for letter, its in zip("QKV", (example.query, example.key, example.value))
+                 if letter in mine and mine[letter].shape == its.shape and not any(same(h, its) for h in held))
 
 
 def answer_source(answer: object, run: object) -> tuple[str, Phrase] | None:
