@@ -104,3 +104,12 @@ def test_k_times_q_transposed_gives_keys_for_rows_down_to_the_mixture_and_the_ou
     assert rows[0] in mixture and rows[1] not in mixture, mixture[:600]
     drawn = unescape(outputs_of(notebook, 'show_folded(O, "output"', "image/svg+xml"))
     assert said(lang, "figure.axis.key_rows") in drawn and said(lang, "figure.axis.query_rows") not in drawn
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_only_v2_changed_is_named_alone_under_the_score_gradient(lang):
+    notebook = run_edited(notebook_path(lang, "07_gradients"),
+                          {"V2": ("V2 = Tensor([[[1, 0], [0, 1], [1, 1]]]", "V2 = Tensor([[[2, 0], [0, 1], [1, 1]]]")})
+    clean(notebook)
+    note = shown(notebook, "show_folded(S2.grad")
+    assert said(lang, "given.inputs_changed", names="V2") in note and "O2_bar" not in note, note[-600:]

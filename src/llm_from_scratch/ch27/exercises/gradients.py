@@ -121,7 +121,7 @@ EXERCISES = (
     ),
     Exercise(
         "score-gradient", "numbers",
-        notebook="07_gradients", example=Example.hand,
+        notebook="07_gradients", example=Example.hand_first_output,
         skills=("skill.gradients",),
         varies="hand",
         expected=_score_gradient_expected,

@@ -45,6 +45,11 @@ class Example:
         return ev.hand
 
     @staticmethod
+    def hand_first_output(ev: LearnerEvidence) -> HeadRun:
+        """The second example run backward with L = o_00, as 07's cells run it (Ō is 1 at (0, 0))."""
+        return ev.hand_first_output
+
+    @staticmethod
     def head_split(ev: LearnerEvidence) -> HeadSplit:
         return ev.head_split
 
