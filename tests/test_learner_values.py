@@ -113,3 +113,25 @@ def test_only_v2_changed_is_named_alone_under_the_score_gradient(lang):
     clean(notebook)
     note = shown(notebook, "show_folded(S2.grad")
     assert said(lang, "given.inputs_changed", names="V2") in note and "O2_bar" not in note, note[-600:]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_plane_shown_again_leaves_the_old_one_judging_nothing_and_a_plain_array_a_follows_silently(lang):
+    again = (f"{LAST}\nold = plane\nplane = VectorPlane(Q, K, V, A)\nplane.show()\nold.move('k1', 3, 0)\n"
+             "check('plane-equal-prediction', 'c')\nprint(check('plane-equal', old).message)\n"
+             "print(repr(VectorPlane(Q, K, V, A.data).note))")
+    notebook = run_edited(notebook_path(lang, "02_scores_softmax_mixture"), {"again": (LAST, again)})
+    clean(notebook)
+    said_there = shown(notebook, again)
+    assert said(lang, "challenge.replaced") in said_there and " '' " in f" {said_there} ", said_there[-800:]
+    assert "plane-equal" not in results(store(), "ch27") and "plane-equal" not in results(store(), "ch27", own=True)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_slider_set_from_code_off_its_steps_says_so_in_one_line(lang):
+    cell = "ScaleExplorer().show()"
+    notebook = run_edited(notebook_path(lang, "04_scaling"),
+                          {"slider": (cell, "explorer = ScaleExplorer()\nexplorer.show()\nexplorer.slider.value = 3.14")})
+    clean(notebook)
+    assert said(lang, "widget.slider.kept", asked="3.14", steps="0.000, 0.050, 0.100, …, 2.000",
+                label="0.707") in shown(notebook, "explorer.slider.value = 3.14")
