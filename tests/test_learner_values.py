@@ -129,9 +129,8 @@ def test_a_plane_shown_again_leaves_the_old_one_judging_nothing_and_a_plain_arra
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_slider_set_from_code_off_its_steps_says_so_in_one_line(lang):
-    cell = "ScaleExplorer().show()"
-    notebook = run_edited(notebook_path(lang, "04_scaling"),
-                          {"slider": (cell, "explorer = ScaleExplorer()\nexplorer.show()\nexplorer.slider.value = 3.14")})
+    moved = "explorer = ScaleExplorer()\nexplorer.show()\nexplorer.slider.value = 3.14"
+    notebook = run_edited(notebook_path(lang, "04_scaling"), {"slider": ("ScaleExplorer().show()", moved)})
     clean(notebook)
     assert said(lang, "widget.slider.kept", asked="3.14", steps="0.000, 0.050, 0.100, …, 2.000",
                 label="0.707") in shown(notebook, "explorer.slider.value = 3.14")
