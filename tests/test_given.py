@@ -334,3 +334,11 @@ def test_the_note_is_said_only_of_the_cells_q_k_v_and_not_on_the_plane(monkeypat
     check("plane-equal-prediction", "c")
     assert check("plane-equal-prediction", "c").note == "" and check("plane-equal", plane).note == "", \
         "a plane holds the cells' own vectors: its tasks are about them"
+
+
+@pytest.mark.parametrize("bad", ["abc", object(), None, {"X": 1}])
+def test_a_form_given_values_that_are_no_numbers_shows_the_exercises_form_and_the_check_says_why(bad):
+    values = bad if isinstance(bad, dict) else {"S": bad}
+    assert EXERCISE_BOOK.form("weights", values=values) == EXERCISE_BOOK.form("weights")
+    refused = check("weights", [0.5, 0.5], **values)
+    assert not refused.readable and kept("weights") == ([], [])

@@ -109,10 +109,11 @@ class Judge:
     def form(self, exercise: Exercise, ev: Any, values: Mapping[str, object] | None = None) -> str:
         """How a numbers exercise's answer is written on ``ev`` ("" for other kinds); on the learner's own
         ``values``, where the answer they make has another shape, that shape in words (``shape_form``)."""
-        if values and exercise.given and not are_the_exercises(exercise, values, ev):
-            try:
-                own = np.shape(exercise.given.answer({name: as_array(v) for name, v in values.items()}))
-            except (ValueError, IndexError):
+        if values and exercise.given:
+            try:  # values that are not numbers, or not of the names it reads, are told when checked, not here
+                own = None if are_the_exercises(exercise, values, ev) else np.shape(
+                    exercise.given.answer({name: as_array(v) for name, v in values.items()}))
+            except (TypeError, ValueError, IndexError, KeyError):
                 own = None
             if own is not None and own != np.shape(exercise.expected(ev)):
                 return shape_form(self.strings, own)
