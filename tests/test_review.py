@@ -357,7 +357,7 @@ def test_a_question_without_a_sibling_or_variants_that_reads_its_cells_is_pointe
     on(monkeypatch, 0)
     assert check("temperature-limits", [[1, 0, 0], [0.3, 0.3, 0.3]]).readable
     # as if it had no sibling
-    monkeypatch.setattr(EXERCISE_BOOK.review, "stand_in", lambda exercise_id, records: exercise_id)
+    monkeypatch.setattr(EXERCISE_BOOK.review, "stand_in", lambda exercise_id, records, taken=(): exercise_id)
     on(monkeypatch, 1)
     said = shown_text(review)
     assert "вернитесь к нему там" in said and "[form temperature-limits]" not in said
@@ -374,7 +374,7 @@ def test_a_plane_prediction_with_no_sibling_left_is_pointed_back_to_the_plane(mo
     on(monkeypatch, 0)
     assert check("plane-equal-prediction", "a").readable
     # as if it had no sibling
-    monkeypatch.setattr(EXERCISE_BOOK.review, "stand_in", lambda exercise_id, records: exercise_id)
+    monkeypatch.setattr(EXERCISE_BOOK.review, "stand_in", lambda exercise_id, records, taken=(): exercise_id)
     on(monkeypatch, 1)
     said = shown_text(review)
     assert "на плоскости векторов" in said and "[form plane-equal-prediction]" not in said

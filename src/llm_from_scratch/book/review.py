@@ -20,7 +20,7 @@ A chapter declares its exercises; the policy is the book's, the same for every c
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
 from datetime import date, timedelta
 
@@ -187,15 +187,15 @@ class ReviewPolicy:
         return ((bool(exercise.varies) and exercise.kind in ("numbers", "choice"))
                 or (exercise.kind == "choice" and not followed))
 
-    def stand_in(self, exercise_id: str, records: Mapping[str, Mapping]) -> str:
+    def stand_in(self, exercise_id: str, records: Mapping[str, Mapping], taken: Set[str] = frozenset()) -> str:
         """What review asks for a due exercise: itself where it has fresh variants (or cannot be asked here at
-        all); else a sibling of its first skill that a form asks alone, one with fresh variants first, then a choice
-        not yet attempted; else itself."""
+        all); else a sibling of its first skill that a form asks alone and that is not ``taken`` (asked on the page
+        already), one with fresh variants first, then a choice not yet attempted; else itself."""
         due = self.exercises[exercise_id]
         if due.varies or due.kind in ("state", "code"):
             return exercise_id
         siblings = [e for e in self.exercises.values() if e.id != exercise_id and due.skills[:1] == e.skills[:1]
-                    and self.asked_alone(e) and self._may_ask(e, records)]
+                    and e.id not in taken and self.asked_alone(e) and self._may_ask(e, records)]
         fresh = [e for e in siblings if e.varies] or [e for e in siblings if not attempted(records, e.id)]
         return fresh[0].id if fresh else exercise_id
 
@@ -211,31 +211,41 @@ class ReviewPolicy:
             offered[skill] = (fresh or serving or [None])[0]
         return offered
 
+    def _fresh(self, exercise_id: str, records: Mapping[str, Mapping], drawn: dict[str, set[int]]) -> int:
+        """The variant a page asks ``exercise_id`` on: its next one, or the first after it that no other form on the
+        page shows (``drawn``: each family's variants on the page), so no item's prompt holds another's answer."""
+        family = self.exercises[exercise_id].varies
+        variant = self.next_variant(exercise_id, records)
+        while variant in drawn.setdefault(family, set()):
+            variant += 1
+        drawn[family].add(variant)
+        return variant
+
     def session(self, records: Mapping[str, Mapping], now: date) -> Session:
-        """Today's review: each due exercise as it is asked (two forms of one exercise each on a variant of its
-        own), then a fresh variant for each skill not yet mastered and not reviewed today, none of the exercises
-        asked above while another serves."""
+        """Today's review: each due exercise as it is asked, every question once and every form on an example of
+        its own, then a fresh variant for each skill not yet mastered and not reviewed today, none of the
+        exercises asked above while another serves."""
         due_now, later = self.queue(records, now)
-        asked: dict[str, int] = {}  # exercise -> how many of its forms the session shows
+        asked = {item.exercise_id for item in due_now if self.exercises[item.exercise_id].varies}  # as themselves
+        drawn: dict[str, set[int]] = {}
         items = []
         for item in due_now:
             due = self.exercises[item.exercise_id]
-            instead = self.stand_in(due.id, records)
+            instead = self.stand_in(due.id, records, asked - {due.id})
             if instead == due.id and not self.asked_alone(due):
                 items.append(ReviewItem(item, due.id, 0, "go_back"))
                 continue
-            before = asked.get(instead, 0)
-            variant = self.next_variant(instead, records) + before if self.exercises[instead].varies else 0
-            asked[instead] = before + 1
+            asked.add(instead)
+            variant = self._fresh(instead, records, drawn) if self.exercises[instead].varies else 0
             way = "sibling" if instead != due.id else "variant" if due.varies else "itself"
             items.append(ReviewItem(item, instead, variant, way))
         skills = mastery(self.served, records).values()
         reviewed = {self.exercises[item.exercise_id].skills[0] for item in due_now}
         waiting = [m for m in skills if not m.mastered and m.skill not in reviewed]
-        practice, shown = [], set(asked)
-        for m, exercise_id in zip(waiting, self.practice_for([m.skill for m in waiting], records, set(asked)).values()):
-            fresh = exercise_id is not None and exercise_id not in shown
-            practice.append(Practice(m, exercise_id, self.next_variant(exercise_id, records) if fresh else 0,
-                                     exercise_id in shown))
-            shown |= {exercise_id} if fresh else set()
+        practice = []
+        for m, exercise_id in zip(waiting, self.practice_for([m.skill for m in waiting], records, asked).values()):
+            fresh = exercise_id is not None and exercise_id not in asked
+            practice.append(Practice(m, exercise_id, self._fresh(exercise_id, records, drawn) if fresh else 0,
+                                     exercise_id in asked))
+            asked |= {exercise_id} if fresh else set()
         return Session(tuple(items), tuple(later), tuple(practice), all(m.mastered for m in skills))

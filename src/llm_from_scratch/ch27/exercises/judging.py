@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...book.answers import AnswerFormatError
-from ...book.formatting import labels, matrix, num, vector
+from ...book.formatting import labels, matrix, num, trimmed, vector
 from ...book.mistakes import diagnose
 from ...book.tolerances import BY_HAND, ROUNDED
 from ...book.verdicts import Judgement, own, partial, wrong
@@ -190,9 +190,11 @@ def query_key_scores(values: dict[str, np.ndarray]) -> np.ndarray:
 
 
 def written_out(q: np.ndarray, k: np.ndarray) -> str:
-    """A dot product term by term, left for the learner to add up: 0·(−1) + 3·2."""
+    """A dot product term by term, left for the learner to add up: 0·(−1) + 3·2, 0.5·(−1.5) + 1·2 (halves with one
+    decimal)."""
     def signed(x: float) -> str:
-        return f"(−{num(-x, 0)})" if x < 0 else num(x, 0)
+        text = trimmed(abs(x), 1)
+        return f"(−{text})" if x < 0 else text
     return " + ".join(f"{signed(a)}·{signed(b)}" for a, b in zip(q, k))
 
 
@@ -210,7 +212,7 @@ def worked_prompt_fields(ev: LearnerEvidence) -> dict[str, str]:
     """Q, K, V and A (to three decimals) of the worked example, or of a fresh variant of it, for the prompt of a
     variant."""
     run = ev.worked
-    return {"query": matrix(run.query[0], 0), "key": matrix(run.key[0], 0), "value": matrix(run.value[0], 0),
+    return {"query": matrix(run.query[0], 1), "key": matrix(run.key[0], 1), "value": matrix(run.value[0], 1),
             "weights": matrix(run.weights[0], 3), "key_width": str(run.head.key_width)}
 
 
