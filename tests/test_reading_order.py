@@ -18,7 +18,7 @@ import re
 
 import numpy as np
 import pytest
-from support.notebooks import comments, exercises_asked, load, outputs_text
+from support.notebooks import comments, exercises_asked, load, outputs_text, shown_lines
 
 from llm_from_scratch.book.chapters import Chapter, chapters
 from llm_from_scratch.book.declare import OPTIONS
@@ -125,17 +125,46 @@ def test_no_answer_stands_before_its_question(lang):
 
 @pytest.mark.parametrize("lang", ["ru", "en"])
 def test_the_output_that_answers_a_question_is_folded(lang):
-    """Below a question, until the next heading or question, an output that states its answer is collapsed:
-    the learner answers with the answer out of sight."""
+    """Below a question, until the next question or a cell that opens with a heading (a heading further down a
+    cell is on the same screen), an output that states its answer is collapsed: the learner answers with the
+    answer out of sight."""
     ev, open_question, found = evidence(), None, []
     for name, index, cell in _reading(lang):
         asked = [EXERCISES[i] for i in exercises_asked(cell.source)] if cell.cell_type == "code" else []
-        if asked or index == 0 or (cell.cell_type == "markdown" and re.search(r"^#", cell.source, re.M)):
+        if asked or index == 0 or (cell.cell_type == "markdown" and cell.source.startswith("#")):
             open_question = next((e for e in asked if e.kind == "numbers"), None)
         elif open_question and cell.cell_type == "code" and not _folded(cell):
-            shown = _found(_numbers(outputs_text(cell)), open_question.expected(ev))
+            on_screen = "\n".join(line for output in cell.get("outputs", []) for line in shown_lines(output))
+            shown = _found(_numbers(on_screen), open_question.expected(ev))
             if shown:
                 found.append(f"{name} cell {index} shows the answer to {open_question.id}, unfolded: {shown}")
+    assert not found, "\n".join(found)
+
+
+# cells (their ids without the edition's prefix) that follow a fold unfolded, and why they give nothing away
+OPEN_AFTER_A_FOLD = {
+    "02-13": "points to the row sums on the folded map and to 27.3's first question",
+    "02-15": "reads the output printed under the fold, and gives none of the weights step 3 asked for",
+    "03-hand-10": "opens the next step of the hand computation",
+    "03-hand-17": "opens the next step of the hand computation",
+    "07-second-after": "says what the question did not ask: the rows of S̄ below the first",
+}
+OPENS_WHAT_FOLLOWS = re.compile(r"#|\*\*(Try it|Попробуйте)")
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_the_prose_right_below_a_fold_is_folded_too(lang):
+    """The text right after a folded answer is on the same screen: where it explains the answer it is folded as
+    well (a ``<details>`` of its own first); else it opens a section or a try-it, or is named above with why."""
+    found = []
+    for notebook in CH27.notebooks(lang):
+        cells = load(notebook).cells
+        for cell, after in zip(cells, cells[1:]):
+            if cell.cell_type != "code" or "show_folded(" not in cell.source or after.cell_type != "markdown":
+                continue
+            opening = after.source.startswith("<details>") or OPENS_WHAT_FOLLOWS.match(after.source)
+            if not opening and after.get("id", "").split("-", 1)[1] not in OPEN_AFTER_A_FOLD:
+                found.append(f"{notebook.name} {after.get('id')}: {after.source[:80]}")
     assert not found, "\n".join(found)
 
 
