@@ -5,10 +5,11 @@ as an image with its text table folded beneath it (a section beside it often pri
 same numbers, and a reader who needs the table opens it); a section as text.
 
 A stored cell's outputs can be collapsed with JupyterLab's ``jupyter.outputs_hidden``
-metadata, but JupyterLab expands them again as soon as the cell runs. An HTML
-``<details>`` element stays closed after Restart and Run All as well, in trusted and
-untrusted notebooks alike and on pages that render notebooks, so a cell whose output
-answers a question shows it through ``show_folded``.
+metadata, but JupyterLab expands them again as soon as the cell runs, and shows them
+collapsed as a line of the first output's HTML source. An HTML ``<details>`` element
+stays closed after Restart and Run All as well, in trusted and untrusted notebooks alike
+and on pages that render notebooks, and shows its summary: a cell whose output answers a
+question shows it through ``show_folded`` alone.
 """
 
 from __future__ import annotations
