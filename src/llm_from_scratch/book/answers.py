@@ -103,6 +103,17 @@ def _refuse(key: str, form: str, pending: bool = False, **fields: object) -> Ans
     return AnswerFormatError(book_text(key, form=form, **fields), pending)
 
 
+NEAR_WHOLE = 24  # an answer this short is quoted whole where it cannot be read; a longer one around the spot
+
+
+def _unread(form: str, text: str, at: int, why: str) -> AnswerFormatError:
+    """A refusal that quotes where the reading stopped (``at`` in ``text``) and says why (catalogue key ``why``)."""
+    start, end = max(at - 8, 0), at + 12
+    near = (text.strip() if len(text.strip()) <= NEAR_WHOLE else
+            "…" * (start > 0) + text[start:end].strip() + "…" * (end < len(text)))
+    return _refuse("answer.malformed", form, near=near, why=book_text(why))
+
+
 def _number_token(token: str, percent: bool, form: str) -> float:
     value = float(token)  # a decimal string too large for float64 becomes inf
     if value in (float("inf"), float("-inf")):
@@ -230,9 +241,9 @@ class _Expression:
         except OverflowError:
             raise _refuse("answer.beyond_float64", self.form) from None
         if end < len(self.text) and not (self.text[end].isspace() or self.text[end] in ",;])-+"):
-            raise _refuse("answer.malformed", self.form)
+            raise _unread(self.form, self.text, end, "answer.why.joined")
         if self.percent and not _PERCENTAGE.fullmatch(self.text, position, end):
-            raise _refuse("answer.malformed", self.form)
+            raise _unread(self.form, self.text, position, "answer.why.percent")
         return value, end
 
     def _token(self, position: int, spaces: bool) -> tuple[str | None, re.Match | None, int]:
@@ -314,7 +325,7 @@ class _Expression:
                 return (math.sqrt(value) if value >= 0 else math.nan), end
             opened = self._token(match.end(), spaces=True)
             if opened[0] != "open":
-                raise _refuse("answer.malformed", self.form)  # sqrt 2: the function needs its parentheses
+                raise _unread(self.form, self.text, match.start(), "answer.why.parentheses")  # sqrt 2
             value, end = self._closed(opened[1].end(), depth + 1)
             if name == "exp":
                 return math.exp(value), end
@@ -341,6 +352,17 @@ class _Expression:
         return position
 
 
+def _why_no_number(text: str, at: int) -> str:
+    """Why no number could be read at ``at``: a sign with a space after it and none before (in "1- 0.5": a
+    difference or two numbers?), a sign with nothing after it, or whatever else stands there."""
+    if text[at:at + 1] in ("+", "-"):
+        if not text[at + 1:].strip():
+            return "answer.why.dangling_sign"
+        if text[at + 1:at + 2].isspace():
+            return "answer.why.lone_sign"
+    return "answer.why.unread"
+
+
 def _from_text(answer: str, form: str, shape: bool = False) -> list:
     """The numbers of a typed answer (a plain str) as nested lists (the outer list holds what was typed)."""
     cleaned = _cleaned(answer, form, shape)
@@ -360,9 +382,12 @@ def _from_text(answer: str, form: str, shape: bool = False) -> list:
         if kind == "separator" and previous != "open" and _CLOSE_OR_END.match(cleaned, match.end()):
             previous, position = "trailing", match.end()  # a comma after the last number, row or matrix
             continue
-        if kind is None or (kind == "separator" and previous in ("open", "separator")) or (
-                kind == "close" and (previous == "separator" or len(stack) == 1)):
-            raise _refuse("answer.malformed", form)
+        if kind is None:
+            raise _unread(form, cleaned, start, _why_no_number(cleaned, start))
+        if kind == "separator" and previous in ("open", "separator"):
+            raise _unread(form, cleaned, start, "answer.why.empty")
+        if kind == "close" and (previous == "separator" or len(stack) == 1):
+            raise _unread(form, cleaned, start, "answer.why.extra_close")
         if kind == "open":
             if len(stack) > MAX_DEPTH:
                 raise _refuse("answer.too_deep", form, limit=MAX_DEPTH)
@@ -377,8 +402,8 @@ def _from_text(answer: str, form: str, shape: bool = False) -> list:
             stack[-1].append(value)
             match = _SPACES.match(cleaned, end)
         previous, position = kind, match.end()
-    if len(stack) > 1 or previous == "separator":
-        raise _refuse("answer.malformed", form)
+    if len(stack) > 1:
+        raise _unread(form, cleaned, len(cleaned), "answer.why.unclosed")
     typed = stack[0]
     return typed[0] if len(typed) == 1 and isinstance(typed[0], list) else typed
 
