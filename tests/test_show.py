@@ -31,7 +31,7 @@ def test_a_tensor_in_a_role_is_titled_labelled_and_framed_as_that_role(notebook)
     [figure] = matrix_figures(Q @ K.transpose(1, 2), "scores")
     assert figure.title == "QKᵀ: скалярные произведения"
     assert CELLS.findall(figure.svg) == ["0", "6", "6", "-4"]
-    assert "q_1" in figure.table and "k_1" in figure.table and "пунктирная рамка" in figure.svg
+    assert "q_1" in figure.table and "k_1" in figure.table and "точечная рамка" in figure.svg
     [weights] = matrix_figures(SCORES.softmax(2), "weights")
     assert "Σ = 1.000000" in weights.table and "толстая сплошная рамка" in weights.svg
 
