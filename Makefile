@@ -19,7 +19,7 @@ UPGRADE ?= --upgrade
 COMPILE = $(TOOLS)/bin/uv pip compile pyproject.toml --extra test --python-version $(OLDEST) $(UPGRADE) --quiet \
 	--custom-compile-command "make lock"
 
-.PHONY: lab test check test-lowest lock report bench notebooks lint clean FORCE
+.PHONY: lab notebook7 test check test-lowest lock report bench notebooks lint clean FORCE
 
 # The interpreter PYTHON names, found where .ci/run finds one (tools/find-python: PATH, then pyenv's installed
 # versions, whose shims refuse a version not selected); looked up once, when a recipe first needs it
@@ -71,6 +71,9 @@ CHAPTERS := $(sort $(wildcard chapter[0-9]*))  # discovered: adding chapterNN/ n
 
 lab: $(VENV)/.locked ## set up and open JupyterLab on the chapters, the first one open
 	$(VENV)/bin/jupyter lab $(ROOT_FLAG) --LabApp.default_url=/lab/tree/$(firstword $(CHAPTERS))
+
+notebook7: $(VENV)/.locked ## the same in Jupyter Notebook 7 (the test extra installs it, its minor JupyterLab's)
+	$(VENV)/bin/jupyter notebook $(ROOT_FLAG) --JupyterNotebookApp.default_url=/tree/$(firstword $(CHAPTERS))
 
 # The tiers (README, "For maintainers"): the quick one has no kernel, no browser and no slow test; make test runs
 # every tier, the browser one beside the others. Both use the two cores (pytest-xdist): a test module, or a

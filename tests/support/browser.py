@@ -56,14 +56,20 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+FRONT_ENDS = {"lab": ("jupyterlab", "LabApp"), "notebook": ("notebook", "JupyterNotebookApp")}  # module, its app
+
+
 @contextlib.contextmanager
-def jupyterlab(served: pathlib.Path, home: pathlib.Path) -> Iterator[tuple[str, str]]:
-    """JupyterLab serving ``served``, its config, settings and workspaces under ``home``; yields (url, token).
+def jupyterlab(served: pathlib.Path, home: pathlib.Path, front_end: str = "lab") -> Iterator[tuple[str, str]]:
+    """JupyterLab (or, ``front_end="notebook"``, Jupyter Notebook 7, which runs JupyterLab's components) serving
+    ``served``, its config, settings and workspaces under ``home``; yields (url, token).
 
     Its kernels talk over IPC (tools/kernels.py), their files in a short directory of their own; the server starts
     looking for a port at a free one and moves on if another process took it meanwhile, so its URL is read from
     the server's own record of it, not assumed."""
     from tools.kernels import SERVER_OPTIONS, short_runtime_dir
+
+    module, app = FRONT_ENDS[front_end]
 
     settings = home / "settings" / "@jupyterlab" / "notebook-extension"
     settings.mkdir(parents=True)
@@ -78,10 +84,10 @@ def jupyterlab(served: pathlib.Path, home: pathlib.Path) -> Iterator[tuple[str, 
     env = {**os.environ, "JUPYTER_CONFIG_DIR": str(home / "config"), "JUPYTER_DATA_DIR": str(home / "data"),
            "JUPYTER_RUNTIME_DIR": str(runtime), "JUPYTER_ALLOW_INSECURE_WRITES": "1"}
     server = subprocess.Popen(
-        [sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={free_port()}",
+        [sys.executable, "-m", module, "--no-browser", "--ip=127.0.0.1", f"--port={free_port()}",
          f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={served}",
-         f"--LabApp.user_settings_dir={home / 'settings'}", f"--LabApp.workspaces_dir={home / 'workspaces'}",
-         "--LabApp.expose_app_in_browser=True", "--ServerApp.allow_root=True", *SERVER_OPTIONS],
+         f"--{app}.user_settings_dir={home / 'settings'}", f"--{app}.workspaces_dir={home / 'workspaces'}",
+         f"--{app}.expose_app_in_browser=True", "--ServerApp.allow_root=True", *SERVER_OPTIONS],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         url = served_url(server, runtime, token, served)
@@ -121,9 +127,10 @@ LAB_NOISE = ("Could not restore the debugger state", "Canceled future for ")
 
 
 @contextlib.contextmanager
-def lab_page(url: str, token: str, viewport: dict[str, int] | None = None):
-    """One JupyterLab page in Debian's Chromium, driven by Playwright; what its console says as an error, and
-    every uncaught error of its scripts, go to CONSOLE_ERRORS[page]."""
+def lab_page(url: str, token: str, viewport: dict[str, int] | None = None, front_end: str = "lab"):
+    """One JupyterLab page (or Notebook 7's file tree, ``front_end="notebook"``) in Debian's Chromium, driven by
+    Playwright; what its console says as an error, and every uncaught error of its scripts, go to
+    CONSOLE_ERRORS[page]."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
@@ -138,7 +145,7 @@ def lab_page(url: str, token: str, viewport: dict[str, int] | None = None):
 
             page.on("console", lambda message: keep(message.text) if message.type == "error" else None)
             page.on("pageerror", lambda error: keep(f"{error.name}: {error.message}"))  # an uncaught one, too
-            page.goto(f"{url}/lab?token={token}&reset")
+            page.goto(f"{url}/lab?token={token}&reset" if front_end == "lab" else f"{url}/tree?token={token}")
             page.wait_for_function("() => window.jupyterapp", timeout=60_000)
             page.evaluate("() => window.jupyterapp.restored")  # commands before this are lost
             yield page
@@ -175,6 +182,21 @@ def open_and_run(page, relative: str) -> None:
     still asking the kernel it ends (the debugger, the widgets), and its console says so."""
     page.set_default_timeout(60_000)
     page.evaluate("(path) => { window.jupyterapp.commands.execute('docmanager:open', {path}); }", relative)
+    run_all(page, relative, "JupyterLab")
+
+
+def open_and_run_in_notebook7(page, url: str, relative: str) -> None:
+    """Open a notebook in Jupyter Notebook 7 (its own page, as a learner's link opens it) and run all its cells in
+    a fresh kernel, as ``open_and_run`` does in JupyterLab."""
+    page.set_default_timeout(60_000)
+    page.goto(f"{url}/notebooks/{relative}")
+    page.wait_for_function("() => window.jupyterapp", timeout=60_000)
+    run_all(page, relative, "Notebook 7")
+
+
+def run_all(page, relative: str, front_end: str) -> None:
+    """Once the notebook ``relative`` is opening in the page: wait for its kernel, clear the stored outputs, run
+    every cell, and wait until each has run."""
     status = page.wait_for_function("""(path) => {
         const panel = window.jupyterapp.shell.currentWidget;
         const status = panel?.sessionContext?.session?.kernel?.status;
@@ -184,7 +206,7 @@ def open_and_run(page, relative: str) -> None:
     if status == "dead":
         from tools.kernels import KernelDidNotStart
 
-        raise KernelDidNotStart(f"{relative} in JupyterLab", "its status is dead")
+        raise KernelDidNotStart(f"{relative} in {front_end}", "its status is dead")
     # clear the stored counts first, or the wait below could pass on them before the cells run
     page.evaluate("() => window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs')")
     page.wait_for_function("() => window.jupyterapp.shell.currentWidget.content.widgets"

@@ -22,7 +22,11 @@ function render({ model, el }) {
   });
   root.append(label, input, sure, check);
   const chosen = () => Number(levels.find(({ radio }) => radio.checked)?.radio.value ?? 0);
-  const submit = () => model.send({ event: "submit", value: input.value, sure: chosen() });
+  const reveal = revealVerdict(root);
+  const submit = () => {
+    reveal();
+    model.send({ event: "submit", value: input.value, sure: chosen() });
+  };
   input.addEventListener("input", () => {
     model.set("value", input.value);
     model.save_changes();
@@ -65,5 +69,31 @@ function render({ model, el }) {
       radio.checked = model.get("sure") === i + 1;
     });
   });
+}
+// Once a check is sent, bring the verdict the kernel writes into the form into view: below the box it may fall
+// past the window's edge, or inside an output that the front end put in a scrolling box of its own.
+const VERDICT_WAIT = 10000;  // ms: a verdict that has not come by then is not waited for
+function revealVerdict(root) {
+  let watching = null;
+  const stop = () => { watching?.disconnect(); watching = null; };
+  return () => {
+    const form = root.closest(".llm-live") ?? root.parentElement;
+    if (!form) return;
+    stop();
+    watching = new MutationObserver((records) => {
+      for (const { target } of records) {
+        const node = target.nodeType === Node.ELEMENT_NODE ? target : target.parentElement;
+        const verdict = node?.closest("[role='status']") ?? node?.querySelector("[role='status']");
+        if (verdict) {
+          stop();
+          verdict.scrollIntoView({ block: "nearest" });
+          return;
+        }
+      }
+    });
+    watching.observe(form, { childList: true, subtree: true, characterData: true });
+    const mine = watching;
+    setTimeout(() => { if (watching === mine) stop(); }, VERDICT_WAIT);
+  };
 }
 export default { render };

@@ -19,8 +19,11 @@ function follow(model, names, draw) {
   };
 }
 
-// Keep `keys` from JupyterLab's notebook, which reads keys on their way up (arrows select cells there).
+// Keep `keys` from the notebook's own commands (arrows select cells there). JupyterLab reads keys on their way up,
+// so stopping them here is enough; Notebook 7 reads them on their way down, before this element, so the element
+// also carries Lumino's mark that no application shortcut applies inside it (only inside: the page keeps its own).
 function keepKeys(element, keys) {
+  element.setAttribute("data-lm-suppress-shortcuts", "true");
   element.addEventListener("keydown", (event) => {
     if (keys.has(event.key)) event.stopPropagation();
   });
