@@ -98,6 +98,18 @@ def test_a_gradient_questions_weights_are_none_a_weights_question_of_another_fam
     assert not rows("value-gradient", "worked") & (rows("weights", "worked") | rows("weights-by-hand", "hand"))
 
 
+@pytest.mark.parametrize("n", range(0, 31))
+def test_first_looks_explanation_says_of_each_variant_which_key_wins(n):
+    """The reveal reasons from this variant's own products, never from the notebook's example."""
+    given = variant("first-look", n) if n else None
+    q, k = (given["query"][0], given["key"][0]) if n else (np.array([[0, 3], [2, -1]]), np.array([[3, 0], [-1, 2]]))
+    check("first-look", [0, 0], variant=n)
+    said = reveal("first-look", n).message
+    for i, scores in enumerate(q @ k.T):
+        more, less = int(scores.argmax()), int(scores.argmin())
+        assert f"у q_{i} произведение с k_{more} больше, чем с k_{less}" in said, said
+
+
 def test_the_same_learner_gets_the_same_variant_again_and_two_learners_get_different_ones(monkeypatch, tmp_path):
     first = variant("scores-by-hand", 3)
     STATE.stores.clear()

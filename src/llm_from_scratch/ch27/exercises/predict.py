@@ -33,7 +33,11 @@ def _first_look_expected(ev: LearnerEvidence) -> np.ndarray:
 
 
 def _first_look_facts(expected, ev):
-    return {**worked_facts(ev), "answer": vector(expected, 0)}
+    """Why each query weighs the value it does: the key whose product with it is the larger (softmax keeps the
+    order of a row's scores), said of these inputs."""
+    reasons = {f"reason_{i}": own("reason", query=str(i), more=str(int(j)), less=str(1 - int(j)))
+               for i, j in enumerate(expected)}
+    return {**worked_facts(ev), "answer": vector(expected, 0), **reasons}
 
 
 def _scores_expected(ev: LearnerEvidence) -> np.ndarray:
