@@ -82,7 +82,7 @@ def test_one_block_makes_a_judged_bilingual_exercise_listed_under_its_notebook(t
     unread = book.check("row-sums-again", "[1]")  # the answer's cell: check("row-sums-again", answer)
     assert not unread.readable and "Нужно 2 числа" in unread.message
     wrong = book.check("row-sums-again", "[1, 0.5]")
-    assert not wrong.correct and wrong.message == "Верно для q_0; неверно для q_1."
+    assert not wrong.correct and wrong.message == "Верно: q_0; неверно: q_1."
     assert "Каждая строка A" in book.check("row-sums-again", "[2, 2]").message, "its own \"wrong\""
     assert book.hint("row-sums-again").message == "Подсказка 1 из 2: Это свойство весов, а не оценок."
     set_language("en")

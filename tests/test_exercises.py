@@ -200,7 +200,7 @@ MISCONCEPTIONS = [
     ("scores", [[0, 4.242641], [4.242641, -2.828427]], "scaled-too-early", "уже масштабированы"),
     ("output-shape", [4, 7, 3], "dk-for-dv", "d_v"),
     ("output-shape", [4, 7, 7], "weights-shape-for-output", "[B, T, T]"),
-    ("first-look", [0, 1], "rows-swapped", "не на своих местах"),
+    ("first-look", [0, 1], "rows-swapped", "Индексы переставлены"),
     ("scores", [[6, -4], [0, 6]], "rows-swapped", "не на своих местах"),
     ("weights", [0.999151, 0.000849], "wrong-row", "другого запроса"),
     ("weights", [0, 4.242641], "not-normalized", "ещё оценки"),
@@ -311,7 +311,7 @@ def test_every_wrong_option_names_a_misconception():
 ])
 def test_a_partly_right_answer_is_told_which_part_is_right(exercise_id, answer, right, wrong):
     message = check(exercise_id, answer).message
-    assert message.startswith(f"Верно для {right}") and f"неверно для {wrong}" in message
+    assert message.startswith(f"Верно: {right}") and f"неверно: {wrong}" in message
 
 
 def test_single_token_partial_answers():

@@ -351,9 +351,9 @@ WHOLE_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?!\w)")
 # A catalogue key names the history figure's line; a notebook name, the markdown cell that says it.
 SOURCE_CLAIMS = [
     ("history.recurrent-fixed-context", r"один вектор", r"one vector"),
-    ("history.additive-encoder-decoder-alignment", r"на каждом шаге.*заново", r"at every step.*anew"),
+    ("history.additive-encoder-decoder-alignment", r"на каждом (своём )?шаге.*заново", r"at every step.*anew"),
     ("history.scaled-dot-product-self-attention", r"в одном\s+слое", r"in one layer"),
-    ("05_history.ipynb", r"для каждой пары[^.]*отдельно", r"for each\s+\S+ \S+ \S+\s+pair separately"),
+    ("05_history.ipynb", r"для каждой пары[^.]*отдельно", r"for each\s+\(state, annotation\) pair separately"),
     ("05_history.ipynb", r"состояния декодера появляются по одному", r"decoder states arrive one at a time"),
 ]
 
@@ -394,3 +394,15 @@ def test_the_history_figure_quotes_the_same_in_both_editions():
     assert len(keys) >= 3
     ru, en = ([quoted_facts(STRINGS.strings[lang][key]) for key in keys] for lang in ("ru", "en"))
     assert ru == en
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+def test_a_link_to_a_notebook_names_it_by_its_heading(lang):
+    """"[27.10 · …](10_exercises.ipynb)" says what the notebook's own first heading says, word for word."""
+    paths = CH27.notebooks(lang)
+    headings = {path.name: load(path).cells[0].source.splitlines()[0].removeprefix("# ") for path in paths}
+    links = [(path.name, title, target) for path in paths for cell in load(path).cells if cell.cell_type == "markdown"
+             for title, target in re.findall(r"\[(27\.\d+ · [^\]]+)\]\((\d\d_\w+\.ipynb)\)", cell.source)]
+    assert len(links) >= 10, "every notebook links the next one"
+    wrong = [(name, title, headings[target]) for name, title, target in links if title != headings[target]]
+    assert not wrong, wrong

@@ -82,7 +82,7 @@ def _hand_draw(rng: np.random.Generator) -> Draw | None:
     if queries is None:
         return None
     values = rng.choice(VALUE_ENTRIES, size=(tokens, 2)).astype(np.float64)
-    if len(np.unique(values, axis=0)) < tokens:
+    if len(np.unique(values, axis=0)) < tokens or np.ptp(values[:, 0]) == 0:  # ā = V's first column: S̄'s row 0
         return None
     return Draw(hand=_batch(queries, keys, values))
 

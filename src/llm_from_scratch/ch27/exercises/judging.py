@@ -121,7 +121,9 @@ def row_sums_off(answer: np.ndarray, tolerance: float) -> bool:
 def row_sum_mistake(answer: np.ndarray, decimals: int) -> Judgement:
     """The rows of ``answer`` do not sum to 1: say what they sum to (one number for one row)."""
     sums = answer.sum(axis=-1)
-    return wrong("not-normalized", "mis.row-sum", total=vector(sums, decimals) if sums.ndim else num(sums, decimals))
+    if sums.ndim:
+        return wrong("not-normalized", "mis.row-sums", total=vector(sums, decimals))
+    return wrong("not-normalized", "mis.row-sum", total=num(sums, decimals))
 
 
 def what_is_left(a, expected, prefix: str, tolerance: float, rows_sum_to_one: bool) -> Judgement:

@@ -23,7 +23,7 @@ def _first_look(a, expected, ev):
     if same(a, expected):
         return right()
     if rows_swapped(a, expected):
-        return wrong("rows-swapped", "mis.rows-swapped")
+        return wrong("rows-swapped", own("swapped"))
     return partial(own("wrong"), a, expected, labels("q", len(expected)))
 
 

@@ -25,7 +25,8 @@ def _temperature_facts(expected, ev):
     cold, hot = TEMPERATURE_HINT_TAUS
     return {"answer": f"[{vector(example.cold, 0)}, {vector(example.hot, 3)}]", "cold": vector(example.cold),
             "hot": vector(example.hot), "scores": vector(example.scores, 0), "cold_tau": num(cold, 1),
-            "hot_tau": num(hot, 0), "cold_gap": num((top - second) / cold, 0), "hot_gap": num((top - second) / hot, 2)}
+            "hot_tau": num(hot, 0), "cold_gap": num((top - second) / cold, 0), "hot_gap": num((top - second) / hot, 2),
+            "uniform": f"1/{len(example.scores)}"}
 
 
 def _row_shift_facts(ev: LearnerEvidence) -> dict[str, str]:
