@@ -491,6 +491,21 @@ def test_a_backward_in_float32_is_right():
     assert feedback.correct and "float32" in feedback.message
 
 
+def test_a_backward_whose_rounding_stands_where_the_gradient_is_zero_is_right():
+    """A one-token head's Q̄ and K̄ are exactly 0; a right backward computes them as rounding (about 5e-17), which
+    is no difference; a gradient off by 1e-9 where it should be 0 is one."""
+    def rounded(q, k, v, g):
+        dq, dk, dv = backward(q, k, v, g)
+        return (dq + 5e-17 if q.shape[1] == 1 else dq), (dk - 5e-17 if q.shape[1] == 1 else dk), dv
+
+    def off(q, k, v, g):
+        dq, dk, dv = backward(q, k, v, g)
+        return (dq + 1e-9 if q.shape[1] == 1 else dq), dk, dv
+
+    assert check_code("write-backward", rounded).correct
+    assert not check_code("write-backward", off).correct
+
+
 @pytest.mark.parametrize("dtype, off", [(np.float64, 1e-5), (np.float32, 1e-3)])
 def test_a_backward_off_by_more_than_its_format_rounds_is_refused(dtype, off):
     def off_backward(*x):
