@@ -502,7 +502,12 @@ def test_a_backward_whose_rounding_stands_where_the_gradient_is_zero_is_right():
         dq, dk, dv = backward(q, k, v, g)
         return (dq + 1e-9 if q.shape[1] == 1 else dq), dk, dv
 
+    def float32_rounded(q, k, v, g):
+        dq, dk, dv = (x.astype(np.float32) for x in backward(q, k, v, g))
+        return (dq + np.float32(3e-7) if q.shape[1] == 1 else dq), dk, dv
+
     assert check_code("write-backward", rounded).correct
+    assert check_code("write-backward", float32_rounded).correct, "float32 rounds at 1e-7"
     assert not check_code("write-backward", off).correct
 
 

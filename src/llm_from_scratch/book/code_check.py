@@ -32,6 +32,9 @@ import numpy as np
 
 from .tolerances import CODE_AGREES, FLOAT_NOISE
 
+FLOAT64_EPSILON = float(np.finfo(np.float64).eps)
+ROUNDINGS = 64  # how many units of a float format's last place a right computation's rounding may add up to
+
 TIME_LIMIT = 3.0  # seconds for all cases together
 STOP_GRACE = 0.5  # seconds a thread is given to stop once told to
 MESSAGE_LIMIT = 200  # characters of an exception's message that are quoted
@@ -201,10 +204,14 @@ def _diagnose(call: _Call, case: Case) -> Finding | None:
     return Finding("differs", case, {"outputs": differing, "difference": difference})
 
 
-def relative_error(result: tuple[np.ndarray, ...], target: tuple[np.ndarray, ...]) -> float:
+def relative_error(result: tuple[np.ndarray, ...], target: tuple[np.ndarray, ...],
+                   epsilon: float = FLOAT64_EPSILON) -> float:
     """The largest difference of each output from its target, relative to the target's largest entry
-    (inf where shapes differ or nan and inf do not stand in the same places); a difference of float64 rounding
-    (FLOAT_NOISE or less) is none, so a target of exact zeros (a one-token head's Q̄) is met by its rounding."""
+    (inf where shapes differ or nan and inf do not stand in the same places). A difference within the rounding
+    of the result's float format (``epsilon``, its spacing at 1) at the computation's magnitude (the largest target
+    entry of all outputs, at least 1) is none, so a target of exact zeros (a one-token head's Q̄) is met by a right
+    function's rounding."""
+    magnitude = max([1.0, *(float(np.abs(t[np.isfinite(t)]).max()) for t in target if np.isfinite(t).any())])
     worst = 0.0
     for r, t in zip(result, target):
         finite = np.isfinite(t)
@@ -213,13 +220,17 @@ def relative_error(result: tuple[np.ndarray, ...], target: tuple[np.ndarray, ...
         if finite.any():
             scale = max(float(np.abs(t[finite]).max()), FLOAT_NOISE)
             difference = float(np.abs(r[finite] - t[finite]).max())
-            worst = max(worst, difference / scale if difference > FLOAT_NOISE else 0.0)
+            rounding = max(FLOAT_NOISE, ROUNDINGS * epsilon * magnitude)
+            worst = max(worst, difference / scale if difference > rounding else 0.0)
     return worst if len(result) == len(target) else float("inf")
 
 
 def _same(result: tuple[np.ndarray, ...], target: tuple[np.ndarray, ...], tolerance: float) -> bool:
-    """Same shapes, nan or inf in the same places, and within ``tolerance`` of the target everywhere else."""
-    return relative_error(result, target) <= tolerance
+    """Same shapes, nan or inf in the same places, and within ``tolerance`` of the target everywhere else (a
+    tolerance above CODE_AGREES is half the digits of the format returned, ``_tolerance``: its square is that
+    format's spacing, the rounding it makes)."""
+    epsilon = tolerance ** 2 if tolerance > CODE_AGREES else FLOAT64_EPSILON
+    return relative_error(result, target, epsilon) <= tolerance
 
 
 def _tolerance(returned: object) -> float:
