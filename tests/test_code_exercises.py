@@ -530,3 +530,25 @@ def test_a_backward_off_by_more_than_its_format_rounds_is_refused(dtype, off):
 def test_the_backward_search_names_the_slip_or_the_gradient_that_differs(fn, misconception, words):
     feedback = check_code("write-backward", fn)
     assert feedback.misconception == misconception and words in feedback.message, feedback.message
+
+
+def test_a_function_that_hands_the_work_to_the_engine_is_judged_but_not_counted():
+    """The engine's head (directly or through a helper of the learner's) is right and said to be the engine's; the
+    attempt is kept as computed, so it moves no mastery; a head in numpy is not said to be the engine's."""
+    from llm_from_scratch.engine import scaled_dot_product_self_attention
+
+    def engine_head(q, k, v):
+        return scaled_dot_product_self_attention(q, k, v).output.data
+
+    def through_a_helper(q, k, v):
+        return engine_head(q, k, v)
+
+    engine_said = EXERCISE_BOOK.strings.text("feedback.engine_code")
+    for fn in (engine_head, through_a_helper):
+        feedback = check_code("write-head", fn)
+        assert feedback.correct and feedback.note == engine_said
+        assert EXERCISE_BOOK.records()["write-head"]["attempts"][-1].get("computed")
+    feedback = check_code("write-head", lambda q, k, v: closed_form_head(q, k, v) + 0 * np.sum(q))
+    assert feedback.correct and engine_said in feedback.note, "closed_form_head is the engine's too"
+    own = check_code("write-head", lambda q, k, v: softmax(scores(q, k)) @ v)
+    assert own.correct and not own.note and not EXERCISE_BOOK.records()["write-head"]["attempts"][-1].get("computed")

@@ -240,6 +240,45 @@ def _tolerance(returned: object) -> float:
     return max([CODE_AGREES] + [float(np.sqrt(np.finfo(dtype).eps)) for dtype in formats])
 
 
+ENGINE_MODULES = ("llm_from_scratch.engine", "llm_from_scratch.fast")
+
+
+def calls_the_engine(function: object) -> bool:
+    """Whether a learner's function hands the work to the engine: a name its code (or a function of the learner's
+    it calls by name) uses stands, in its module or its closure, for something the engine or its fast path
+    defines."""
+    if not callable(function) or not hasattr(function, "__code__"):
+        return False
+    seen, waiting = set(), [function]
+    while waiting:
+        current = waiting.pop()
+        if current in seen or not hasattr(current, "__code__"):
+            continue
+        seen.add(current)
+        codes = [current.__code__]
+        names = set()
+        while codes:
+            code = codes.pop()
+            names |= set(code.co_names)
+            codes += [c for c in code.co_consts if hasattr(c, "co_names")]
+        closure = [_contents(cell) for cell in current.__closure__ or ()]
+        for found in [current.__globals__.get(name) for name in names] + closure:
+            module = getattr(found, "__module__", None) or ""
+            if module.startswith(ENGINE_MODULES):
+                return True
+            if hasattr(found, "__code__") and not module.startswith("llm_from_scratch"):
+                waiting.append(found)  # a helper of the learner's own
+    return False
+
+
+def _contents(cell) -> object:
+    """What a closure's cell holds (None while it is empty)."""
+    try:
+        return cell.cell_contents
+    except ValueError:
+        return None
+
+
 # --- stopping a function that runs too long ----------------------------------------------
 
 def _limited(work: Callable[[], None], seconds: float) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 
 from ..engine import Tensor
 from .clock import today
+from .code_check import calls_the_engine
 from .declare import Exercise, Notebook
 from .draw import Examples, Variants
 from .feedback import Feedback, Hint, Solution
@@ -86,7 +87,9 @@ class ExerciseBook:
         if misused:
             return Feedback(str(exercise_id), False, misused, readable=False, pending=True)  # no verdict: a misuse
         exercise = self[exercise_id]
-        computed = issubclass(type(answer), Tensor) and answer.op != "input"  # the engine did the arithmetic
+        # the engine did the arithmetic: a tensor it computed, or a function that calls it
+        computed = (issubclass(type(answer), Tensor) and answer.op != "input") or (
+            exercise.kind == "code" and calls_the_engine(answer))
         lasting = store()
         verdict, snapshot = recorded(
             lasting, Entry(self.chapter, exercise.id, variant, computed, sure, review_of),

@@ -58,7 +58,9 @@ class Presenter:
         if isinstance(verdict, Unread):
             return Feedback(exercise.id, False, verdict.message, readable=False, verdict_word=wrong_word,
                             pending=verdict.pending)
-        said = [self.strings.text("feedback.computed")] if computed else []
+        engine = self.strings.text("feedback.engine_code") if exercise.kind == "code" else self.strings.text(
+            "feedback.computed")
+        said = [engine] if computed else []
         said += [self.strings.text("feedback.confident_miss")] if confident_miss else []
         aside = [self.strings.text(verdict.aside.key, **verdict.aside.fields)] if verdict.aside else []
         note = " ".join([*aside, *said, *(self.notice(notice) for notice in notices)])
