@@ -77,7 +77,8 @@ CHANGES = [
     ("ru", 'show(S, "scaled")', "a heatmap cell's colour", SVG, cell_colour),
     ("ru", 'show_folded(A, "weights", answers="weights")', "a number's colour (contrast)", SVG,
      replace_once("; fill: #ffffff", "")),
-    ("ru", 'show(O, "output")', "the frame's line style (its role)", SVG, dashed_frame),
+    ("ru", 'show_folded(O, "output", sections.mixture_of(A, V, O))', "the frame's line style (its role)", SVG,
+     dashed_frame),
     ("ru", "WidthExplorer()", "a legend entry", SVG, replace_once(f">{text_in('ru', 'widget.width.raw')}<", ">?<")),
     ("ru", "ScaleExplorer()", "a tick label", SVG, replace_once(">q_1<", ">q_2<")),
     ("en", 'show(scores, "scores")', "an axis label", SVG,
@@ -88,7 +89,7 @@ CHANGES = [
      replace_once(f">{text_in('en', 'figure.frame.weight')}<", ">a frame<")),
     ("en", "WidthExplorer()", "a plotted value (the table beside the plot)", TABLE, first_plotted_value),
 ]
-LAYOUT_ONLY = [("en", 'show(O, "output")'), ("en", "ScaleExplorer()")]
+LAYOUT_ONLY = [("en", 'show_folded(O, "output", sections.mixture_of(A, V, O))'), ("en", "ScaleExplorer()")]
 
 
 def figure_cells(notebook: dict) -> list[tuple[int, dict]]:
