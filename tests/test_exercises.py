@@ -253,7 +253,7 @@ MISCONCEPTIONS = [
     ("output-by-hand", rounded(A.T @ V), "transposed-weights", "Aᵀ"),
     # the review
     ("temperature-limits", [[0.33, 0.33, 0.33], [0, 1, 0]], "temperature-swapped", "поменялись местами"),
-    ("temperature-limits", [[0, 0, 0], [0.33, 0.33, 0.33]], "not-normalized", "в сумме"),
+    ("temperature-limits", [[0, 0, 0], [0.33, 0.33, 0.33]], "not-normalized", "дают в суммах"),
     ("row-shift", "a", "shift-sharpens", "Резкость"),
     ("row-shift", "b", "shift-scales-weights", "сокращается"),
     ("row-shift", "d", "shift-flattens", "не изменились"),
