@@ -93,18 +93,21 @@ def undefined_name(q, k, v):
     return weights @ v
 
 
+# A wrong function's lines are read on the first case it gets wrong, the hidden random ones first, and the message
+# names that case; a function that raises or returns what is no array is told so on the first case it does.
 WORKED = "на разобранном примере"
+RANDOM = "на скрытом случае B = 2, T = 3, d_k = 4, d_v = 5"
 HEAD_MISTAKES = [
-    (softmax_axis, "softmax-axis", WORKED, "softmax идёт вниз по столбцам (axis=1)"),
-    (missing_scale, "missing-scale", WORKED, "Оценки не делятся на √d_k"),
-    (scale_by_dk, "scale-by-dk", WORKED, "Оценки делятся на d_k, а не на √d_k"),
+    (softmax_axis, "softmax-axis", RANDOM, "softmax идёт вниз по столбцам (axis=1)"),
+    (missing_scale, "missing-scale", RANDOM, "Оценки не делятся на √d_k"),
+    (scale_by_dk, "scale-by-dk", RANDOM, "Оценки делятся на d_k, а не на √d_k"),
     (no_max_shift, "no-max-shift", "с большими оценками", "exp переполняется на больших оценках"),
-    (transposed_scores, "transposed-scores", "на втором примере", "Оценки — это K Qᵀ"),
-    (returns_weights, "returns-weights", WORKED, "Функция возвращает веса A"),
-    (mutates_input, "mutates-input", "на разобранном примере", "свои входы: q (замечено"),
+    (transposed_scores, "transposed-scores", RANDOM, "Оценки — это K Qᵀ"),
+    (returns_weights, "returns-weights", RANDOM, "Функция возвращает веса A"),
+    (mutates_input, "mutates-input", RANDOM, "свои входы: q (замечено"),
     (drops_batch, "wrong-shape", "на разобранном примере", "форму [2,2], а должна вернуть массив O формы [1,2,2]"),
     (forgets_return, "wrong-shape", "на разобранном примере", "вернула None"),
-    (divides_by_zero, "not-finite", "на разобранном примере", "nan или inf"),  # no probe explains 0 / 0
+    (divides_by_zero, "departs-output", RANDOM, "inf или nan стоят в 30 из 30 её элементов"),
     (shifts_by_global_max, "max-of-whole", "с большими оценками", "Вычитается максимум всех оценок"),
     (undefined_name, "raised", "на разобранном примере", "NameError: name 'soft_max' is not defined"),
 ]
@@ -190,10 +193,11 @@ def test_each_backward_mistake_is_named(fn, misconception, words):
     assert words in feedback.message, feedback.message
 
 
-def test_a_wrong_gradient_no_slip_explains_gets_the_first_stage_that_differs():
+def test_a_wrong_gradient_no_slip_explains_gets_the_line_where_its_numbers_part():
     feedback = check_code("write-backward", lambda *x: (*backward(*x)[:2], 2 * backward(*x)[2]))
-    assert feedback.misconception == "stage-value-gradient"
-    assert "промах не назван" in feedback.message and "dv расходится с движком" in feedback.message
+    assert feedback.misconception == "departs-value-gradient"
+    assert "вашего кода — место, где её числа расходятся" in feedback.message
+    assert "Её числа — значение «градиент значений V̄ = AᵀŌ», умноженное на 2." in feedback.message
 
 
 # --- right heads written in other ways ----------------------------------------------------
@@ -452,7 +456,7 @@ def _divided_by(divisor_of):
 SEARCHED_HEADS = [
     (_divided_by(lambda q, k, v: np.sqrt(q.shape[1])), "width-from-tokens", "q.shape[1] (или len(q[0])) — это T"),
     (_divided_by(lambda q, k, v: np.sqrt(v.shape[2])), "width-from-values", "v.shape[-1] — это d_v"),
-    (_divided_by(lambda q, k, v: 3.0), "stage-scores", "Первый этап, который расходится, — оценки или их масштаб"),
+    (_divided_by(lambda q, k, v: 3.0), "departs-raw-scores", "Её числа — значение «оценки QKᵀ», умноженное на 0.3333"),
     (lambda q, k, v: softmax(q @ k.swapaxes(1, 2)) / np.sqrt(q.shape[-1]) @ v, "scale-after-softmax",
      "1/√d_k применяется после softmax"),
     (lambda q, k, v: (lambda s: s / s.sum(-1, keepdims=True))(scores(q, k)) @ v, "no-exponential",
@@ -463,15 +467,16 @@ SEARCHED_HEADS = [
      "batch-leak", "Пакет сплющен"),
     (lambda q, k, v: np.full(q.shape[:2] + (q.shape[1],), 1 / q.shape[1]) @ v, "uniform-weights",
      "Все ключи получают одинаковый вес"),
-    (lambda q, k, v: softmax(scores(q, k)) ** 2 @ v, "stage-normalise", "первый этап, который расходится, — softmax"),
-    (lambda q, k, v: softmax(scores(q, k)) @ v + 1, "stage-mix", "первый этап, который расходится, — смешивание"),
+    (lambda q, k, v: softmax(scores(q, k)) ** 2 @ v, "departs-output", "веса A (строка"),
+    (lambda q, k, v: softmax(scores(q, k)) @ v + 1, "departs-output", "веса A (строка"),
     (lambda q, k, v: softmax(k @ q.swapaxes(1, 2) / q.shape[-1]) @ v, "scale-by-dk+transposed-scores",
-     "Первый: Оценки делятся на d_k"),
+     "Оценки делятся на d_k, а не на √d_k: разброс скалярного произведения растёт как √d_k, а не как d_k.\n"
+     "Оценки — это K Qᵀ"),
 ]
 
 
 @pytest.mark.parametrize("fn, misconception, words", SEARCHED_HEADS, ids=[m for _, m, _ in SEARCHED_HEADS])
-def test_the_search_names_the_slip_or_the_first_stage_that_differs(fn, misconception, words):
+def test_the_search_names_the_slip_or_the_line_where_the_numbers_part(fn, misconception, words):
     feedback = check_code("write-head", fn)
     assert not feedback.correct and feedback.misconception == misconception, feedback.message
     assert words in feedback.message, feedback.message
@@ -522,12 +527,12 @@ def test_a_backward_off_by_more_than_its_format_rounds_is_refused(dtype, off):
 @pytest.mark.parametrize("fn, misconception, words", [
     (lambda q, k, v, g: (*backward(q, k, v, g)[:2], softmax(scores(q, k)) @ g), "dv-not-transposed",
      "V̄ считается через A, а не Aᵀ"),
-    (lambda q, k, v, g: tuple(-x for x in backward(q, k, v, g)[:2]) + backward(q, k, v, g)[2:], "negated",
-     "У dq и dk неверный знак"),
+    (lambda q, k, v, g: tuple(-x for x in backward(q, k, v, g)[:2]) + backward(q, k, v, g)[2:],
+     "departs-query-gradient", "Её числа — значение «градиент запросов Q̄ = S̄K/√d_k», умноженное на -1."),
     (lambda q, k, v, g: (backward(q, k, v, g)[0] * np.sqrt(q.shape[-1]) / q.shape[-1], *backward(q, k, v, g)[1:]),
-     "stage-query-gradient", "dv и dk верны, dq расходится"),
+     "departs-query-gradient", "Её числа — значение «градиент запросов Q̄ = S̄K/√d_k», умноженное на 0.5."),
 ])
-def test_the_backward_search_names_the_slip_or_the_gradient_that_differs(fn, misconception, words):
+def test_the_backward_search_names_the_slip_or_the_line_where_the_numbers_part(fn, misconception, words):
     feedback = check_code("write-backward", fn)
     assert feedback.misconception == misconception and words in feedback.message, feedback.message
 

@@ -6,12 +6,13 @@ mistake in words and the slips that say it, "note" where two give the same numbe
 annotated."""
 
 import json
+import linecache
 import re
 from pathlib import Path
 
 import numpy as np
 import pytest
-from support import tiered
+from support import stable_id, tiered
 
 from llm_from_scratch.book.code_search import _agrees
 from llm_from_scratch.book.slips import hypotheses, recipe
@@ -115,8 +116,11 @@ def test_every_slip_string_belongs_to_a_slip_and_each_language_has_them_all():
 # --- the corpus written without reading the slips ---------------------------------------------------------
 
 def _function(entry):
+    """The corpus's own code, defined as a notebook cell defines it: with its source where the judge reads lines."""
+    cell = f"<ipython-input-{stable_id(entry['code'])}-corpus>"
+    linecache.cache[cell] = (len(entry["code"]), None, entry["code"].splitlines(True), cell)
     namespace = {"np": np}
-    exec(entry["code"], namespace)  # the corpus's own code, as a learner's cell would define it
+    exec(compile(entry["code"], cell, "exec"), namespace)
     return namespace["my_head" if entry["exercise"] == "write-head" else "my_backward"]
 
 

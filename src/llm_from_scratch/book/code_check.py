@@ -53,6 +53,7 @@ class Case:
     name: str  # how messages name the case
     args: tuple[np.ndarray, ...]
     expected: tuple[np.ndarray, ...]  # one array per output
+    kind: str = ""  # which of a chapter's cases it is, for code that reads them
 
 
 @dataclass(frozen=True)
@@ -223,6 +224,15 @@ def relative_error(result: tuple[np.ndarray, ...], target: tuple[np.ndarray, ...
             rounding = max(FLOAT_NOISE, ROUNDINGS * epsilon * magnitude)
             worst = max(worst, difference / scale if difference > rounding else 0.0)
     return worst if len(result) == len(target) else float("inf")
+
+
+def is_right(returned: object, expected: tuple[np.ndarray, ...]) -> bool:
+    """Whether what a function returned is the expected result, as ``run_cases`` judges it."""
+    try:
+        result = read_arrays(returned, len(expected))
+    except Exception:
+        return False
+    return _same(result, expected, _tolerance(returned))
 
 
 def _same(result: tuple[np.ndarray, ...], target: tuple[np.ndarray, ...], tolerance: float) -> bool:

@@ -50,6 +50,26 @@ class Search:
                 results[name] = None
         return results
 
+    def steps_of(self, recipe: Mapping[str, object], args: tuple[np.ndarray, ...]) -> list[tuple[str, object]]:
+        """Each step the computation with ``recipe`` takes on ``args``, in the order taken, with what it gave; where
+        a step raised, the steps before it and then (RAISED, the exception)."""
+        taken: list[tuple[str, object]] = []
+
+        def kept(name: str, how: Callable) -> Callable:
+            def step(*inputs):
+                given = how(*inputs)
+                taken.append((name, given))
+                return given
+            return step
+
+        steps = {name: kept(name, how) for name, how in {**self.right, **recipe}.items()}
+        try:
+            with np.errstate(all="ignore"):
+                self.compute(*(a.copy() for a in args), steps=steps)
+        except Exception as error:
+            taken.append((RAISED, error))
+        return taken
+
     @cached_property
     def right_results(self) -> dict[str, Result]:
         return self.run({})

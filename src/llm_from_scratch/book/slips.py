@@ -4,7 +4,8 @@ A ``Slip`` does some steps of a computation otherwise: ``steps`` maps the name o
 is done instead, in terms the computation understands (a token its instance reads, or a function that replaces the
 step). Two steps belong to the book: ``ANSWER``, the whole answer (``how(instance)`` gives it), and ``WRITTEN``,
 the writing down of a value (``how(value)``; such a slip is compared within ``scale`` times the tolerance).
-``message`` is the catalogue key of the slip's words.
+``message`` is the catalogue key of the slip's words; ``covers`` names the values that a learner's line making
+this slip may read, as its words allow (the code judge, ``ch27.code_slips.agrees``, checks the rest).
 
 The search: ``outcomes(library, outcome)`` is every slip alone, then every pair of slips that change different
 steps, both in the library's order, each with what the computation gives under it (``outcome(recipe)``: none, one
@@ -33,6 +34,8 @@ class Slip:
     message: str
     steps: Mapping[str, object]
     scale: float = 1.0
+    covers: frozenset[str] = frozenset()  # values its words speak of that a line making it may read (a q already
+    #                                       scaled, scores already scaled before a mask)
 
 
 def recipe(slips: Sequence[Slip]) -> dict[str, object]:

@@ -1,4 +1,5 @@
-"""The slips a learner makes writing the head and its backward in numpy, and the probes that tell them apart.
+"""The slips a learner makes writing the head and its backward in numpy, the probes that tell them apart, and
+whether a slip is what the line where a learner's numbers part did (``agrees``).
 
 The head and the backward are written here in the steps of ``ch27.stages`` (``head``, ``backward``); each slip
 replaces one or more of them the way a learner's code does it, so a slip raises where that code raises (a sum without
@@ -17,12 +18,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..book.code_check import Finding, run_probes
+from ..book.code_check import RAISED, Finding, run_probes
 from ..book.code_search import Search
 from ..book.formatting import vector
-from ..book.slips import Slip
+from ..book.slips import Slip, recipe
 from ..book.tolerances import CODE_AGREES
 from ..engine.closed_form import array_softmax, attention_weights
+from . import code_lines
 
 
 def _t(x):
@@ -82,7 +84,8 @@ HEAD_SLIPS = (
                         "mix": lambda a, q, k, v: a @ v.reshape(-1, v.shape[-1])}),
     Slip("batch-zero-weights", "slip.batch-zero-weights", {"scores": lambda q, k: q[0] @ k[0].T}),
     Slip("causal-mask", "slip.causal-mask",
-         {"scores": lambda q, k: np.where(np.tril(np.ones(q.shape[1])) == 1, q @ _t(k), -np.inf)}),
+         {"scores": lambda q, k: np.where(np.tril(np.ones(q.shape[1])) == 1, q @ _t(k), -np.inf)},
+         covers=frozenset({"scaled-scores"})),
     Slip("self-scores", "slip.self-scores",
          {"scores": lambda q, k: (q * k).sum(axis=-1), "mix": lambda a, q, k, v: a[..., None] * v}),
     *SOFTMAX_SLIPS,
@@ -154,7 +157,8 @@ BACKWARD_SLIPS = (
     Slip("grad-scale-missing", "slip.grad-scale-missing", _UNSCALED),
     Slip("query-scale-missing", "slip.query-scale-missing", {"query-scale": lambda g, d: g}),
     Slip("key-scale-missing", "slip.key-scale-missing", {"key-scale": lambda g, d: g}),
-    Slip("key-scaled-twice", "slip.key-scaled-twice", {"key-scale": lambda g, d: g / d}),
+    Slip("key-scaled-twice", "slip.key-scaled-twice", {"key-scale": lambda g, d: g / d},
+         covers=frozenset({"scaled-queries"})),
     Slip("grad-scale-by-dk", "slip.grad-scale-by-dk",
          {"query-scale": lambda g, d: g / d, "key-scale": lambda g, d: g / d}),
     Slip("grad-scale-inverted", "slip.grad-scale-inverted",
@@ -171,9 +175,6 @@ BACKWARD_SLIPS = (
     Slip("transpose-batch-axes", "slip.transpose-batch-axes",
          {"value-gradient": lambda a, up: a.transpose(1, 0, 2) @ up,
                                   "key-gradient": lambda ds, q, k: ds.transpose(1, 0, 2) @ q}),
-    Slip("grads-swapped", "slip.grads-swapped", {"result": lambda dq, dk, dv: (dk, dq, dv)}),
-    Slip("returns-dv-second", "slip.returns-dv-second", {"result": lambda dq, dk, dv: (dq, dv, dk)}),
-    Slip("negated", "slip.negated", {"result": lambda dq, dk, dv: (-dq, -dk, dv)}),
 )
 
 
@@ -242,3 +243,108 @@ def backward_stage(fn, finding: Finding) -> tuple[str, dict] | None:
     if set(differing) == {0, 1}:
         return "code-stage.score-gradient", {}
     return ("code-stage.query-gradient", {}) if differing == (0,) else ("code-stage.key-gradient", {})
+
+
+# --- whether a slip agrees with the lines ------------------------------------------------------------------------
+
+# The value each step of ``code_slips``'s head and backward makes (the steps that make numbers of a stage).
+STEP_VALUES = {"scores": "raw-scores", "scale": "scaled-scores", "shift": "shifted-scores", "exp": "exponentials",
+               "normalise": "weights", "mix": "output", "value-gradient": "value-gradient",
+               "weight-gradient": "weight-gradient", "row-term": "row-term", "score-gradient": "score-gradient",
+               "query-gradient": "unscaled-query-gradient", "query-scale": "query-gradient",
+               "key-gradient": "unscaled-key-gradient", "key-scale": "key-gradient"}
+
+
+def _same_numbers(a: object, b: object) -> bool:
+    if isinstance(a, tuple) or isinstance(b, tuple):
+        return isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b) \
+            and all(_same_numbers(x, y) for x, y in zip(a, b))
+    if not isinstance(a, np.ndarray) or not isinstance(b, np.ndarray):
+        return not isinstance(a, np.ndarray) and not isinstance(b, np.ndarray) and a == b
+    a, b = a.astype(np.float64), b.astype(np.float64)
+    if a.shape != b.shape or not np.array_equal(np.isfinite(a), np.isfinite(b)):
+        return False
+    finite = np.isfinite(a)
+    return np.array_equal(a[~finite], b[~finite], equal_nan=True) \
+        and code_lines.close(a[finite], b[finite], code_lines.NOISE)
+
+
+def _shows(data: np.ndarray, written: np.ndarray | None, target: np.ndarray) -> bool:
+    """Whether an array is ``target``, one batch element or row of it, or one of these transposed, where written."""
+    for _, piece in code_lines.pieces(np.asarray(target, dtype=np.float64)):
+        for turned in (piece, piece.swapaxes(-1, -2) if piece.ndim >= 2 else piece):
+            if turned.shape == data.shape:
+                mask = written if written is not None else np.ones(turned.shape, dtype=bool)
+                if _same_numbers(data.astype(np.float64)[mask], turned[mask]):
+                    return True
+    return False
+
+
+def _slipped(slips: tuple[Slip, ...], search: Search, args: tuple[np.ndarray, ...]):
+    """The slips' steps on ``args`` and the index of the first that makes other numbers than the right one's (or
+    a later one, where that step makes no stage: the width taken for d_k), None if none does."""
+    right, slipped = search.steps_of({}, args), search.steps_of(recipe(slips), args)
+    first = next((i for i, (a, b) in enumerate(zip(right, slipped)) if a[0] != b[0] or not _same_numbers(a[1], b[1])),
+                 min(len(right), len(slipped)))
+    return slipped, next((i for i in range(first, len(slipped)) if slipped[i][0] in STEP_VALUES), None)
+
+
+def never_made(slips: tuple[Slip, ...], search: Search, args: tuple[np.ndarray, ...],
+               reading: code_lines.Reading) -> tuple[str, str, int] | None:
+    """Where no line made the value the slips change: that value, the one it is made from, and the line that made
+    that one."""
+    slipped, changed = _slipped(slips, search, args)
+    if changed is None:
+        return None
+    value = STEP_VALUES[slipped[changed][0]]
+    made = [name for name in code_lines.AFTER[value] if name in reading.made_lines]
+    before = max(made, key=lambda name: (name not in code_lines.PASSED, code_lines.ORDER.index(name)), default=None)
+    if value in reading.made_lines or before is None or before in code_lines.INPUTS:
+        return None
+    return value, before, reading.made_lines[before]
+
+
+def agrees(slips: tuple[Slip, ...], search: Search, args: tuple[np.ndarray, ...], reading: code_lines.Reading) -> bool:
+    """Whether the slips are what the traced line did. Where the numbers part: the line reads only stages of the head,
+    values on the way the slips' words speak of, or arrays the slips' computation has too (so a line that divides
+    the already scaled scores once more, or q and k each by √d_k, is not a scale divided by the wrong number), and
+    no value the slips' first step that makes other numbers makes, or a later step (but one batch element's, which
+    a slip may leave right, and values its words speak of: a mask put on the scaled scores rather than the raw ones);
+    and that step, or a later one, makes the numbers the line made, or every other line that parts descends from
+    this one (the slips' whole difference is the learner's one place). An output returned in
+    another's place: the slips' step makes it. An exception: the slips' computation raises too. A slip of the
+    returned tuple's order makes no numbers of its own, so it agrees with no line."""
+    slipped, changed = _slipped(slips, search, args)
+    raises = slipped[-1][0] == RAISED
+    if changed is None:
+        return reading.trace.raised is not None and raises
+    arrays = [given for _, given in slipped if isinstance(given, np.ndarray)] + list(args)
+    if reading.departure is not None:
+        departure = reading.departure
+        start = code_lines.ORDER.index(STEP_VALUES[slipped[changed][0]])
+        partial = {name for name, _, _ in departure.partial}  # one batch element's: the slip may leave it right
+        covered = set().union(*(slip.covers for slip in slips))
+        if any(code_lines.ORDER.index(name) >= start and name not in code_lines.PASSED | partial | covered
+               and name not in departure.given for name, _ in departure.read):
+            return False
+        for made in _arrays_read(reading, departure.made):
+            seen = reading.seen.get(made.index)
+            stage = seen is not None and seen.name is not None and seen.name not in code_lines.PASSED
+            if not (stage or seen is not None and seen.name in covered
+                    or any(_shows(made.value, None, given) for given in arrays)):
+                return False
+        return reading.alone or any(isinstance(given, np.ndarray) and _shows(
+            departure.made.value, departure.made.written, given) for _, given in slipped[changed:])
+    if reading.misplaced is not None:
+        given = slipped[changed][1]
+        return isinstance(given, np.ndarray) and _shows(reading.misplaced.made.value, None, given)
+    return reading.trace.raised is not None and raises
+
+
+def _arrays_read(reading: code_lines.Reading, made) -> list:
+    """The arrays the line that made ``made`` read, each as the last line that changed it left it."""
+    found = []
+    for name in made.reads - {made.name} if made.into else made.reads:
+        held = [m for m in reading.trace.made[:made.index] if m.frame == made.frame and m.name == name and m.value.ndim]
+        found += held[-1:]
+    return found

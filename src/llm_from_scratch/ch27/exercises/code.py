@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
+from dataclasses import replace
 
 import numpy as np
 
@@ -25,6 +26,7 @@ from ...book.formatting import shape, vector
 from ...book.slips import Slip
 from ...book.tolerances import FLOAT_NOISE
 from ...book.verdicts import Judgement, Phrase, own, right, wrong
+from .. import code_lines, code_slips
 from ..evidence import HeadRun, LearnerEvidence, run_head
 from ..strings import text
 
@@ -62,8 +64,8 @@ def backward_case(name: str, run: HeadRun) -> Case:
 
 # --- the cases -------------------------------------------------------------------------------
 
-def _runs(ev: LearnerEvidence) -> list[tuple[str, HeadRun]]:
-    """Every case's name and the engine's forward and backward on it, in the order they are tried."""
+def _runs(ev: LearnerEvidence) -> list[tuple[str, str, HeadRun]]:
+    """Every case's kind, name and the engine's forward and backward on it, in the order they are tried."""
     rng = np.random.default_rng(SEED if ev.draw.case_seed is None else ev.draw.case_seed)
 
     def drawn(batch, tokens, key_width, value_width):
@@ -72,12 +74,12 @@ def _runs(ev: LearnerEvidence) -> list[tuple[str, HeadRun]]:
 
     large = run_head(*(np.array([m]) for m in (LARGE_QUERY, LARGE_KEY, LARGE_VALUE)), rng.normal(size=(1, 3, 3)))
     return [
-        (text("code.case.worked"), ev.worked),
-        (text("code.case.second"), ev.hand),
-        *((text("code.case.random", batch=b, tokens=t, key_width=dk, value_width=dv), drawn(b, t, dk, dv))
+        ("worked", text("code.case.worked"), ev.worked),
+        ("second", text("code.case.second"), ev.hand),
+        *(("random", text("code.case.random", batch=b, tokens=t, key_width=dk, value_width=dv), drawn(b, t, dk, dv))
           for b, t, dk, dv in RANDOM_SHAPES),
-        (text("code.case.single"), drawn(*SINGLE_TOKEN_SHAPE)),
-        (text("code.case.large"), large),
+        ("single", text("code.case.single"), drawn(*SINGLE_TOKEN_SHAPE)),
+        ("large", text("code.case.large"), large),
     ]
 
 
@@ -98,7 +100,8 @@ def code_exercise(exercise_id: str, *, notebook: str, example: Callable[[Learner
     that differs (its string's key and fields). Its strings name the shapes it returns ("expected") and what its
     answer is ("answer")."""
     def judge(fn: object, expected: object, ev: LearnerEvidence) -> Judgement:
-        finding = code_check.run_cases(fn, [case_of(name, run) for name, run in _runs(ev)])
+        cases = [replace(case_of(name, run), kind=kind) for kind, name, run in _runs(ev)]
+        finding = code_check.run_cases(fn, cases)
         if finding.problem in NOT_AN_ATTEMPT:
             raise AnswerFormatError(text(NOT_AN_ATTEMPT[finding.problem], **finding.fields),
                                     pending=finding.problem == "stub")
@@ -109,11 +112,18 @@ def code_exercise(exercise_id: str, *, notebook: str, example: Callable[[Learner
                              error=f"{finding.fields['precision']:.0e}")
             return right("code.right", function=function, count=finding.fields["count"])
         fields = {"function": function, "case": finding.case.name}
-        if finding.problem in ("raised", "wrong-shape", "not-finite", "differs"):
-            slips = search.named(fn)
-            if slips:
-                return _named(slips, fields)
-            found = stage(fn, finding)
+        if finding.problem in ("raised", "wrong-shape", "not-finite", "differs", "unreadable", "mutated"):
+            slips = search.named(fn) if finding.problem != "mutated" else None
+            read = code_lines.read_wrong(fn, cases, len(outputs))
+            if read is not None:
+                case, reading = read
+                said = _by_lines(slips, search, case, reading, {**fields, "case": case.name}, finding,
+                                 arguments, outputs)
+                if said:
+                    return said
+            elif slips:
+                return _named(slips, fields, None, None, Phrase("code.found.none"))
+            found = stage(fn, finding) if finding.problem not in ("unreadable", "mutated") else None
             if found:
                 key, measured = found
                 return wrong(key.replace("code-stage.", "stage-"), "code.first_stage", **fields,
@@ -135,13 +145,189 @@ def code_exercise(exercise_id: str, *, notebook: str, example: Callable[[Learner
                     skills=skills, varies="code")
 
 
-def _named(slips: tuple[Slip, ...], fields: dict[str, object]) -> Judgement:
-    """The slip the search proved, or the two, each with where to look."""
-    said = [{"slip": Phrase(slip.message), "hint": Phrase(f"hint.{slip.id}")} for slip in slips]
-    if len(said) == 1:
-        return wrong(slips[0].id, "code.named", **fields, **said[0])
-    return wrong("+".join(slip.id for slip in slips), "code.named_two", **fields, first=said[0]["slip"],
-                 second=said[1]["slip"], first_hint=said[0]["hint"], second_hint=said[1]["hint"])
+def _by_lines(slips: tuple[Slip, ...] | None, search: Search, case: Case, reading: code_lines.Reading,
+              fields: dict[str, object], finding: Finding, arguments: tuple[str, ...],
+              outputs: tuple[str, ...]) -> Judgement | None:
+    """What the traced lines show: the slips where they agree with the lines, else the line where the numbers part
+    and what it read and made, else a buffer filled in part, an output returned in another's place, the buffer an
+    exception was raised writing into; with any argument a line changed in place."""
+    departure, misplaced, unfilled, traced = reading.departure, reading.misplaced, reading.unfilled, reading.trace
+    also = _also(reading, outputs)
+    if finding.problem == "mutated" and reading.changed:
+        return wrong("mutates-input", "code.mutated_line", mutated=Phrase("code.mutated", {
+            **fields, "arguments": ", ".join(arguments[i] for i in finding.fields["arguments"])}),
+            line=_changed(reading.changed))
+    if departure is not None:
+        line = _line("code.line", departure.made)
+    elif misplaced is not None:
+        line = Phrase("code.line_returns", {"lineno": misplaced.made.lineno, "line": _shown(misplaced.made.line)})
+    elif unfilled is not None:
+        line = _line("code.line_made", unfilled.written_at)
+    elif traced.raised_at is not None:
+        line = Phrase("code.line_raised", {"lineno": traced.raised_at[0], "line": _shown(traced.raised_at[1])})
+    else:
+        return None
+    if slips and code_slips.agrees(slips, search, case.args, reading):
+        said = []
+        if departure is not None and departure.read:
+            said.append(Phrase("code.reads", {"values": _listed(departure.read)}))
+        said += _relations(departure) if departure is not None else []
+        never = code_slips.never_made(slips, search, case.args, reading)
+        if never:
+            value, before, lineno = never
+            said.append(Phrase("code.never", {"value": _value(value), "before": _value(before), "lineno": lineno}))
+        return _named(slips, fields, line, _sentences(said, lead=False) if said else None, also)
+    if departure is not None:
+        read = tuple(name for name, _ in departure.read)
+        expected = code_lines.following(read, len(outputs))
+        if departure.made.frame == 0 and departure.made.name.startswith(code_lines.RETURNED):  # what it returns
+            expected = code_lines.OUTPUTS[len(outputs)][int(departure.made.name.split()[1]):][:1]
+        if not read:
+            said = Phrase("code.read_nothing", {"next": _listed((), expected)})
+        elif expected and not set(expected) & set(read):
+            said = Phrase("code.read", {"values": _listed(departure.read), "next": _listed((), expected)})
+        else:
+            said, expected = Phrase("code.read_final", {"values": _listed(departure.read)}), expected or read[-1:]
+        return wrong(f"departs-{expected[0]}", "code.departs", **fields, line=line, read=said,
+                     found=_found(departure), also=also)
+    if unfilled is not None:
+        loop = Phrase("code.loop", {"lineno": unfilled.loop[0], "line": _shown(unfilled.loop[1])}) \
+            if unfilled.loop else Phrase("code.found.none")
+        if unfilled.returned_in_loop:
+            loop = Phrase("code.found.join", {"first": loop, "second": Phrase("code.return_in_loop", {
+                "lineno": unfilled.returned_in_loop[0], "line": _shown(unfilled.returned_in_loop[1])})})
+        return wrong("unfilled", "code.unfilled", **fields, line=line, loop=loop, made_at=unfilled.made_at,
+                     wanted=_value(code_lines.OUTPUTS[len(outputs)][unfilled.position]),
+                     elements=", ".join(map(str, unfilled.elements)), batch=unfilled.batch, also=also)
+    if misplaced is not None:
+        return wrong(f"returns-{misplaced.value}", "code.misplaced", **fields, line=line,
+                     made=_line("code.line_made", misplaced.maker), value=_value(misplaced.value),
+                     wanted=_value(code_lines.OUTPUTS[len(outputs)][misplaced.position]), also=also)
+    if finding.problem == "unreadable" and traced.returned_at is not None:
+        lineno, returned = traced.returned_at
+        return wrong("wrong-shape", "code.unreadable_line", unreadable=Phrase("code.unreadable", {
+            **fields, **_details(finding, arguments, outputs)}), line=Phrase("code.line_returns", {
+                "lineno": lineno, "line": _shown(returned)}))
+    if reading.raised_pitfalls and finding.problem == "raised":
+        return wrong("raised", "code.raised_pitfall", **fields, error=finding.fields["error"], line=line,
+                     found=_sentences([Phrase(f"code.found.{name}", said) for name, said in reading.raised_pitfalls],
+                                      lead=False), also=also)
+    if reading.buffer is not None and finding.problem == "raised":
+        name, lineno, shape_made, alike = reading.buffer
+        alike_said = Phrase("code.shaped_like", {"argument": arguments[code_lines.INPUTS.index(alike)]}) \
+            if alike else Phrase("code.found.none")
+        return wrong("buffer-shape", "code.raised_into", **fields, error=finding.fields["error"], line=line,
+                     name=name, lineno=lineno, shape=shape_made, alike=alike_said, also=also)
+    return None
+
+
+LINE_SHOWN = 90  # characters of a learner's line that a message quotes
+
+
+def _value(name: str) -> Phrase:
+    """A value of the head in words."""
+    return Phrase(f"code-value.{name}")
+
+
+def _shown(line: str) -> str:
+    return line if len(line) <= LINE_SHOWN else line[:LINE_SHOWN] + "…"
+
+
+def _line(key: str, made) -> Phrase:
+    return Phrase(key, {"lineno": made.lineno, "line": _shown(made.line)})
+
+
+def _changed(changed: tuple[str, int, str]) -> Phrase:
+    name, lineno, line = changed
+    return Phrase("code.changed", {"name": name, "lineno": lineno, "line": _shown(line)})
+
+
+def _listed(read: tuple[tuple[str, int], ...], names: tuple[str, ...] = ()) -> Phrase:
+    """Values named in words ("a", "a and b", "a, b and c"), each read one with the line that made it (the
+    arguments without)."""
+    words = [Phrase("code.value_at", {"value": _value(name), "lineno": line})
+             if name not in code_lines.INPUTS else _value(name) for name, line in read]
+    words += [_value(name) for name in names]
+    said = words[0]
+    for i, word in enumerate(words[1:], start=2):
+        said = Phrase("code.and" if i == len(words) else "code.comma", {"first": said, "second": word})
+    return said
+
+
+def _sentences(said: list[Phrase], lead: bool = True) -> Phrase:
+    """Sentences one after another; with ``lead``, after a space (nothing where there are none)."""
+    if not said:
+        return Phrase("code.found.none")
+    sentence = said[0]
+    for phrase in said[1:]:
+        sentence = Phrase("code.found.then", {"first": sentence, "second": phrase})
+    return Phrase("code.lead", {"text": sentence}) if lead else sentence
+
+
+def _found(departure: code_lines.Departure) -> Phrase:
+    """The checked relations the departing numbers are in, each a sentence after a space (none: an empty phrase)."""
+    return _sentences(_relations(departure))
+
+
+def _relations(departure: code_lines.Departure) -> list[Phrase]:
+    """Each checked relation the departing numbers are in, as a sentence."""
+    said = []
+    data = departure.made.value
+    if not np.all(np.isfinite(data)):
+        said.append(Phrase("code.found.not-finite", {"count": int(np.sum(~np.isfinite(data))), "size": data.size}))
+    if departure.seen.transposed:
+        said.append(Phrase("code.found.transposed", {"value": _value(departure.seen.name)}))
+    for name, element, lineno in departure.partial:
+        said.append(Phrase("code.found.element", {"value": _value(name), "element": element, "lineno": lineno}))
+    if departure.multiple:
+        name, factor = departure.multiple
+        said.append(Phrase("code.found.multiple", {"value": _value(name), "factor": f"{factor:.4g}"}))
+        said += [Phrase("code.found.number", {"name": n, "value": f"{x:g}", "lineno": line})
+                 for n, x, line in departure.numbers if _factor_of(factor, x)]
+    if departure.normalised:
+        said.append(Phrase("code.found.normalised", {"value": _value(departure.normalised)}))
+    if departure.integer is not None:
+        said.append(Phrase("code.found.integer", {"name": departure.made.name, "lineno": departure.integer}))
+    if data.ndim >= 2 and data.shape[-1] == data.shape[-2] and np.all(np.isfinite(data)) \
+            and np.allclose(data.sum(axis=-2), 1) and not np.allclose(data.sum(axis=-1), 1):
+        said.append(Phrase("code.found.columns"))
+    said += [Phrase(f"code.found.{name}", fields) for name, fields in departure.pitfalls]
+    said += [Phrase("code.found.turned", {"name": name, "value": _value(value), "lineno": lineno})
+             for name, value, lineno in departure.turned]
+    said += [Phrase("code.found.other", {"name": name, "lineno": lineno}) for name, lineno in departure.others]
+    return said
+
+
+def _factor_of(factor: float, number: float) -> bool:
+    """Whether a factor is a number read, or its root, or one over either (the scale a line applied)."""
+    return number > 0 and any(np.isclose(abs(factor), number ** power) for power in (-1, -0.5, 0.5, 1))
+
+
+def _also(reading: code_lines.Reading, outputs: tuple[str, ...]) -> Phrase:
+    """What else the lines show: another returned output that parts where it is made, an argument changed."""
+    said = [Phrase("code.also", {"wanted": _value(code_lines.OUTPUTS[len(outputs)][position]),
+                                 "line": _line("code.line_made", departure.made), "found": _found(departure)})
+            for position, departure in reading.also]
+    if reading.changed:
+        said.append(Phrase("code.also_changed", {"line": _changed(reading.changed)}))
+    joined = Phrase("code.found.none")
+    for phrase in said:
+        joined = Phrase("code.found.join", {"first": joined, "second": phrase})
+    return joined
+
+
+def _named(slips: tuple[Slip, ...], fields: dict[str, object], line: Phrase | None, found: Phrase | None,
+           also: Phrase) -> Judgement:
+    """The slip the search proved, or the two, each with where to look (the line, where the trace agrees, and what
+    it shows there)."""
+    hints = [Phrase(f"hint.{slip.id}") for slip in slips]
+    hint = hints[0] if len(hints) == 1 else Phrase("code.found.then", {"first": hints[0], "second": hints[1]})
+    where = hint if line is None else Phrase("code.where", {"line": line, "hint": hint}) if found is None else \
+        Phrase("code.where_found", {"line": line, "found": found, "hint": hint})
+    if len(slips) == 1:
+        return wrong(slips[0].id, "code.named", **fields, slip=Phrase(slips[0].message), where=where, also=also)
+    return wrong("+".join(slip.id for slip in slips), "code.named_two", **fields, first=Phrase(slips[0].message),
+                 second=Phrase(slips[1].message), where=where, also=also)
 
 
 def _details(finding: Finding, arguments: tuple[str, ...], outputs: tuple[str, ...]) -> dict[str, object]:

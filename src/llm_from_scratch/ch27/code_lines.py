@@ -1,0 +1,534 @@
+"""Where a learner's head or backward parts from the right computation: the line, read from its own values.
+
+``read_wrong(fn, cases, outputs)`` traces the learner's function (``book.code_trace``) on the first case it gets
+wrong, the hidden random ones first, and matches every array a line made with the values of the right computation
+on that case (``values``): the stages of the head and its backward and the steps a learner takes on the way in numpy
+(a row's maximum, q divided by √d_k: "passed", neither kept nor blamed), each as it stands, as one batch element or
+one row of one, or (a buffer filled in place) in the entries the line wrote. An array that is a value transposed, or
+no value at all, is where the numbers may part; it is healed when a later line made from it is a value again (a
+transposed K multiplied into the scores, a buffer of ``np.empty`` filled). The first that no later line heals, among
+those whose line read a value, is where the numbers part (``Departure``), with what the line read and, where one of
+a few checked relations holds, what its numbers are instead. What the function returns is read too: an array that is
+another value than the output in its place (``Misplaced``), a buffer that its lines filled only in part
+(``Unfilled``); and which line changed an argument in place, and the buffer an exception was raised writing into.
+Whether a slip of the search is what the departing line did is ``code_slips.agrees``.
+"""
+
+from __future__ import annotations
+
+import ast
+import linecache
+import re
+import textwrap
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..book.code_check import Case, is_right
+from ..book.code_trace import RETURNED, Made, Trace, trace
+from .evidence import run_head
+
+# The values of the head and its backward, in the order they are computed, each with the values it is made from.
+AFTER = {
+    "query": (), "key": (), "values": (), "upstream": (),
+    "raw-scores": ("query", "key"),
+    "scaled-queries": ("query",), "scaled-keys": ("key",),
+    "row-maxima": ("raw-scores",), "raw-shifted": ("raw-scores",),
+    "scaled-scores": ("raw-scores", "scaled-queries", "scaled-keys", "raw-shifted"),
+    "scaled-row-maxima": ("scaled-scores",),
+    "shifted-scores": ("scaled-scores",),
+    "unshifted-exponentials": ("scaled-scores",),
+    "exponentials": ("shifted-scores",),
+    "unshifted-row-sums": ("unshifted-exponentials",),
+    "row-sums": ("exponentials",),
+    "weights": ("unshifted-exponentials", "exponentials"),
+    "output": ("weights", "values"),
+    "value-gradient": ("weights", "upstream"),
+    "weight-gradient": ("upstream", "values"),
+    "weighted-gradient": ("weights", "weight-gradient"),
+    "row-term": ("weights", "weight-gradient", "weighted-gradient"),
+    "centred-gradient": ("weight-gradient", "row-term"),
+    "score-gradient": ("weights", "weight-gradient", "row-term", "centred-gradient"),
+    "scaled-score-gradient": ("score-gradient",),
+    "unscaled-query-gradient": ("score-gradient", "key"),
+    "query-gradient": ("score-gradient", "key", "scaled-score-gradient", "unscaled-query-gradient"),
+    "unscaled-key-gradient": ("score-gradient", "query"),
+    "key-gradient": ("score-gradient", "query", "scaled-score-gradient", "unscaled-key-gradient"),
+}
+ORDER = list(AFTER)
+# Values on the way that are no stage of the chapter: a learner may make them, and a line that reads them still reads
+# the head's numbers; they heal nothing (a line that divides q by √d_k has not yet made the scores).
+PASSED = frozenset({"scaled-queries", "scaled-keys", "row-maxima", "raw-shifted", "scaled-row-maxima",
+                    "weighted-gradient", "centred-gradient", "scaled-score-gradient", "unscaled-query-gradient",
+                    "unscaled-key-gradient", "buffer"})
+INPUTS = ("query", "key", "values", "upstream")
+BUFFER = re.compile(r"\b(zeros|empty)(_like)?\s*\(")  # a line that makes an array to be filled
+OUTPUTS = {1: ("output",), 3: ("query-gradient", "key-gradient", "value-gradient")}
+NOISE = 1e-9  # how far, relative to a value's largest entry, a float64 line may be from it
+NARROW_NOISE = 1e-3  # the same for a line in a narrower float format
+TINY = 1e-12  # a part of a value whose entries are all smaller is as good as zeros
+TRACED_FIRST = ("random", "single", "large")  # the cases traced first: their inputs have no symmetry to hide a slip
+
+
+def values(q, k, v, upstream) -> list[tuple[str, np.ndarray]]:
+    """Every value of the right computation on these inputs, as (name, array), finite ones only (a name may have
+    several arrays: a row's sums kept as a column or not)."""
+    run = run_head(q, k, v, upstream)
+    head = run.head
+    raw, scaled, weights = head.raw_scores.data, head.scaled_scores.data, head.weights.data
+    grad_weights, grad_scores = head.weights.grad, head.scaled_scores.grad
+    root = np.sqrt(q.shape[-1])
+    with np.errstate(all="ignore"):
+        shifted = scaled - scaled.max(axis=-1, keepdims=True)
+        exponentials, unshifted = np.exp(shifted), np.exp(scaled)
+        row_term = (weights * grad_weights).sum(axis=-1, keepdims=True)
+        rows = {"row-maxima": raw.max(axis=-1, keepdims=True), "scaled-row-maxima": scaled.max(axis=-1, keepdims=True),
+                "row-sums": exponentials.sum(axis=-1, keepdims=True),
+                "unshifted-row-sums": unshifted.sum(axis=-1, keepdims=True), "row-term": row_term}
+        found = [("scaled-queries", q / root),
+                 ("scaled-keys", k / root), ("raw-scores", raw), ("raw-shifted", raw - rows["row-maxima"]),
+                 ("scaled-scores", scaled), ("shifted-scores", shifted), ("unshifted-exponentials", unshifted),
+                 ("exponentials", exponentials), ("weights", weights), ("output", head.output.data),
+                 ("value-gradient", run.grad_value), ("weight-gradient", grad_weights),
+                 ("weighted-gradient", weights * grad_weights), ("centred-gradient", grad_weights - row_term),
+                 ("score-gradient", grad_scores), ("scaled-score-gradient", grad_scores / root),
+                 ("unscaled-query-gradient", grad_scores @ k), ("query-gradient", run.grad_query),
+                 ("unscaled-key-gradient", grad_scores.swapaxes(-1, -2) @ q), ("key-gradient", run.grad_key),
+                 *((name, column) for name, column in rows.items()),
+                 *((name, column[..., 0]) for name, column in rows.items()),
+                 ("query", q), ("key", k), ("values", v), ("upstream", upstream)]  # last: an output row that is a
+    #                                                                           value row is the output's
+    return [(name, x) for name, x in found if np.all(np.isfinite(x))]
+
+
+@dataclass(frozen=True)
+class Seen:
+    """What a made array was found to be: a value's name, maybe transposed, maybe one batch element's part
+    (``element``); None: no value."""
+
+    name: str | None
+    transposed: bool = False
+    element: int | None = None
+
+
+def close(a: np.ndarray, b: np.ndarray, noise: float) -> bool:
+    return a.shape == b.shape and bool(np.abs(a - b).max(initial=0.0) <= noise * max(1.0, np.abs(b).max(initial=0.0)))
+
+
+def pieces(target: np.ndarray):
+    """(batch element or None, piece): the target as it stands, then each batch element, then each of its rows;
+    a part of nothing but zeros (or numbers too small to tell from them) tells nothing and is left out."""
+    yield None, target
+    if target.ndim >= 3:
+        for b, element in enumerate(target):
+            if np.abs(element).max(initial=0.0) > TINY:
+                yield b, element
+        for b, element in enumerate(target):
+            yield from ((b, row) for row in element if np.abs(row).max(initial=0.0) > TINY)
+
+
+def _noise(made: Made) -> float:
+    return NOISE if made.value.dtype.itemsize >= 8 or made.value.dtype.kind != "f" else NARROW_NOISE
+
+
+def see(made: Made, found: list[tuple[str, np.ndarray]]) -> Seen:
+    """The value a made array is, as it stands or in the entries its line wrote, else a value transposed."""
+    data = made.value.astype(np.float64)
+    if not np.all(np.isfinite(data)):
+        return Seen(None)
+    mask = made.written
+    for transposed in (False, True):
+        for name, target in found:
+            for element, piece in pieces(target):
+                if transposed:
+                    if piece.ndim < 2:
+                        continue
+                    piece = piece.swapaxes(-1, -2)
+                if piece.shape != data.shape:
+                    continue
+                if mask is None and close(data, piece, _noise(made)) or \
+                        mask is not None and close(data[mask], piece[mask], _noise(made)):
+                    return Seen(name, transposed and name not in INPUTS, element)
+    if mask is None and not data.any():
+        return Seen("buffer")  # zeros, to be filled
+    return Seen(None)
+
+
+@dataclass(frozen=True)
+class Departure:
+    """Where the learner's numbers part from the right computation's."""
+
+    made: Made  # the array the line made
+    read: tuple[tuple[str, int], ...]  # the values its line read, with the line that made each, in the order of AFTER
+    given: tuple[str, ...]  # those of them a helper the line called returned
+    numbers: tuple[tuple[str, float, int], ...]  # the numbers (no arrays) its line read, their values and lines
+    others: tuple[tuple[str, int], ...]  # arrays its line read that are no value, and their lines
+    turned: tuple[tuple[str, str, int], ...]  # arrays its line read that are a value transposed: name, value, line
+    partial: tuple[tuple[str, int, int], ...]  # values read as one batch element's: (name, element, line made)
+    seen: Seen  # what its numbers are (a value transposed) or Seen(None)
+    multiple: tuple[str, float] | None  # a value its numbers are a constant multiple of, and the constant
+    normalised: str | None  # a value whose rows, divided by their sums, its numbers are
+    integer: int | None  # the line that made the integer buffer it wrote into
+    pitfalls: tuple[tuple[str, dict[str, object]], ...]  # what the line's code does that numbers alone cannot say
+
+
+@dataclass(frozen=True)
+class Misplaced:
+    """A returned array that is another value than the output in its place: which, and the lines."""
+
+    made: Made  # the returned array
+    position: int  # its place in what the function returned
+    value: str  # the value it is
+    maker: Made  # where it was made
+
+
+@dataclass(frozen=True)
+class Unfilled:
+    """A returned buffer whose lines wrote the right numbers into only part of it."""
+
+    position: int
+    made_at: int  # the line that made the buffer
+    written_at: Made  # the last line that wrote into it
+    loop: tuple[int, str] | None  # the loop that line stands in, its line and text
+    elements: tuple[int, ...]  # the batch elements written
+    batch: int
+    returned_in_loop: tuple[int, str] | None  # the return line, where it stands in that loop and it ran once
+
+
+@dataclass(frozen=True)
+class Reading:
+    trace: Trace
+    departure: Departure | None = None
+    also: tuple[tuple[int, Departure], ...] = ()  # other returned outputs that part elsewhere: place, where made
+    misplaced: Misplaced | None = None
+    unfilled: Unfilled | None = None
+    changed: tuple[str, int, str] | None = None  # an argument changed in place: its name, the line and its text
+    buffer: tuple[str, int, str, str | None] | None = None  # the buffer an exception was raised writing into:
+    #                                            its name, the line that made it, its shape, the argument shaped alike
+    made_lines: dict[str, int] = field(default_factory=dict)  # each value some line made, and the first such line
+    raised_pitfalls: tuple[tuple[str, dict[str, object]], ...] = ()  # what the line that raised does, from its code
+    alone: bool = False  # every other place the numbers part at descends from the departure
+    seen: dict[int, Seen] = field(default_factory=dict)  # what each array made (by its index) was found to be
+
+
+def read_wrong(fn, cases: list[Case], outputs: int) -> tuple[Case, Reading] | None:
+    """The first case (the hidden random ones first) on which the traced function is wrong, and its reading (None
+    for a function that has no Python code to read, or whose reading ran out of time)."""
+    if not hasattr(fn, "__code__") or not linecache.getlines(fn.__code__.co_filename):
+        return None  # no code to read: a builtin, or code run from a string
+    ordered = sorted(cases, key=lambda case: next((i for i, kind in enumerate(TRACED_FIRST) if kind in case.kind),
+                                                  len(TRACED_FIRST)))
+    for case in ordered:
+        reading = read_lines(fn, case.args, outputs)
+        if not reading.trace.finished:
+            return None
+        if reading.trace.raised is not None or not is_right(reading.trace.returned, case.expected) \
+                or reading.changed:
+            return case, reading
+    return None
+
+
+@dataclass
+class _Flow:
+    """What the lines made so far carry, per (call, local): the unhealed places it is made from, the value it is
+    and the line that made it, its numbers."""
+
+    found: list[tuple[str, np.ndarray]]
+    taints: dict[tuple[int, str], set[int]] = field(default_factory=dict)
+    by_identity: dict[int, set[int]] = field(default_factory=dict)
+    value_of: dict[tuple[int, str], tuple[str, int | None, int]] = field(default_factory=dict)
+    made_at: dict[tuple[int, str], int] = field(default_factory=dict)
+    numbers: dict[tuple[int, str], tuple[float, int]] = field(default_factory=dict)
+    current: dict[tuple[int, str], np.ndarray] = field(default_factory=dict)
+    healed: set[int] = field(default_factory=set)
+    origins: dict[int, Made] = field(default_factory=dict)
+    seen: dict[int, Seen] = field(default_factory=dict)
+    departures: dict[int, Departure] = field(default_factory=dict)
+    called: dict[tuple[int, int], set[int]] = field(default_factory=dict)  # (call, line) -> what helpers returned
+    #                                                                          carries
+    caller_of: dict[int, int] = field(default_factory=dict)  # a helper's call -> the call that made it
+    turned: dict[tuple[int, str], tuple[str, int]] = field(default_factory=dict)  # a value transposed, and its line
+    returned: dict[tuple[int, int], set[tuple[str, None, int]]] = field(default_factory=dict)  # (call, line) -> the
+    #                                                             values helpers returned there, and their lines
+
+
+def read_lines(fn, args: tuple[np.ndarray, ...], outputs: int) -> Reading:
+    """Trace ``fn`` on ``args`` (q, k, v[, upstream]) and find where its numbers part from the right ones."""
+    q, k, v = args[:3]
+    upstream = args[3] if len(args) > 3 else np.ones((*q.shape[:2], v.shape[-1]))
+    flow = _Flow(values(q, k, v, upstream))
+    traced = trace(fn, args)
+    code = fn.__code__
+    for name, value, given in zip(code.co_varnames[:code.co_argcount], INPUTS, args):
+        flow.value_of[(0, name)] = (value, None, code.co_firstlineno)
+        flow.current[(0, name)] = np.asarray(given)
+    flow.caller_of.update({call: caller for call, (caller, _) in traced.calls.items()})
+    for made in traced.made:
+        _follow(made, flow, traced.calls)
+    wrong = _wrong_returns(traced, flow, outputs)
+    unfilled = next((found for found in (_unfilled(traced, flow, made, position, outputs)
+                                         for made, _, position, _ in wrong) if found), None)
+    skipped = {made.index for made, _, _, _ in wrong} if unfilled else set()
+    unhealed = [index for index in flow.origins if index not in flow.healed and index not in skipped]
+    # a returned array that is a value on the way (S̄K for Q̄) parts where it was made
+    unhealed += [maker.index for made, seen, _, maker in wrong if seen.name in PASSED and maker.index in flow.seen]
+    reading = [flow.departures[i] for i in sorted(set(unhealed)) if flow.departures[i].read] or \
+        [flow.departures[i] for i in sorted(set(unhealed))]
+    departure = reading[0] if reading and not unfilled else None
+    also = tuple((position, flow.departures[maker.index]) for made, seen, position, maker in wrong
+                 if departure is not None and maker.lineno != departure.made.lineno and maker.index in flow.departures
+                 and (seen.name is None or seen.name in PASSED) and maker.index not in _descendants(departure, flow)
+                 and not _suspects(flow.departures[maker.index]) & _suspects(departure))
+    alone = departure is not None and set(unhealed) <= _descendants(departure, flow) | {departure.made.index}
+    misplaced = None
+    if departure is None and unfilled is None:
+        misplaced = next((Misplaced(made, position, seen.name, maker) for made, seen, position, maker in wrong
+                          if seen.name is not None and seen.name not in PASSED), None)
+    made_lines: dict[str, int] = {}
+    for made in traced.made:
+        seen = flow.seen.get(made.index)
+        if seen is not None and seen.name is not None and not seen.transposed:
+            made_lines.setdefault(seen.name, made.lineno)
+    raised = ()
+    if traced.raised is not None and traced.raised_at is not None:
+        lineno, line = traced.raised_at
+        raised = _pitfalls(Made(-1, lineno, line, "", np.zeros(1), None, frozenset(), 0, 0), flow)
+    return Reading(traced, departure, also, misplaced, unfilled, _changed(traced, code), _buffer(traced, args),
+                   made_lines, raised, alone, flow.seen)
+
+
+def _follow(made: Made, flow: _Flow, calls: dict[int, tuple[int, int]]) -> None:
+    """Carry the line's inputs' unhealed places into what it made, heal them where it made a value; what a helper
+    returns is an input of the line that called it."""
+    key = (made.frame, made.name)
+    if made.value.ndim == 0:
+        flow.numbers[key] = (float(made.value), made.lineno)
+        return
+    seen = see(made, flow.found)
+    if seen.name == "buffer" and not BUFFER.search(made.line):
+        seen = Seen(None)  # zeros a line computed (an exponential that underflowed) are no buffer
+    flow.seen[made.index] = seen
+    # A helper's argument is an object the caller made (alive, so its id is its own): it carries what that array
+    # carries. A returned array carries what the local that held it carries (its reads are that local), or what its
+    # return line read.
+    # A line that writes into part of an array reads that array only to write into it: the rest of it keeps what
+    # it carried, whatever the new part is. A helper's argument carries what the object the caller handed over
+    # carries (alive, so its id is its own), else what the calling line read.
+    kept = flow.taints.get(key, set()) if made.into else set()
+    reads = made.reads - {made.name} if made.into else made.reads
+    frame = calls[made.frame][0] if made.argument and made.frame in calls else made.frame
+    inputs = set().union(*(flow.taints.get((frame, name), set()) for name in reads))
+    if made.argument and made.identity in flow.by_identity:
+        inputs = flow.by_identity[made.identity]
+    inputs |= flow.called.get((made.frame, made.lineno), set())
+    if seen.name is not None and not seen.transposed:
+        if seen.name not in PASSED:
+            flow.healed |= inputs
+        flow.taints[key] = kept | (inputs if seen.name in PASSED else set())
+    else:
+        flow.origins[made.index] = made
+        flow.taints[key] = kept | inputs | {made.index}
+    flow.departures[made.index] = _departure(made, seen, flow)
+    flow.turned.pop(key, None)
+    if seen.name is not None and not seen.transposed and seen.name != "buffer":
+        flow.value_of[key] = (seen.name, seen.element if made.written is None else None, made.lineno)
+    else:
+        flow.value_of.pop(key, None)
+        if seen.transposed:
+            flow.turned[key] = (seen.name, made.lineno)
+    if made.written is None:
+        flow.made_at[key] = made.lineno
+    else:
+        flow.made_at.setdefault(key, made.lineno)
+    flow.current[key] = made.value
+    flow.by_identity[made.identity] = flow.taints[key]
+    if made.name == RETURNED and made.frame in calls:
+        flow.called.setdefault(calls[made.frame], set()).update(flow.taints[key])
+        if seen.name is not None and seen.name not in PASSED and not seen.transposed:
+            flow.returned.setdefault(calls[made.frame], set()).add((seen.name, None, made.lineno))
+    if made.name.endswith("[]"):  # an array appended to a list: the list carries it
+        listed = (made.frame, made.name[:-2])
+        flow.taints[listed] = flow.taints.get(listed, set()) | flow.taints[key]
+
+
+def _suspects(departure: Departure) -> set[tuple[str, int]]:
+    """What a departing line read that is no stage (a value on the way, an array that is none, a number), with the
+    lines that made them: two lines that read the same one may part for the same reason."""
+    return {(name, line) for name, line in departure.read if name in PASSED} | set(departure.others) \
+        | {(name, line) for name, _, line in departure.numbers}
+
+
+def _descendants(departure: Departure, flow: _Flow) -> set[int]:
+    """The made arrays whose unhealed places include the departure's."""
+    return {index for index, _ in flow.departures.items()
+            if departure.made.index in flow.taints.get((flow.departures[index].made.frame,
+                                                        flow.departures[index].made.name), set())}
+
+
+def _departure(made: Made, seen: Seen, flow: _Flow) -> Departure:
+    """What a line read and what the array it made is, in the relations that hold."""
+    data = made.value.astype(np.float64)
+    frame = flow.caller_of.get(made.frame, made.frame) if made.argument else made.frame
+    reads = made.reads - {made.name} if made.into else made.reads  # not the array it writes into
+    read = [(flow.value_of[(frame, r)], r) for r in reads if (frame, r) in flow.value_of] \
+        + [(value, "") for value in flow.returned.get((frame, made.lineno), ())]  # what a helper called here gave
+    ordered = sorted(read, key=lambda found: ORDER.index(found[0][0]))
+    whole = made.written is None and data.ndim >= 3 and data.shape[0] > 1
+    partial = tuple((name, element, line) for (name, element, line), _ in ordered if element is not None and whole)
+    numbers = tuple((r, *flow.numbers[(frame, r)]) for r in sorted(reads) if (frame, r) in flow.numbers)
+    others = tuple((r, flow.made_at[(frame, r)]) for r in sorted(reads) if (frame, r) in flow.made_at
+                   and (frame, r) not in flow.value_of and (frame, r) not in flow.turned and r != made.name)
+    turned = tuple((r, *flow.turned[(frame, r)]) for r in sorted(reads) if (frame, r) in flow.turned)
+    multiple = normalised = None
+    if seen.name is None and np.all(np.isfinite(data)):
+        multiple, normalised = _multiple(data, flow.found), _normalised(data, flow.found)
+    integer = flow.made_at.get((frame, made.name)) if made.written is not None and made.value.dtype.kind in "iu" \
+        else None
+    given = tuple(name for name, _, _ in flow.returned.get((frame, made.lineno), ()))
+    return Departure(made, tuple(dict.fromkeys((name, line) for (name, _, line), _ in ordered)), given, numbers, others,
+                     turned, partial, seen, multiple, normalised, integer, _pitfalls(made, flow))
+
+
+def _pitfalls(made: Made, flow: _Flow) -> tuple[tuple[str, dict[str, object]], ...]:
+    """What the departing line's code does, read from its syntax and the arrays it held: ``x ** 1/2`` (a power of 1,
+    then a division), ``.T`` on an array of three axes, ``np.dot`` on one."""
+    try:
+        tree = ast.parse(made.line)
+    except SyntaxError:
+        return ()
+
+    def held(node) -> np.ndarray | None:
+        return flow.current.get((made.frame, node.id)) if isinstance(node, ast.Name) else None
+
+    found: list[tuple[str, dict[str, object]]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and isinstance(node.right, ast.Constant) \
+                and node.right.value == 1:
+            found.append(("power", {"base": ast.unparse(node.left)}))
+        elif isinstance(node, ast.Attribute) and node.attr == "T" and (x := held(node.value)) is not None \
+                and x.ndim >= 3:
+            found.append(("dot-t", {"name": node.value.id, "axes": x.ndim}))
+        elif isinstance(node, ast.Call) and ast.unparse(node.func) in ("np.dot", "numpy.dot") \
+                and any((x := held(a)) is not None and x.ndim >= 3 for a in node.args):
+            found.append(("dot", {}))
+    return tuple(found)
+
+
+def _multiple(data: np.ndarray, found) -> tuple[str, float] | None:
+    """A value whose numbers, times one constant other than 1, are ``data``'s, with the constant."""
+    for name, target in sorted(found, key=lambda value: value[0] in PASSED):  # the stages first
+        for _, piece in pieces(target):
+            if piece.shape != data.shape or not np.abs(piece).max(initial=0) > 0:
+                continue
+            large = np.abs(piece) > 1e-6 * np.abs(piece).max()
+            ratio = float(np.median(data[large] / piece[large]))
+            if abs(ratio - 1) > 1e-6 and ratio != 0 and close(data, ratio * piece, NOISE):
+                return name, ratio
+    return None
+
+
+def _normalised(data: np.ndarray, found) -> str | None:
+    """A value before the exponential whose rows divided by their own sums are ``data``."""
+    for name, target in found:
+        if name not in ("raw-scores", "scaled-scores", "shifted-scores"):
+            continue
+        for _, piece in pieces(target):
+            if piece.ndim >= 2 and piece.shape == data.shape:
+                with np.errstate(all="ignore"):
+                    rows = piece / piece.sum(axis=-1, keepdims=True)
+                if np.all(np.isfinite(rows)) and close(data, rows, NOISE):
+                    return name
+    return None
+
+
+def _wrong_returns(traced: Trace, flow: _Flow, outputs: int) -> list[tuple[Made, Seen, int, Made]]:
+    """Each returned array that is not the output in its place: it, what it is, its place and the line of the
+    function that made it (the return line itself when it was made there)."""
+    wanted, found = OUTPUTS[outputs], []
+    for made in traced.made:
+        if made.frame != 0 or not made.name.startswith(RETURNED):
+            continue
+        position, seen = int(made.name.split()[1]), flow.seen[made.index]
+        if position < len(wanted) and (seen.transposed or seen.name != wanted[position]):
+            # made by a line of the function, or returned by a helper the return line called (the same live object)
+            makers = [m for m in traced.made[:made.index] if m.frame == 0 and m.name == made.held] if made.held else \
+                [m for m in traced.made[:made.index] if m.name == RETURNED and m.identity == made.identity
+                 and m.value.shape == made.value.shape and np.array_equal(m.value, made.value, equal_nan=True)]
+            found.append((made, seen, position, makers[-1] if makers else made))
+    return found
+
+
+def _unfilled(traced: Trace, flow: _Flow, made: Made, position: int, outputs: int) -> Unfilled | None:
+    """A returned buffer whose written entries are the output's, and whose unwritten ones are not."""
+    history = [m for m in traced.made[:made.index] if m.frame == 0 and m.name == made.held]
+    start = max((i for i, m in enumerate(history) if m.written is None), default=None)
+    if start is None or made.value.ndim < 3:
+        return None
+    writes = history[start + 1:]
+    if not writes:
+        return None
+    written = np.logical_or.reduce([m.written for m in writes])
+    target = next((x for name, x in flow.found if name == OUTPUTS[outputs][position] and x.shape == made.value.shape),
+                  None)
+    if target is None or written.all() or not close(made.value[written], target[written], _noise(made)):
+        return None
+    elements = tuple(int(b) for b in np.flatnonzero(written.reshape(len(written), -1).any(axis=1)))
+    made_at = history[start].lineno
+    loop = _loop(traced, writes[-1].lineno)
+    inside = loop is not None and elements == (0,) and _loop(traced, made.lineno) == loop
+    return Unfilled(position, made_at, writes[-1], loop, elements, len(written),
+                    (made.lineno, made.line) if inside else None)
+
+
+def _loop(traced: Trace, lineno: int) -> tuple[int, str] | None:
+    """The innermost ``for`` loop of the learner's code that holds the line (its header line and text)."""
+    text = "\n".join(traced.source.get(i, "") for i in range(1, max(traced.source, default=0) + 1))
+    try:
+        tree = ast.parse(textwrap.dedent(text))
+    except SyntaxError:
+        return None
+    loops = [node for node in ast.walk(tree) if isinstance(node, ast.For)
+             and node.body[0].lineno <= lineno <= (node.end_lineno or node.lineno)]
+    if not loops:
+        return None
+    inner = max(loops, key=lambda node: node.lineno)
+    return inner.lineno, traced.source.get(inner.lineno, "").strip()
+
+
+def _changed(traced: Trace, code) -> tuple[str, int, str] | None:
+    """The first argument of the function that one of its lines changed in place."""
+    given = set(code.co_varnames[:code.co_argcount])
+    return next(((m.name, m.lineno, m.line) for m in traced.made
+                 if m.frame == 0 and m.name in given and m.written is not None), None)
+
+
+def _buffer(traced: Trace, args: tuple[np.ndarray, ...]) -> tuple[str, int, str, str | None] | None:
+    """Where the function raised writing into a buffer (``name[…] = …``): the buffer, its line and shape, and the
+    argument it is shaped like."""
+    if traced.raised is None or traced.raised_at is None:
+        return None
+    try:
+        statement = ast.parse(traced.raised_at[1]).body[0]
+    except (SyntaxError, IndexError):
+        return None
+    targets = statement.targets if isinstance(statement, ast.Assign) else \
+        [statement.target] if isinstance(statement, ast.AugAssign) else []
+    names = [t.value.id for t in targets if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name)]
+    made = next((m for m in traced.made if names and m.name == names[0] and m.written is None), None)
+    if made is None:
+        return None
+    alike = next((name for name, given in zip(INPUTS, args) if given.shape == made.value.shape), None)
+    return made.name, made.lineno, "[" + ", ".join(map(str, made.value.shape)) + "]", alike
+
+
+def following(read: tuple[str, ...], outputs: int) -> tuple[str, ...]:
+    """The values the right computation makes next from values ``read``: stages after the last of them, made from
+    one at least of those read, whose other stages come no later (the first stage, where nothing was read)."""
+    order = [name for name in ORDER if AFTER[name] and name not in PASSED]
+    if outputs == 1:
+        order = order[:order.index("output") + 1]
+    if not read:
+        return order[:1]
+    last = max(ORDER.index(name) for name in read)
+    return tuple(name for name in order if ORDER.index(name) > last and set(AFTER[name]) & set(read)
+                 and all(ORDER.index(given) <= last for given in AFTER[name] if given not in PASSED))
