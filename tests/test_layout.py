@@ -12,6 +12,7 @@ import zipfile
 import pytest
 
 from llm_from_scratch.book.text import BOOK_STRINGS
+from llm_from_scratch.ch27 import code_lines
 from llm_from_scratch.ch27.code_slips import BACKWARD_SEARCH, HEAD_SEARCH
 from llm_from_scratch.ch27.exercises import EXERCISE_BOOK
 from llm_from_scratch.ch27.strings import STRINGS
@@ -104,13 +105,14 @@ def _literals() -> set[str]:
 
 def _derived(key: str) -> bool:
     """A key made from a name rather than written out: a notebook's title (notebook.<stem>, from the notebooks
-    its exercises name), an exercise's string (ex.<id>.<field>, from its block) or a code slip's hint
-    (hint.<id>, from the Slip("<id>", …) of ch27/code_slips.py)."""
+    its exercises name), an exercise's string (ex.<id>.<field>, from its block), a code slip's hint
+    (hint.<id>, from the Slip("<id>", …) of ch27/code_slips.py) or a value's words (code-value.<name>, from the
+    values ch27/code_lines.py reads a learner's lines as)."""
     stems = {n.stem for n in EXERCISE_BOOK.notebooks}
     slips = {slip.id for search in (HEAD_SEARCH, BACKWARD_SEARCH) for slip in search.slips}
     kind, _, name = key.partition(".")
     return (key.removeprefix("notebook.") in stems or key.split(".")[:2] in (["ex", i] for i in EXERCISE_BOOK.exercises)
-            or (kind == "hint" and name in slips))
+            or (kind == "hint" and name in slips) or (kind == "code-value" and name in code_lines.AFTER))
 
 
 @pytest.mark.parametrize("catalogue", [BOOK_STRINGS, STRINGS], ids=["book", "ch27"])

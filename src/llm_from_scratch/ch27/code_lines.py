@@ -79,8 +79,7 @@ def values(q, k, v, upstream) -> list[tuple[str, np.ndarray]]:
     grad_weights, grad_scores = head.weights.grad, head.scaled_scores.grad
     root = np.sqrt(q.shape[-1])
     with np.errstate(all="ignore"):
-        shifted = scaled - scaled.max(axis=-1, keepdims=True)
-        exponentials, unshifted = np.exp(shifted), np.exp(scaled)
+        shifted, exponentials, unshifted = _exponentials(scaled)
         row_term = (weights * grad_weights).sum(axis=-1, keepdims=True)
         rows = {"row-maxima": raw.max(axis=-1, keepdims=True), "scaled-row-maxima": scaled.max(axis=-1, keepdims=True),
                 "row-sums": exponentials.sum(axis=-1, keepdims=True),
@@ -99,6 +98,12 @@ def values(q, k, v, upstream) -> list[tuple[str, np.ndarray]]:
                  ("query", q), ("key", k), ("values", v), ("upstream", upstream)]  # last: an output row that is a
     #                                                                           value row is the output's
     return [(name, x) for name, x in found if np.all(np.isfinite(x))]
+
+
+def _exponentials(scaled: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The scaled scores less each row's maximum, their exponentials, and the exponentials of the scaled scores."""
+    shifted = scaled - scaled.max(axis=-1, keepdims=True)
+    return shifted, np.exp(shifted), np.exp(scaled)
 
 
 @dataclass(frozen=True)
@@ -169,7 +174,8 @@ class Departure:
     multiple: tuple[str, float] | None  # a value its numbers are a constant multiple of, and the constant
     normalised: str | None  # a value whose rows, divided by their sums, its numbers are
     integer: int | None  # the line that made the integer buffer it wrote into
-    pitfalls: tuple[tuple[str, dict[str, object]], ...]  # what the line's code does that numbers alone cannot say
+    pitfalls: tuple[tuple[str, dict[str, object]], ...]  # what the line's code does that numbers alone cannot say:
+    #                                                       each a catalogue key and its fields
 
 
 @dataclass(frozen=True)
@@ -239,6 +245,7 @@ class _Flow:
     value_of: dict[tuple[int, str], tuple[str, int | None, int]] = field(default_factory=dict)
     made_at: dict[tuple[int, str], int] = field(default_factory=dict)
     numbers: dict[tuple[int, str], tuple[float, int]] = field(default_factory=dict)
+    number_lines: dict[tuple[int, str], Made] = field(default_factory=dict)  # the line that set each number
     current: dict[tuple[int, str], np.ndarray] = field(default_factory=dict)
     healed: set[int] = field(default_factory=set)
     origins: dict[int, Made] = field(default_factory=dict)
@@ -303,6 +310,7 @@ def _follow(made: Made, flow: _Flow, calls: dict[int, tuple[int, int]]) -> None:
     key = (made.frame, made.name)
     if made.value.ndim == 0:
         flow.numbers[key] = (float(made.value), made.lineno)
+        flow.number_lines[key] = made
         return
     seen = see(made, flow.found)
     if seen.name == "buffer" and not BUFFER.search(made.line):
@@ -386,12 +394,16 @@ def _departure(made: Made, seen: Seen, flow: _Flow) -> Departure:
         else None
     given = tuple(name for name, _, _ in flow.returned.get((frame, made.lineno), ()))
     return Departure(made, tuple(dict.fromkeys((name, line) for (name, _, line), _ in ordered)), given, numbers, others,
-                     turned, partial, seen, multiple, normalised, integer, _pitfalls(made, flow))
+                     turned, partial, seen, multiple, normalised, integer,
+                     _pitfalls(made, flow) + tuple(found for r in sorted(reads) if (frame, r) in flow.number_lines
+                                                   for found in _pitfalls(flow.number_lines[(frame, r)], flow)
+                                                   if multiple))
 
 
 def _pitfalls(made: Made, flow: _Flow) -> tuple[tuple[str, dict[str, object]], ...]:
-    """What the departing line's code does, read from its syntax and the arrays it held: ``x ** 1/2`` (a power of 1,
-    then a division), ``.T`` on an array of three axes, ``np.dot`` on one."""
+    """What a line's code does, read from its syntax and the arrays it held: ``x ** 1/2`` (a power of 1, then a
+    division), ``.T`` on an array of three axes, ``np.dot`` on one. A departing line's own, and those of the lines
+    that set a number it read, where its numbers are a multiple of a value (a scale set on a line of its own)."""
     try:
         tree = ast.parse(made.line)
     except SyntaxError:
@@ -404,13 +416,13 @@ def _pitfalls(made: Made, flow: _Flow) -> tuple[tuple[str, dict[str, object]], .
     for node in ast.walk(tree):
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and isinstance(node.right, ast.Constant) \
                 and node.right.value == 1:
-            found.append(("power", {"base": ast.unparse(node.left)}))
+            found.append(("code.found.power", {"base": ast.unparse(node.left)}))
         elif isinstance(node, ast.Attribute) and node.attr == "T" and (x := held(node.value)) is not None \
                 and x.ndim >= 3:
-            found.append(("dot-t", {"name": node.value.id, "axes": x.ndim}))
+            found.append(("code.found.dot-t", {"name": node.value.id, "axes": x.ndim}))
         elif isinstance(node, ast.Call) and ast.unparse(node.func) in ("np.dot", "numpy.dot") \
                 and any((x := held(a)) is not None and x.ndim >= 3 for a in node.args):
-            found.append(("dot", {}))
+            found.append(("code.found.dot", {}))
     return tuple(found)
 
 

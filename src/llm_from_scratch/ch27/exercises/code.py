@@ -157,6 +157,12 @@ def _by_lines(slips: tuple[Slip, ...] | None, search: Search, case: Case, readin
         return wrong("mutates-input", "code.mutated_line", mutated=Phrase("code.mutated", {
             **fields, "arguments": ", ".join(arguments[i] for i in finding.fields["arguments"])}),
             line=_changed(reading.changed))
+    if finding.problem == "unreadable" and traced.returned_at is not None:
+        lineno, returned = traced.returned_at
+        ends = "code.line_returns" if returned.startswith("return") else "code.line_ends"  # no return statement
+        return wrong("wrong-shape", "code.unreadable_line", unreadable=Phrase("code.unreadable", {
+            **fields, "case": finding.case.name, **_details(finding, arguments, outputs)}), line=Phrase(ends, {
+                "lineno": lineno, "line": _shown(returned)}))
     if departure is not None:
         line = _line("code.line", departure.made)
     elif misplaced is not None:
@@ -203,14 +209,9 @@ def _by_lines(slips: tuple[Slip, ...] | None, search: Search, case: Case, readin
         return wrong(f"returns-{misplaced.value}", "code.misplaced", **fields, line=line,
                      made=_line("code.line_made", misplaced.maker), value=_value(misplaced.value),
                      wanted=_value(code_lines.OUTPUTS[len(outputs)][misplaced.position]), also=also)
-    if finding.problem == "unreadable" and traced.returned_at is not None:
-        lineno, returned = traced.returned_at
-        return wrong("wrong-shape", "code.unreadable_line", unreadable=Phrase("code.unreadable", {
-            **fields, **_details(finding, arguments, outputs)}), line=Phrase("code.line_returns", {
-                "lineno": lineno, "line": _shown(returned)}))
     if reading.raised_pitfalls and finding.problem == "raised":
         return wrong("raised", "code.raised_pitfall", **fields, error=finding.fields["error"], line=line,
-                     found=_sentences([Phrase(f"code.found.{name}", said) for name, said in reading.raised_pitfalls],
+                     found=_sentences([Phrase(key, said) for key, said in reading.raised_pitfalls],
                                       lead=False), also=also)
     if reading.buffer is not None and finding.problem == "raised":
         name, lineno, shape_made, alike = reading.buffer
@@ -291,7 +292,7 @@ def _relations(departure: code_lines.Departure) -> list[Phrase]:
     if data.ndim >= 2 and data.shape[-1] == data.shape[-2] and np.all(np.isfinite(data)) \
             and np.allclose(data.sum(axis=-2), 1) and not np.allclose(data.sum(axis=-1), 1):
         said.append(Phrase("code.found.columns"))
-    said += [Phrase(f"code.found.{name}", fields) for name, fields in departure.pitfalls]
+    said += [Phrase(key, fields) for key, fields in departure.pitfalls]
     said += [Phrase("code.found.turned", {"name": name, "value": _value(value), "lineno": lineno})
              for name, value, lineno in departure.turned]
     said += [Phrase("code.found.other", {"name": name, "lineno": lineno}) for name, lineno in departure.others]
