@@ -279,3 +279,20 @@ def test_the_reading_has_a_time_limit_of_its_own():
     started = time.monotonic()
     traced = code_trace.trace(endless, (np.ones((1, 2, 2)),) * 3, seconds=0.2)
     assert not traced.finished and time.monotonic() - started < 2
+
+
+@pytest.mark.parametrize("changed, misconception, said", [
+    (("/ np.sqrt(d_k)\n    s = s - s.max", "/ d_k\n    s = s - s.max"), "stage-backward-weights",
+     "the weights it recomputes, or the way dv is made from them, differ"),
+    (("dv = a.swapaxes(-1, -2) @ upstream", "dv = 2 * a.swapaxes(-1, -2) @ upstream"), "stage-backward-weights",
+     "the weights it recomputes, or the way dv is made from them, differ"),
+    (("dq = ds @ k / np.sqrt(d_k)", "dq = ds @ k"), "query-scale-missing", "Q̄ is not divided by √d_k"),
+])
+def test_without_its_source_a_backward_is_said_to_differ_after_the_weights_it_recomputes(changed, misconception, said):
+    """Code run from a string has no lines to read: the judge names a slip the probes prove, or reads the weights the
+    backward recomputes through dv (Ō = [I | 0]) before it says which gradient differs."""
+    namespace = {"np": np}
+    exec(BACKWARD.format(scale="np.sqrt(d_k)", dq=RIGHT_DQ, dk=RIGHT_DK).replace(*changed), namespace)
+    feedback = check_code("write-backward", namespace["my_backward"])
+    assert feedback.misconception == misconception and said in feedback.message, feedback.message
+    assert not _cited(feedback.message)

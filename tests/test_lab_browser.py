@@ -125,3 +125,41 @@ def test_a_changed_line_flows_to_the_figures_below_and_back(lab, lang):
     assert shown(page, folded) == before["folded"], "the folded answer is back"
     assert "0.014" in page.locator(".jp-Notebook .jp-Cell").nth(plane).locator(".llm-plane svg").text_content()
     close_notebook(page)
+
+
+WRONG_HEAD = """\
+    s = q @ k.swapaxes(-1, -2) / np.sqrt(q.shape[-1])
+    s = s / np.sqrt(q.shape[-1])
+    w = np.exp(s - s.max(axis=-1, keepdims=True))
+    return w / w.sum(axis=-1, keepdims=True) @ v"""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_code_judges_feedback_keeps_its_lines_in_the_browser(lab, lang):
+    """A head that scales twice, typed into 06's cell: the feedback box shows the cited line of code on a line of
+    its own, as code, below the sentence that names it, and what the line read on the next."""
+    page = lab
+    notebook = f"chapter27/{'' if lang == LANGUAGES[0] else lang + '/'}06_head_from_primitives.ipynb"
+    open_and_run(page, notebook)
+    index = cell_index(page, 'check_code("write-head", my_head)')
+    source = page.evaluate("(i) => window.jupyterapp.shell.currentWidget.content.widgets[i].model.sharedModel.source",
+                           index)
+    stub = next(line for line in source.splitlines() if line.strip().startswith("return ..."))
+    type_line(page, index, stub, WRONG_HEAD)
+    box = page.locator(".jp-Notebook .jp-Cell").nth(index).locator("[role='status']")
+    box.scroll_into_view_if_needed()
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator(".jp-Notebook .jp-Cell").nth(index).screenshot(path=str(ARTIFACTS / f"{lang}-06-code-feedback.png"))
+    layout = box.evaluate("""(box) => {
+        const code = box.querySelector('code'), first = box.querySelector('strong');
+        return {whiteSpace: getComputedStyle(box).whiteSpace, text: box.innerText,
+                codeTop: code.getBoundingClientRect().top, firstTop: first.getBoundingClientRect().top,
+                code: code.textContent, overflow: box.scrollWidth > box.clientWidth + 1}; }""")
+    assert layout["whiteSpace"] == "pre-line" and layout["code"] == "s = s / np.sqrt(q.shape[-1])"
+    assert layout["codeTop"] > layout["firstTop"] + 10, "the quoted line stands below the verdict"
+    lines = layout["text"].split("\n")
+    cited = next(i for i, line in enumerate(lines) if line.strip() == layout["code"])
+    assert text_in(lang, "code.line", lineno=3, line="").split(":")[0] in lines[cited - 1], lines
+    assert lines[cited + 1].strip(), "what the line read follows on a line of its own"
+    assert not layout["overflow"], "no line runs out of the box"
+    close_notebook(page)

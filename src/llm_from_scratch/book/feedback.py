@@ -3,10 +3,13 @@ language."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from html import escape
 
 from .text import language
+
+CODE = re.compile(r"`([^`\n]+)`")  # a piece of the learner's code a message quotes
 
 
 @dataclass(frozen=True)
@@ -28,8 +31,13 @@ class Feedback:
         mark = "" if self.pending else f"<strong>{'✔' if self.correct else '✘'} {escape(self.verdict_word)}</strong> "
         line = "dotted" if self.pending else "solid" if self.correct else "dashed"
         note = f"<p><em>{escape(self.note)}</em></p>" if self.note else ""
-        return (f'<div role="status" lang="{language()}" style="border-left:4px {line} #000;padding:4px 8px">'
-                f"{mark}{escape(self.message)}{note}</div>")
+        return (f'<div role="status" lang="{language()}" style="border-left:4px {line} #000;padding:4px 8px;'
+                f'white-space:pre-line">{mark}{_with_code(self.message)}{note}</div>')
+
+
+def _with_code(message: str) -> str:
+    """The message escaped, its line breaks kept (the box's white-space), a `quoted` piece of code set as code."""
+    return CODE.sub(r"<code>\1</code>", escape(message))
 
 
 @dataclass(frozen=True)

@@ -234,9 +234,19 @@ def head_stage(fn, finding: Finding) -> tuple[str, dict] | None:
 
 
 def backward_stage(fn, finding: Finding) -> tuple[str, dict] | None:
-    """The first stage of the backward that the outputs differing on a case (0 dq, 1 dk, 2 dv) point to."""
+    """The first stage of the backward that the outputs differing on a case (0 dq, 1 dk, 2 dv) point to, said only
+    once the weights it recomputes were read right through dv: with Ō = [I | 0], V̄ = AᵀŌ holds Aᵀ in its first T
+    columns. Where they read wrong, that the weights or the way dv is made from them differ."""
     if finding.problem != "differs":
         return None
+    q, k, _ = HEAD_PROBES["read"]
+    tokens = q.shape[1]
+    given = run_probes(fn, {"read": (q, k, _read[2], READ_VALUES)}, outputs=3).results["read"]
+    if not isinstance(given, tuple) or given[2].shape != READ_VALUES.shape or not np.all(np.isfinite(given[2])):
+        return None
+    read, right = given[2][0, :, :tokens].T, attention_weights(q, k)[0]
+    if not _close(read, right):
+        return "code-stage.backward-weights", {"found": vector(read[0], 3), "right": vector(right[0], 3)}
     differing = finding.fields["outputs"]
     if 2 in differing:
         return "code-stage.value-gradient", {}
