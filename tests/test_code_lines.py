@@ -22,6 +22,7 @@ from llm_from_scratch.ch27 import code_lines, code_slips
 from llm_from_scratch.ch27.evidence import evidence
 from llm_from_scratch.ch27.exercises import check_code
 from llm_from_scratch.ch27.exercises.code import _runs, backward_case, head_case
+from llm_from_scratch.ch27.strings import STRINGS
 
 BLIND = json.loads((Path(__file__).parent / "data" / "learner_code_blind.json").read_text(encoding="utf-8"))
 CITED = re.compile(r"(?:Line|line|Строка|строк[аеи]) (\d+)")
@@ -296,3 +297,20 @@ def test_without_its_source_a_backward_is_said_to_differ_after_the_weights_it_re
     feedback = check_code("write-backward", namespace["my_backward"])
     assert feedback.misconception == misconception and said in feedback.message, feedback.message
     assert not _cited(feedback.message)
+
+
+def test_two_explanations_the_line_cannot_tell_apart_are_both_offered():
+    """q qᵀ is symmetric: its softmax down the columns is its row softmax transposed, so 'queries for keys and the
+    softmax's axis' and 'queries for keys and the weights transposed' give the same numbers on every probe, and both
+    make the numbers of line 2, where they part."""
+    message, misconception = _said("write-head", """\
+def my_head(q, k, v):
+    s = q @ q.swapaxes(-1, -2) / np.sqrt(q.shape[-1])
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    a = e / e.sum(axis=-1, keepdims=True)
+    return a.swapaxes(-1, -2) @ v
+""")
+    assert misconception == "softmax-axis+transposed-weights+values-for-keys+values-for-keys"
+    assert "Line 2 of your code is where its numbers part" in message and "One possibility:" in message
+    for slip in ("softmax-axis", "transposed-weights", "values-for-keys"):
+        assert STRINGS.text(f"slip.{slip}") in message

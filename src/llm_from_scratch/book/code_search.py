@@ -5,9 +5,9 @@ A computation is written as steps: ``compute(*args, steps=steps)`` calls ``steps
 and ``right`` holds the right version of every step. A code slip (``book.slips.Slip``) replaces one or more steps
 with a learner's mistaken version, written the way a learner writes it in numpy, so that it raises where the
 learner's code would. A ``Search`` runs the computation on every probe under every hypothesis of the one search
-(``book.slips.outcomes``), once; ``named(fn)`` runs the learner's function on the same probes and returns the one
-single slip that gives what it gave on every probe, else the one pair that does, else None: a slip is named only
-when it is the only explanation the probes leave.
+(``book.slips.outcomes``), once; ``candidates(fn)`` runs the learner's function on the same probes and returns the
+single slips that give what it gave on every probe, else the pairs that do; ``named(fn)`` the one, where only one
+does: a slip is named on the probes alone only when it is the only explanation they leave.
 """
 
 from __future__ import annotations
@@ -84,18 +84,20 @@ class Search:
         return [slips for slips, results in self.fingerprints
                 if all(_agrees(probed.results[name], result, probed.tolerance) for name, result in results.items())]
 
-    def named(self, fn: Callable) -> tuple[Slip, ...] | None:
-        """The only single slip the learner's function agrees with on every probe, else the only pair, else None
-        (None too when it agrees with the right computation on every probe: its slip lies where no probe looks)."""
+    def candidates(self, fn: Callable) -> list[tuple[Slip, ...]]:
+        """The single slips the learner's function agrees with on every probe, else the pairs (none when it agrees
+        with the right computation on every probe: its slip lies where no probe looks)."""
         probed = run_probes(fn, self.probes, self.outputs)
         if all(_agrees(probed.results[name], result, probed.tolerance) for name, result in self.right_results.items()):
-            return None
+            return []
         found = self.matching(probed)
-        for size in (1, 2):
-            sized = [slips for slips in found if len(slips) == size]
-            if sized:
-                return sized[0] if len(sized) == 1 else None
-        return None
+        return next(([slips for slips in found if len(slips) == size] for size in (1, 2)
+                     if any(len(slips) == size for slips in found)), [])
+
+    def named(self, fn: Callable) -> tuple[Slip, ...] | None:
+        """The only single slip the learner's function agrees with on every probe, else the only pair, else None."""
+        found = self.candidates(fn)
+        return found[0] if len(found) == 1 else None
 
 
 def _agrees(learner: Result, hypothesis: Result, tolerance: float) -> bool:

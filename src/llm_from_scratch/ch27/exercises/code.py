@@ -113,16 +113,16 @@ def code_exercise(exercise_id: str, *, notebook: str, example: Callable[[Learner
             return right("code.right", function=function, count=finding.fields["count"])
         fields = {"function": function, "case": finding.case.name}
         if finding.problem in ("raised", "wrong-shape", "not-finite", "differs", "unreadable", "mutated"):
-            slips = search.named(fn) if finding.problem != "mutated" else None
+            candidates = search.candidates(fn) if finding.problem != "mutated" else []
             read = code_lines.read_wrong(fn, cases, len(outputs))
             if read is not None:
                 case, reading = read
-                said = _by_lines(slips, search, case, reading, {**fields, "case": case.name}, finding,
+                said = _by_lines(candidates, search, case, reading, {**fields, "case": case.name}, finding,
                                  arguments, outputs)
                 if said:
                     return said
-            elif slips:
-                return _named(slips, fields, None, None, Phrase("code.found.none"))
+            elif len(candidates) == 1:
+                return _named(candidates[0], fields, None, None, Phrase("code.found.none"))
             found = stage(fn, finding) if finding.problem not in ("unreadable", "mutated") else None
             if found:
                 key, measured = found
@@ -145,7 +145,7 @@ def code_exercise(exercise_id: str, *, notebook: str, example: Callable[[Learner
                     skills=skills, varies="code")
 
 
-def _by_lines(slips: tuple[Slip, ...] | None, search: Search, case: Case, reading: code_lines.Reading,
+def _by_lines(candidates: list[tuple[Slip, ...]], search: Search, case: Case, reading: code_lines.Reading,
               fields: dict[str, object], finding: Finding, arguments: tuple[str, ...],
               outputs: tuple[str, ...]) -> Judgement | None:
     """What the traced lines show: the slips where they agree with the lines, else the line where the numbers part
@@ -173,8 +173,12 @@ def _by_lines(slips: tuple[Slip, ...] | None, search: Search, case: Case, readin
         line = Phrase("code.line_raised", {"lineno": traced.raised_at[0], "line": _shown(traced.raised_at[1])})
     else:
         return None
-    if slips and code_slips.agrees(slips, search, case.args, reading):
-        said = []
+    agreeing = [slips for slips in candidates if code_slips.agrees(slips, search, case.args, reading)]
+    if len(agreeing) > 1:  # neither the probes nor the line tell them apart: both are offered
+        return wrong("+".join(sorted(slip.id for slip in agreeing[0] + agreeing[1])), "code.either", **fields,
+                     first=_said_slips(agreeing[0]), second=_said_slips(agreeing[1]), line=line, also=also)
+    if agreeing:
+        slips, said = agreeing[0], []
         if departure is not None and departure.read:
             said.append(Phrase("code.reads", {"values": _listed(departure.read)}))
         said += _relations(departure) if departure is not None else []
@@ -315,6 +319,12 @@ def _also(reading: code_lines.Reading, outputs: tuple[str, ...]) -> Phrase:
     for phrase in said:
         joined = Phrase("code.found.join", {"first": joined, "second": phrase})
     return joined
+
+
+def _said_slips(slips: tuple[Slip, ...]) -> Phrase:
+    """A hypothesis's slips in their words, one or two."""
+    said = [Phrase(slip.message) for slip in slips]
+    return said[0] if len(said) == 1 else Phrase("code.found.then", {"first": said[0], "second": said[1]})
 
 
 def _named(slips: tuple[Slip, ...], fields: dict[str, object], line: Phrase | None, found: Phrase | None,
