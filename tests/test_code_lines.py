@@ -314,3 +314,30 @@ def my_head(q, k, v):
     assert "Line 2 of your code is where its numbers part" in message and "One possibility:" in message
     for slip in ("softmax-axis", "transposed-weights", "values-for-keys"):
         assert STRINGS.text(f"slip.{slip}") in message
+
+
+def test_what_comes_next_is_said_from_what_a_value_on_the_way_leads_to():
+    """QKᵀ less its row's maximum is no stage, but a right program may hold it: what the head computes next from it
+    is the scaled scores less their row's maximum."""
+    message, _ = _said("write-head", """\
+def my_head(q, k, v):
+    s = q @ k.swapaxes(-1, -2)
+    s = s - s.max(axis=-1, keepdims=True)
+    e = np.exp(s)
+    return e / e.sum(axis=-1, keepdims=True) @ v
+""")
+    assert "Line 4 of your code is where its numbers part" in message
+    assert "It reads the scores QKᵀ less their row's maximum (line 3)." in message
+
+
+def test_an_output_buffer_of_whole_numbers_is_said_where_it_was_made():
+    message, _ = _said("write-head", """\
+def my_head(q, k, v):
+    out = np.zeros((*q.shape[:2], v.shape[-1]), dtype=int)
+    for b in range(len(q)):
+        s = q[b] @ k[b].T / np.sqrt(q.shape[-1])
+        w = np.exp(s - s.max(axis=-1, keepdims=True))
+        out[b] = w / w.sum(axis=-1, keepdims=True) @ v[b]
+    return out
+""")
+    assert "an array of whole numbers made on line 2" in message, message

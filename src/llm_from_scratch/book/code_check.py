@@ -103,7 +103,7 @@ def run_cases(fn: object, cases: Sequence[Case], seconds: float = TIME_LIMIT) ->
     case = cases[len(calls)]
     if isinstance(stop, TimeLimitExceeded):
         return Finding("timeout", case, {"seconds": f"{seconds:g}", **where})
-    return Finding("raised", case, {"error": _error_text(stop), **where})
+    return Finding("raised", case, {"error": error_text(stop), **where})
 
 
 @dataclass(frozen=True)
@@ -362,7 +362,7 @@ def _learner_line(error: BaseException, filename: str | None) -> dict[str, objec
     return {"lineno": frames[-1].lineno, "line": frames[-1].line.strip()}
 
 
-def _error_text(error: BaseException) -> str:
+def error_text(error: BaseException) -> str:
     """``Type: message``, the message on one line and shortened."""
     try:
         message = " ".join(str(error).split())

@@ -34,7 +34,7 @@ AFTER = {
     "raw-scores": ("query", "key"),
     "scaled-queries": ("query",), "scaled-keys": ("key",),
     "row-maxima": ("raw-scores",), "raw-shifted": ("raw-scores",),
-    "scaled-scores": ("raw-scores", "scaled-queries", "scaled-keys", "raw-shifted"),
+    "scaled-scores": ("raw-scores", "scaled-queries", "scaled-keys"),
     "scaled-row-maxima": ("scaled-scores",),
     "shifted-scores": ("scaled-scores",),
     "unshifted-exponentials": ("scaled-scores",),
@@ -61,6 +61,12 @@ ORDER = list(AFTER)
 PASSED = frozenset({"scaled-queries", "scaled-keys", "row-maxima", "raw-shifted", "scaled-row-maxima",
                     "weighted-gradient", "centred-gradient", "scaled-score-gradient", "unscaled-query-gradient",
                     "unscaled-key-gradient", "buffer"})
+# The stage each value on the way leads to: what the head computes next from it.
+LEADS = {"scaled-queries": ("scaled-scores",), "scaled-keys": ("scaled-scores",), "row-maxima": ("shifted-scores",),
+         "raw-shifted": ("shifted-scores",), "scaled-row-maxima": ("shifted-scores",),
+         "weighted-gradient": ("row-term",), "centred-gradient": ("score-gradient",),
+         "scaled-score-gradient": ("query-gradient", "key-gradient"),
+         "unscaled-query-gradient": ("query-gradient",), "unscaled-key-gradient": ("key-gradient",)}
 INPUTS = ("query", "key", "values", "upstream")
 BUFFER = re.compile(r"\b(zeros|empty)(_like)?\s*\(")  # a line that makes an array to be filled
 OUTPUTS = {1: ("output",), 3: ("query-gradient", "key-gradient", "value-gradient")}
@@ -390,7 +396,8 @@ def _departure(made: Made, seen: Seen, flow: _Flow) -> Departure:
     multiple = normalised = None
     if seen.name is None and np.all(np.isfinite(data)):
         multiple, normalised = _multiple(data, flow.found), _normalised(data, flow.found)
-    integer = flow.made_at.get((frame, made.name)) if made.written is not None and made.value.dtype.kind in "iu" \
+    written_into = made.written is not None or made.name.startswith(RETURNED) and made.held
+    integer = flow.made_at.get((frame, made.held or made.name)) if written_into and made.value.dtype.kind in "iu" \
         else None
     given = tuple(name for name, _, _ in flow.returned.get((frame, made.lineno), ()))
     return Departure(made, tuple(dict.fromkeys((name, line) for (name, _, line), _ in ordered)), given, numbers, others,
@@ -534,13 +541,17 @@ def _buffer(traced: Trace, args: tuple[np.ndarray, ...]) -> tuple[str, int, str,
 
 
 def following(read: tuple[str, ...], outputs: int) -> tuple[str, ...]:
-    """The values the right computation makes next from values ``read``: stages after the last of them, made from
-    one at least of those read, whose other stages come no later (the first stage, where nothing was read)."""
+    """The values the right computation makes next from values ``read``: what the last of them leads to, where it
+    is a value on the way; else stages after it, made from one at least of those read, whose other stages come no
+    later (the first stage, where nothing was read)."""
     order = [name for name in ORDER if AFTER[name] and name not in PASSED]
     if outputs == 1:
         order = order[:order.index("output") + 1]
     if not read:
         return order[:1]
-    last = max(ORDER.index(name) for name in read)
+    latest = max(read, key=ORDER.index)
+    if latest in LEADS:
+        return tuple(name for name in LEADS[latest] if name in order)
+    last = ORDER.index(latest)
     return tuple(name for name in order if ORDER.index(name) > last and set(AFTER[name]) & set(read)
                  and all(ORDER.index(given) <= last for given in AFTER[name] if given not in PASSED))

@@ -182,7 +182,7 @@ def _by_lines(candidates: list[tuple[Slip, ...]], search: Search, case: Case, re
         if departure is not None and departure.read:
             said.append(Phrase("code.reads", {"values": _listed(departure.read)}))
         said += _relations(departure) if departure is not None else []
-        never = code_slips.never_made(slips, search, case.args, reading)
+        never = code_slips.never_made(slips, search, case.args, reading) if traced.raised is None else None
         if never:
             value, before, lineno = never
             said.append(Phrase("code.never", {"value": _value(value), "before": _value(before), "lineno": lineno}))
@@ -192,7 +192,9 @@ def _by_lines(candidates: list[tuple[Slip, ...]], search: Search, case: Case, re
         expected = code_lines.following(read, len(outputs))
         if departure.made.frame == 0 and departure.made.name.startswith(code_lines.RETURNED):  # what it returns
             expected = code_lines.OUTPUTS[len(outputs)][int(departure.made.name.split()[1]):][:1]
-        if not read:
+        if not read and departure.made.name.startswith(code_lines.RETURNED):
+            said = Phrase("code.returns_nothing", {"wanted": _value(expected[0])})
+        elif not read:
             said = Phrase("code.read_nothing", {"next": _listed((), expected)})
         elif expected and not set(expected) & set(read):
             said = Phrase("code.read", {"values": _listed(departure.read), "next": _listed((), expected)})
@@ -213,16 +215,16 @@ def _by_lines(candidates: list[tuple[Slip, ...]], search: Search, case: Case, re
         return wrong(f"returns-{misplaced.value}", "code.misplaced", **fields, line=line,
                      made=_line("code.line_made", misplaced.maker), value=_value(misplaced.value),
                      wanted=_value(code_lines.OUTPUTS[len(outputs)][misplaced.position]), also=also)
-    if reading.raised_pitfalls and finding.problem == "raised":
-        return wrong("raised", "code.raised_pitfall", **fields, error=finding.fields["error"], line=line,
+    if reading.raised_pitfalls and traced.raised is not None:
+        return wrong("raised", "code.raised_pitfall", **fields, error=code_check.error_text(traced.raised), line=line,
                      found=_sentences([Phrase(key, said) for key, said in reading.raised_pitfalls],
                                       lead=False), also=also)
-    if reading.buffer is not None and finding.problem == "raised":
+    if reading.buffer is not None and traced.raised is not None:
         name, lineno, shape_made, alike = reading.buffer
         alike_said = Phrase("code.shaped_like", {"argument": arguments[code_lines.INPUTS.index(alike)]}) \
             if alike else Phrase("code.found.none")
-        return wrong("buffer-shape", "code.raised_into", **fields, error=finding.fields["error"], line=line,
-                     name=name, lineno=lineno, shape=shape_made, alike=alike_said, also=also)
+        return wrong("buffer-shape", "code.raised_into", **fields, error=code_check.error_text(traced.raised),
+                     line=line, name=name, lineno=lineno, shape=shape_made, alike=alike_said, also=also)
     return None
 
 
