@@ -341,3 +341,14 @@ def my_head(q, k, v):
     return out
 """)
     assert "an array of whole numbers made on line 2" in message, message
+
+
+def test_a_line_of_several_steps_is_read_piece_by_piece():
+    """Evaluated again on what its names held, the piece of the line where the numbers part is the division: the
+    product inside it is the scores."""
+    fn = _cell("def my_head(q, k, v):\n    d_k = q.shape[-1]\n    w = np.exp(q @ k.swapaxes(-1, -2) / d_k)\n"
+               "    return w / w.sum(axis=-1, keepdims=True) @ v\n", "my_head")
+    rng = np.random.default_rng(1)
+    reading = code_lines.read_lines(fn, tuple(rng.normal(size=(2, 3, 4)) for _ in range(3)), 1)
+    assert reading.departure.made.lineno == 3
+    assert reading.departure.part == ("q @ k.swapaxes(-1, -2) / d_k", ("raw-scores",))

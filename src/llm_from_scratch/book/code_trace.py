@@ -7,6 +7,9 @@ no axes): its name, a copy of its numbers, and, for an array changed in place (a
 entries the line wrote. An array appended to a list is kept as ``name[]``; a helper's arguments are kept at the
 line that called it; what a call returns, as RETURNED. It keeps what each line reads (the names its statement loads,
 from the code's syntax tree) and where the function raised.
+
+Two readings of the code help a chapter say where a line went wrong: ``line_pieces`` evaluates the pieces of one line
+again on what its names held, and ``enclosing_loop`` finds the loop a line stands in.
 """
 
 from __future__ import annotations
@@ -198,3 +201,87 @@ def trace(fn, args: tuple[np.ndarray, ...], seconds: float = TRACE_LIMIT) -> Tra
         return result
     result.finished = True
     return result
+
+
+# --- reading one line's code again ----------------------------------------------------------------------------
+
+PIECES_LIMIT = 0.5  # seconds for evaluating the pieces of one line again
+
+
+def line_pieces(made: Made, traced: Trace, names: dict) -> tuple[ast.AST, dict[ast.AST, np.ndarray]] | None:
+    """The expression of ``made``'s line (an assignment's value, ``x op= y`` as ``x op y``, a return's value) and the
+    array each of its pieces gives, innermost first, evaluated again under a time limit on what the line's names held
+    when it ran (``names`` adds the function's globals and arguments); a piece that cannot be evaluated alone is
+    passed over. None for a line of another kind, or out of time."""
+    try:
+        statement = ast.parse(made.line).body[0]
+    except (SyntaxError, IndexError):
+        return None
+    if isinstance(statement, ast.AugAssign) and isinstance(statement.target, ast.Name):
+        expression = ast.BinOp(ast.Name(statement.target.id, ast.Load()), statement.op, statement.value)
+    elif isinstance(statement, (ast.Assign, ast.Return, ast.Expr)) and statement.value is not None:
+        expression = statement.value
+    else:
+        return None
+    scope = {**names, **_held_before(traced, made)}
+    arrays: dict[ast.AST, np.ndarray] = {}
+
+    def evaluate() -> None:
+        for node in _innermost_first(expression):
+            try:
+                with np.errstate(all="ignore"):
+                    value = eval(compile(ast.fix_missing_locations(ast.Expression(node)), "<piece>", "eval"), scope)
+            except Exception:  # the learner's piece may need what only its whole line has
+                continue
+            if _is_array(value):
+                arrays[node] = value
+    try:
+        _limited(evaluate, PIECES_LIMIT)
+    except TimeLimitExceeded:
+        return None
+    return expression, arrays
+
+
+def _innermost_first(expression: ast.AST) -> list[ast.AST]:
+    """The pieces of an expression that make numbers, each after the pieces inside it."""
+    found: list[ast.AST] = []
+
+    def visit(node: ast.AST) -> None:
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+        if isinstance(node, (ast.BinOp, ast.UnaryOp, ast.Call, ast.Subscript, ast.Attribute, ast.Name)):
+            found.append(node)
+    visit(expression)
+    return found
+
+
+def nearest(node: ast.AST, arrays: dict) -> list[ast.AST]:
+    """The pieces inside ``node`` that are arrays and stand in no other such piece inside it."""
+    found = []
+    for child in ast.iter_child_nodes(node):
+        found += [child] if child in arrays else nearest(child, arrays)
+    return found
+
+
+def _held_before(traced: Trace, made: Made) -> dict[str, object]:
+    """What the names of ``made``'s call held when its line ran: each its last array or number before it."""
+    held: dict[str, object] = {}
+    for earlier in traced.made[:made.index] if made.index >= 0 else traced.made:
+        if earlier.frame == made.frame and not earlier.name.startswith(RETURNED) and earlier.name.isidentifier():
+            held[earlier.name] = earlier.value.copy() if earlier.value.ndim else earlier.value.item()
+    return held
+
+
+def enclosing_loop(traced: Trace, lineno: int) -> tuple[int, str] | None:
+    """The innermost ``for`` loop of the learner's code that holds the line (its header line and text)."""
+    text = "\n".join(traced.source.get(i, "") for i in range(1, max(traced.source, default=0) + 1))
+    try:
+        tree = ast.parse(textwrap.dedent(text))
+    except SyntaxError:
+        return None
+    loops = [node for node in ast.walk(tree) if isinstance(node, ast.For)
+             and node.body[0].lineno <= lineno <= (node.end_lineno or node.lineno)]
+    if not loops:
+        return None
+    inner = max(loops, key=lambda node: node.lineno)
+    return inner.lineno, traced.source.get(inner.lineno, "").strip()

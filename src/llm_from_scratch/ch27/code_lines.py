@@ -19,13 +19,12 @@ from __future__ import annotations
 import ast
 import linecache
 import re
-import textwrap
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from ..book.code_check import Case, is_right
-from ..book.code_trace import RETURNED, Made, Trace, trace
+from ..book.code_trace import RETURNED, Made, Trace, enclosing_loop, line_pieces, nearest, trace
 from .evidence import run_head
 
 # The values of the head and its backward, in the order they are computed, each with the values it is made from.
@@ -179,9 +178,12 @@ class Departure:
     seen: Seen  # what its numbers are (a value transposed) or Seen(None)
     multiple: tuple[str, float] | None  # a value its numbers are a constant multiple of, and the constant
     normalised: str | None  # a value whose rows, divided by their sums, its numbers are
-    integer: int | None  # the line that made the integer buffer it wrote into
+    integer: tuple[str, int | None] | None  # the integer buffer it wrote into or returned, and the line that made it
     pitfalls: tuple[tuple[str, dict[str, object]], ...]  # what the line's code does that numbers alone cannot say:
     #                                                       each a catalogue key and its fields
+    part: tuple[str, tuple[str, ...]] | None = None  # the piece of the line where the numbers part, and the values
+    #                                                  it is made of
+    returned_as: int | None = None  # a value on the way that the function returns as its output in this place
 
 
 @dataclass(frozen=True)
@@ -283,11 +285,18 @@ def read_lines(fn, args: tuple[np.ndarray, ...], outputs: int) -> Reading:
                                          for made, _, position, _ in wrong) if found), None)
     skipped = {made.index for made, _, _, _ in wrong} if unfilled else set()
     unhealed = [index for index in flow.origins if index not in flow.healed and index not in skipped]
-    # a returned array that is a value on the way (S̄K for Q̄) parts where it was made
-    unhealed += [maker.index for made, seen, _, maker in wrong if seen.name in PASSED and maker.index in flow.seen]
+    # a returned array that is a value on the way (S̄K for Q̄) is said where it was made, as returned in that place
+    returned_as = {maker.index: position for made, seen, position, maker in wrong
+                   if seen.name in PASSED and maker.index in flow.seen}
+    unhealed += list(returned_as)
     reading = [flow.departures[i] for i in sorted(set(unhealed)) if flow.departures[i].read] or \
         [flow.departures[i] for i in sorted(set(unhealed))]
     departure = reading[0] if reading and not unfilled else None
+    if departure is not None and departure.made.index in returned_as:
+        departure = replace(departure, returned_as=returned_as[departure.made.index])
+    if departure is not None and departure.seen.name is None:
+        given = dict(zip(code.co_varnames[:code.co_argcount], args)) if departure.made.frame == 0 else {}
+        departure = replace(departure, part=_part(departure.made, traced, flow.found, {**fn.__globals__, **given}))
     also = tuple((position, flow.departures[maker.index]) for made, seen, position, maker in wrong
                  if departure is not None and maker.lineno != departure.made.lineno and maker.index in flow.departures
                  and (seen.name is None or seen.name in PASSED) and maker.index not in _descendants(departure, flow)
@@ -397,14 +406,39 @@ def _departure(made: Made, seen: Seen, flow: _Flow) -> Departure:
     if seen.name is None and np.all(np.isfinite(data)):
         multiple, normalised = _multiple(data, flow.found), _normalised(data, flow.found)
     written_into = made.written is not None or made.name.startswith(RETURNED) and made.held
-    integer = flow.made_at.get((frame, made.held or made.name)) if written_into and made.value.dtype.kind in "iu" \
-        else None
+    integer = (made.held or made.name, flow.made_at.get((frame, made.held or made.name))) \
+        if written_into and made.value.dtype.kind in "iu" else None
     given = tuple(name for name, _, _ in flow.returned.get((frame, made.lineno), ()))
     return Departure(made, tuple(dict.fromkeys((name, line) for (name, _, line), _ in ordered)), given, numbers, others,
                      turned, partial, seen, multiple, normalised, integer,
                      _pitfalls(made, flow) + tuple(found for r in sorted(reads) if (frame, r) in flow.number_lines
                                                    for found in _pitfalls(flow.number_lines[(frame, r)], flow)
                                                    if multiple))
+
+
+def _part(made: Made, traced: Trace, found, names: dict) -> tuple[str, tuple[str, ...]] | None:
+    """The piece of a departing line where its numbers part: of its pieces evaluated again, innermost first
+    (``code_trace.line_pieces``), the first whose array is none of the head's values while the arrays it is made of
+    are values; its text and those values. None where the whole line is that piece, or it cannot be evaluated."""
+    found_pieces = line_pieces(made, traced, names)
+    if found_pieces is None:
+        return None
+    expression, arrays = found_pieces
+    for node, value in arrays.items():
+        if node is expression:
+            break
+        parts = [arrays[child] for child in nearest(node, arrays)]
+        if not parts or see(_held(made, value), found).name is not None:
+            continue
+        seen_parts = [see(_held(made, x), found) for x in parts]
+        if all(p.name is not None and p.name not in PASSED and not p.transposed for p in seen_parts):
+            return ast.unparse(node), tuple(dict.fromkeys(p.name for p in seen_parts))
+    return None
+
+
+def _held(made: Made, value: np.ndarray) -> Made:
+    """An array a piece of ``made``'s line gave, to be read as ``see`` reads a made one."""
+    return Made(-1, made.lineno, made.line, "", value, None, frozenset(), made.frame, 0)
 
 
 def _pitfalls(made: Made, flow: _Flow) -> tuple[tuple[str, dict[str, object]], ...]:
@@ -493,25 +527,10 @@ def _unfilled(traced: Trace, flow: _Flow, made: Made, position: int, outputs: in
         return None
     elements = tuple(int(b) for b in np.flatnonzero(written.reshape(len(written), -1).any(axis=1)))
     made_at = history[start].lineno
-    loop = _loop(traced, writes[-1].lineno)
-    inside = loop is not None and elements == (0,) and _loop(traced, made.lineno) == loop
+    loop = enclosing_loop(traced, writes[-1].lineno)
+    inside = loop is not None and elements == (0,) and enclosing_loop(traced, made.lineno) == loop
     return Unfilled(position, made_at, writes[-1], loop, elements, len(written),
                     (made.lineno, made.line) if inside else None)
-
-
-def _loop(traced: Trace, lineno: int) -> tuple[int, str] | None:
-    """The innermost ``for`` loop of the learner's code that holds the line (its header line and text)."""
-    text = "\n".join(traced.source.get(i, "") for i in range(1, max(traced.source, default=0) + 1))
-    try:
-        tree = ast.parse(textwrap.dedent(text))
-    except SyntaxError:
-        return None
-    loops = [node for node in ast.walk(tree) if isinstance(node, ast.For)
-             and node.body[0].lineno <= lineno <= (node.end_lineno or node.lineno)]
-    if not loops:
-        return None
-    inner = max(loops, key=lambda node: node.lineno)
-    return inner.lineno, traced.source.get(inner.lineno, "").strip()
 
 
 def _changed(traced: Trace, code) -> tuple[str, int, str] | None:

@@ -163,7 +163,14 @@ def _by_lines(candidates: list[tuple[Slip, ...]], search: Search, case: Case, re
         return wrong("wrong-shape", "code.unreadable_line", unreadable=Phrase("code.unreadable", {
             **fields, "case": finding.case.name, **_details(finding, arguments, outputs)}), line=Phrase(ends, {
                 "lineno": lineno, "line": _shown(returned)}))
-    if departure is not None:
+    if departure is not None and departure.returned_as is not None:  # a value on the way, returned as an output
+        wanted = code_lines.OUTPUTS[len(outputs)][departure.returned_as]
+        line = Phrase("code.line_returned_as", {"lineno": departure.made.lineno, "line": _shown(departure.made.line),
+                                                "wanted": _value(wanted)})
+    elif departure is not None and departure.made.held:  # an array a local holds, returned
+        line = Phrase("code.line_returned", {"lineno": departure.made.lineno, "line": _shown(departure.made.line),
+                                             "name": departure.made.held})
+    elif departure is not None:
         line = _line("code.line", departure.made)
     elif misplaced is not None:
         line = Phrase("code.line_returns", {"lineno": misplaced.made.lineno, "line": _shown(misplaced.made.line)})
@@ -192,7 +199,10 @@ def _by_lines(candidates: list[tuple[Slip, ...]], search: Search, case: Case, re
         expected = code_lines.following(read, len(outputs))
         if departure.made.frame == 0 and departure.made.name.startswith(code_lines.RETURNED):  # what it returns
             expected = code_lines.OUTPUTS[len(outputs)][int(departure.made.name.split()[1]):][:1]
-        if not read and departure.made.name.startswith(code_lines.RETURNED):
+        if departure.returned_as is not None:
+            said = Phrase("code.reads", {"values": _listed(departure.read)}) if read else Phrase("code.found.none")
+            expected = code_lines.OUTPUTS[len(outputs)][departure.returned_as:][:1]
+        elif not read and departure.made.name.startswith(code_lines.RETURNED):
             said = Phrase("code.returns_nothing", {"wanted": _value(expected[0])})
         elif not read:
             said = Phrase("code.read_nothing", {"next": _listed((), expected)})
@@ -294,10 +304,14 @@ def _relations(departure: code_lines.Departure) -> list[Phrase]:
     if departure.normalised:
         said.append(Phrase("code.found.normalised", {"value": _value(departure.normalised)}))
     if departure.integer is not None:
-        said.append(Phrase("code.found.integer", {"name": departure.made.name, "lineno": departure.integer}))
+        name, lineno = departure.integer
+        said.append(Phrase("code.found.integer", {"name": name, "lineno": lineno}))
     if data.ndim >= 2 and data.shape[-1] == data.shape[-2] and np.all(np.isfinite(data)) \
             and np.allclose(data.sum(axis=-2), 1) and not np.allclose(data.sum(axis=-1), 1):
         said.append(Phrase("code.found.columns"))
+    if departure.part:
+        part, made_of = departure.part
+        said.append(Phrase("code.found.part", {"part": _shown(part), "values": _listed((), made_of)}))
     said += [Phrase(key, fields) for key, fields in departure.pitfalls]
     said += [Phrase("code.found.turned", {"name": name, "value": _value(value), "lineno": lineno})
              for name, value, lineno in departure.turned]
