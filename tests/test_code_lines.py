@@ -352,3 +352,19 @@ def test_a_line_of_several_steps_is_read_piece_by_piece():
     reading = code_lines.read_lines(fn, tuple(rng.normal(size=(2, 3, 4)) for _ in range(3)), 1)
     assert reading.departure.made.lineno == 3
     assert reading.departure.part == ("q @ k.swapaxes(-1, -2) / d_k", ("raw-scores",))
+
+
+def test_a_scale_that_comes_out_as_one_is_said_with_the_number_that_makes_it():
+    """int(√3) is 1: the scores are divided by 1 and stay the raw scores; the line that exponentiates them is where
+    the numbers part, and the judge says that no array is the scaled scores, where the raw ones are made, and the
+    number that line read."""
+    message, _ = _said("write-head", """\
+def my_head(q, k, v):
+    scale = int(np.sqrt(q.shape[-1]))
+    s = q @ k.swapaxes(-1, -2) / scale
+    s = s - s.max(axis=-1, keepdims=True)
+    w = np.exp(s)
+    return w / w.sum(axis=-1, keepdims=True) @ v
+""")
+    assert "None of the arrays your lines keep is the scaled scores QKᵀ/√d_k; the value before it, the scores QKᵀ, " \
+        "is made on line 3. Line 3 reads scale = 1, set on line 2." in message, message

@@ -8,8 +8,9 @@ entries the line wrote. An array appended to a list is kept as ``name[]``; a hel
 line that called it; what a call returns, as RETURNED. It keeps what each line reads (the names its statement loads,
 from the code's syntax tree) and where the function raised.
 
-Two readings of the code help a chapter say where a line went wrong: ``line_pieces`` evaluates the pieces of one line
-again on what its names held, and ``enclosing_loop`` finds the loop a line stands in.
+Readings of the code help a chapter say where a line went wrong: ``line_pieces`` evaluates the pieces of one line
+again on what its names held, ``enclosing_loop`` finds the loop a line stands in, ``changed_argument`` the line that
+changed an argument in place, ``raised_into`` the buffer a line raised writing into.
 """
 
 from __future__ import annotations
@@ -285,3 +286,29 @@ def enclosing_loop(traced: Trace, lineno: int) -> tuple[int, str] | None:
         return None
     inner = max(loops, key=lambda node: node.lineno)
     return inner.lineno, traced.source.get(inner.lineno, "").strip()
+
+
+def changed_argument(traced: Trace, code) -> tuple[str, int, str] | None:
+    """The first argument of the function that one of its lines changed in place: its name, the line and its text."""
+    given = set(code.co_varnames[:code.co_argcount])
+    return next(((m.name, m.lineno, m.line) for m in traced.made
+                 if m.frame == 0 and m.name in given and m.written is not None), None)
+
+
+def raised_into(traced: Trace, args: tuple[np.ndarray, ...]) -> tuple[str, int, str, int | None] | None:
+    """Where the function raised writing into a buffer (``name[…] = …``): the buffer, the line that made it, its
+    shape, and the position of the argument shaped like it."""
+    if traced.raised is None or traced.raised_at is None:
+        return None
+    try:
+        statement = ast.parse(traced.raised_at[1]).body[0]
+    except (SyntaxError, IndexError):
+        return None
+    targets = statement.targets if isinstance(statement, ast.Assign) else \
+        [statement.target] if isinstance(statement, ast.AugAssign) else []
+    names = [t.value.id for t in targets if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name)]
+    made = next((m for m in traced.made if names and m.name == names[0] and m.written is None), None)
+    if made is None:
+        return None
+    alike = next((i for i, given in enumerate(args) if given.shape == made.value.shape), None)
+    return made.name, made.lineno, "[" + ", ".join(map(str, made.value.shape)) + "]", alike

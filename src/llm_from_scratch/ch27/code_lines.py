@@ -24,7 +24,17 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ..book.code_check import Case, is_right
-from ..book.code_trace import RETURNED, Made, Trace, enclosing_loop, line_pieces, nearest, trace
+from ..book.code_trace import (
+    RETURNED,
+    Made,
+    Trace,
+    changed_argument,
+    enclosing_loop,
+    line_pieces,
+    nearest,
+    raised_into,
+    trace,
+)
 from .evidence import run_head
 
 # The values of the head and its backward, in the order they are computed, each with the values it is made from.
@@ -217,12 +227,13 @@ class Reading:
     misplaced: Misplaced | None = None
     unfilled: Unfilled | None = None
     changed: tuple[str, int, str] | None = None  # an argument changed in place: its name, the line and its text
-    buffer: tuple[str, int, str, str | None] | None = None  # the buffer an exception was raised writing into:
-    #                                            its name, the line that made it, its shape, the argument shaped alike
+    buffer: tuple[str, int, str, int | None] | None = None  # the buffer an exception was raised writing into: its
+    #                                          name, the line that made it, its shape, the argument shaped alike
     made_lines: dict[str, int] = field(default_factory=dict)  # each value some line made, and the first such line
     raised_pitfalls: tuple[tuple[str, dict[str, object]], ...] = ()  # what the line that raised does, from its code
     alone: bool = False  # every other place the numbers part at descends from the departure
     seen: dict[int, Seen] = field(default_factory=dict)  # what each array made (by its index) was found to be
+    makers: dict[str, Made] = field(default_factory=dict)  # each value some line made, and the first array that was
 
 
 def read_wrong(fn, cases: list[Case], outputs: int) -> tuple[Case, Reading] | None:
@@ -307,16 +318,18 @@ def read_lines(fn, args: tuple[np.ndarray, ...], outputs: int) -> Reading:
         misplaced = next((Misplaced(made, position, seen.name, maker) for made, seen, position, maker in wrong
                           if seen.name is not None and seen.name not in PASSED), None)
     made_lines: dict[str, int] = {}
+    makers: dict[str, Made] = {}
     for made in traced.made:
         seen = flow.seen.get(made.index)
         if seen is not None and seen.name is not None and not seen.transposed:
             made_lines.setdefault(seen.name, made.lineno)
+            makers.setdefault(seen.name, made)
     raised = ()
     if traced.raised is not None and traced.raised_at is not None:
         lineno, line = traced.raised_at
         raised = _pitfalls(Made(-1, lineno, line, "", np.zeros(1), None, frozenset(), 0, 0), flow)
-    return Reading(traced, departure, also, misplaced, unfilled, _changed(traced, code), _buffer(traced, args),
-                   made_lines, raised, alone, flow.seen)
+    return Reading(traced, departure, also, misplaced, unfilled, changed_argument(traced, code),
+                   raised_into(traced, args), made_lines, raised, alone, flow.seen, makers)
 
 
 def _follow(made: Made, flow: _Flow, calls: dict[int, tuple[int, int]]) -> None:
@@ -533,30 +546,27 @@ def _unfilled(traced: Trace, flow: _Flow, made: Made, position: int, outputs: in
                     (made.lineno, made.line) if inside else None)
 
 
-def _changed(traced: Trace, code) -> tuple[str, int, str] | None:
-    """The first argument of the function that one of its lines changed in place."""
-    given = set(code.co_varnames[:code.co_argcount])
-    return next(((m.name, m.lineno, m.line) for m in traced.made
-                 if m.frame == 0 and m.name in given and m.written is not None), None)
+def gap(expected: tuple[str, ...], reading: Reading) -> tuple[str, str, Made, tuple[tuple[str, float, int], ...]]:
+    """A stage the expected values are made from that no array of the lines is, though the stage before it is: that
+    stage, the one before, the array that was it, and the numbers that array's line read (a scale set to 1, say)."""
+    for value in expected:
+        for missing in (name for name in AFTER[value] if name not in PASSED and name not in INPUTS):
+            if missing in reading.made_lines:
+                continue
+            before = [name for name in AFTER[missing] if name not in PASSED and name in reading.makers]
+            if before:
+                maker = reading.makers[max(before, key=ORDER.index)]
+                return missing, max(before, key=ORDER.index), maker, _numbers_read(reading.trace, maker)
+    return None
 
 
-def _buffer(traced: Trace, args: tuple[np.ndarray, ...]) -> tuple[str, int, str, str | None] | None:
-    """Where the function raised writing into a buffer (``name[…] = …``): the buffer, its line and shape, and the
-    argument it is shaped like."""
-    if traced.raised is None or traced.raised_at is None:
-        return None
-    try:
-        statement = ast.parse(traced.raised_at[1]).body[0]
-    except (SyntaxError, IndexError):
-        return None
-    targets = statement.targets if isinstance(statement, ast.Assign) else \
-        [statement.target] if isinstance(statement, ast.AugAssign) else []
-    names = [t.value.id for t in targets if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name)]
-    made = next((m for m in traced.made if names and m.name == names[0] and m.written is None), None)
-    if made is None:
-        return None
-    alike = next((name for name, given in zip(INPUTS, args) if given.shape == made.value.shape), None)
-    return made.name, made.lineno, "[" + ", ".join(map(str, made.value.shape)) + "]", alike
+def _numbers_read(traced: Trace, made: Made) -> tuple[tuple[str, float, int], ...]:
+    """The numbers (no arrays) ``made``'s line read, with their values and the lines that set them."""
+    numbers: dict[str, tuple[float, int]] = {}
+    for earlier in traced.made[:made.index]:
+        if earlier.frame == made.frame and earlier.value.ndim == 0:
+            numbers[earlier.name] = (float(earlier.value), earlier.lineno)
+    return tuple((name, *numbers[name]) for name in sorted(made.reads) if name in numbers)
 
 
 def following(read: tuple[str, ...], outputs: int) -> tuple[str, ...]:

@@ -211,7 +211,7 @@ def _by_lines(candidates: list[tuple[Slip, ...]], search: Search, case: Case, re
         else:
             said, expected = Phrase("code.read_final", {"values": _listed(departure.read)}), expected or read[-1:]
         return wrong(f"departs-{expected[0]}", "code.departs", **fields, line=line, read=said,
-                     found=_found(departure), also=also)
+                     found=_sentences(_relations(departure) + _gap(expected, reading)), also=also)
     if unfilled is not None:
         loop = Phrase("code.loop", {"lineno": unfilled.loop[0], "line": _shown(unfilled.loop[1])}) \
             if unfilled.loop else Phrase("code.found.none")
@@ -231,8 +231,8 @@ def _by_lines(candidates: list[tuple[Slip, ...]], search: Search, case: Case, re
                                       lead=False), also=also)
     if reading.buffer is not None and traced.raised is not None:
         name, lineno, shape_made, alike = reading.buffer
-        alike_said = Phrase("code.shaped_like", {"argument": arguments[code_lines.INPUTS.index(alike)]}) \
-            if alike else Phrase("code.found.none")
+        alike_said = Phrase("code.shaped_like", {"argument": arguments[alike]}) if alike is not None \
+            else Phrase("code.found.none")
         return wrong("buffer-shape", "code.raised_into", **fields, error=code_check.error_text(traced.raised),
                      line=line, name=name, lineno=lineno, shape=shape_made, alike=alike_said, also=also)
     return None
@@ -317,6 +317,18 @@ def _relations(departure: code_lines.Departure) -> list[Phrase]:
              for name, value, lineno in departure.turned]
     said += [Phrase("code.found.other", {"name": name, "lineno": lineno}) for name, lineno in departure.others]
     return said
+
+
+def _gap(expected: tuple[str, ...], reading: code_lines.Reading) -> list[Phrase]:
+    """A stage before the expected ones that no array of the lines is, where the one before it is, and the numbers
+    the line that made that one read (checked: ``code_lines.gap``)."""
+    found = code_lines.gap(expected, reading) if reading.trace.raised is None else None
+    if found is None:
+        return []
+    missing, before, maker, numbers = found
+    return [Phrase("code.never", {"value": _value(missing), "before": _value(before), "lineno": maker.lineno}),
+            *(Phrase("code.line_reads_number", {"lineno": maker.lineno, "name": name, "value": f"{value:g}",
+                                                "set": line}) for name, value, line in numbers)]
 
 
 def _factor_of(factor: float, number: float) -> bool:
