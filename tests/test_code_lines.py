@@ -368,3 +368,18 @@ def my_head(q, k, v):
 """)
     assert "None of the arrays your lines keep is the scaled scores QKᵀ/√d_k; the value before it, the scores QKᵀ, " \
         "is made on line 3. Line 3 reads scale = 1, set on line 2." in message, message
+
+
+def test_no_piece_is_said_where_a_number_computed_from_arrays_stands_in_it():
+    """``da - da.mean()``: the mean is a number computed from Ā that stands where ⟨a, ā⟩ belongs; the head's values
+    cannot vouch for it, so no piece of the line is said, only the line."""
+    fn = _cell("def my_backward(q, k, v, upstream):\n"
+               "    a = np.exp(q @ k.swapaxes(-1, -2) / np.sqrt(q.shape[-1]))\n"
+               "    a = a / a.sum(axis=-1, keepdims=True)\n"
+               "    da = upstream @ v.swapaxes(-1, -2)\n"
+               "    ds = a * (da - da.mean())\n"
+               "    return ds @ k / np.sqrt(q.shape[-1]), ds.swapaxes(-1, -2) @ q / np.sqrt(q.shape[-1]), "
+               "a.swapaxes(-1, -2) @ upstream\n", "my_backward")
+    rng = np.random.default_rng(2)
+    reading = code_lines.read_lines(fn, tuple(rng.normal(size=(2, 3, 4)) for _ in range(4)), 3)
+    assert reading.departure.made.lineno == 5 and reading.departure.part is None

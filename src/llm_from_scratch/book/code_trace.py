@@ -97,6 +97,18 @@ def _reads(filename: str) -> tuple[dict[int, frozenset[str]], dict[int, frozense
             {line: frozenset(names) for line, names in parts.items() if names})
 
 
+def _returned_reads(line: str, count: int) -> list[frozenset[str]] | None:
+    """For ``return a, b, …`` written on one line: the names each returned piece loads (None for another line)."""
+    try:
+        statement = ast.parse(line).body[0]
+    except (SyntaxError, IndexError):
+        return None
+    if not isinstance(statement, ast.Return) or not isinstance(statement.value, ast.Tuple) \
+            or len(statement.value.elts) != count:
+        return None
+    return [frozenset(n.id for n in ast.walk(piece) if isinstance(n, ast.Name)) for piece in statement.value.elts]
+
+
 def trace(fn, args: tuple[np.ndarray, ...], seconds: float = TRACE_LIMIT) -> Trace:
     """Run ``fn(*copies of args)`` once with its lines read (see the module's docstring)."""
     filename = fn.__code__.co_filename
@@ -156,13 +168,14 @@ def trace(fn, args: tuple[np.ndarray, ...], seconds: float = TRACE_LIMIT) -> Tra
             result.returned_at = (frame.f_lineno, line_text(frame.f_lineno))
         if event == "return" and arg is not None:
             parts = arg if isinstance(arg, (tuple, list)) else (arg,)
-            reading = reads.get(frame.f_lineno, frozenset())
+            each = _returned_reads(line_text(frame.f_lineno), len(parts)) or \
+                [reads.get(frame.f_lineno, frozenset())] * len(parts)
             for i, part in enumerate(parts):
                 if _is_array(part):
                     name = f"{RETURNED} {i}" if number == 0 else RETURNED
                     held = next((local for local, value in frame.f_locals.items() if value is part), None)
                     add(number, frame.f_lineno, name, np.array(part, copy=True), None,
-                        frozenset({held}) if held else reading, id(part), held)
+                        frozenset({held}) if held else each[i], id(part), held)
         elif event == "exception" and result.raised_at is None:
             result.raised_at = (frame.f_lineno, line_text(frame.f_lineno))
         return local
@@ -211,7 +224,8 @@ PIECES_LIMIT = 0.5  # seconds for evaluating the pieces of one line again
 
 def line_pieces(made: Made, traced: Trace, names: dict) -> tuple[ast.AST, dict[ast.AST, np.ndarray]] | None:
     """The expression of ``made``'s line (an assignment's value, ``x op= y`` as ``x op y``, a return's value) and the
-    array each of its pieces gives, innermost first, evaluated again under a time limit on what the line's names held
+    array each of its pieces gives (a number it computes as an array of no axes), innermost first, evaluated again
+    under a time limit on what the line's names held
     when it ran (``names`` adds the function's globals and arguments); a piece that cannot be evaluated alone is
     passed over. None for a line of another kind, or out of time."""
     try:
@@ -236,6 +250,8 @@ def line_pieces(made: Made, traced: Trace, names: dict) -> tuple[ast.AST, dict[a
                 continue
             if _is_array(value):
                 arrays[node] = value
+            elif _is_number(value) and not isinstance(node, ast.Name):
+                arrays[node] = np.array(float(value))  # a number the line computes (a row's mean, say)
     try:
         _limited(evaluate, PIECES_LIMIT)
     except TimeLimitExceeded:

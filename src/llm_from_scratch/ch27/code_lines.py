@@ -440,9 +440,12 @@ def _part(made: Made, traced: Trace, found, names: dict) -> tuple[str, tuple[str
     for node, value in arrays.items():
         if node is expression:
             break
-        parts = [arrays[child] for child in nearest(node, arrays)]
-        if not parts or see(_held(made, value), found).name is not None:
-            continue
+        children = nearest(node, arrays)
+        parts = [arrays[child] for child in children if arrays[child].ndim]
+        from_arrays = [child for child in children if not arrays[child].ndim
+                       and any(arrays[inner].ndim for inner in nearest(child, arrays))]
+        if not value.ndim or from_arrays or not parts or see(_held(made, value), found).name is not None:
+            continue  # a number computed from arrays (a row's mean for ⟨a, ā⟩) is none the head's values vouch for
         seen_parts = [see(_held(made, x), found) for x in parts]
         if all(p.name is not None and p.name not in PASSED and not p.transposed for p in seen_parts):
             return ast.unparse(node), tuple(dict.fromkeys(p.name for p in seen_parts))
