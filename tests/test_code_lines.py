@@ -265,7 +265,14 @@ def my_head(q, k, v):
     assert misconception == "unfilled" and "The return on line 7 stands inside that loop" in message
 
 
+def _string_lines_elsewhere():
+    """Code run from a string is named <string>, and linecache may hold another piece of code's lines under that
+    name (as it does in a test run of many modules): the judge must not read them as the function's."""
+    linecache.cache["<string>"] = (20, None, ["x = 1\n", "y = 2\n"], "<string>")
+
+
 def test_a_function_whose_source_cannot_be_read_is_judged_without_its_lines():
+    _string_lines_elsewhere()
     namespace = {"np": np}
     exec("def my_head(q, k, v):\n    return q @ k.swapaxes(-1, -2) @ v\n", namespace)
     feedback = check_code("write-head", namespace["my_head"])
@@ -292,6 +299,7 @@ def test_the_reading_has_a_time_limit_of_its_own():
 def test_without_its_source_a_backward_is_said_to_differ_after_the_weights_it_recomputes(changed, misconception, said):
     """Code run from a string has no lines to read: the judge names a slip the probes prove, or reads the weights the
     backward recomputes through dv (Ō = [I | 0]) before it says which gradient differs."""
+    _string_lines_elsewhere()
     namespace = {"np": np}
     exec(BACKWARD.format(scale="np.sqrt(d_k)", dq=RIGHT_DQ, dk=RIGHT_DK).replace(*changed), namespace)
     feedback = check_code("write-backward", namespace["my_backward"])

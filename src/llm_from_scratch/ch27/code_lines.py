@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ..book.code_check import Case, is_right
+from ..book.code_check import NOTEBOOK_CELL, Case, is_right
 from ..book.code_trace import (
     RETURNED,
     Made,
@@ -239,7 +239,7 @@ class Reading:
 def read_wrong(fn, cases: list[Case], outputs: int) -> tuple[Case, Reading] | None:
     """The first case (the hidden random ones first) on which the traced function is wrong, and its reading (None
     for a function that has no Python code to read, or whose reading ran out of time)."""
-    if not hasattr(fn, "__code__") or not linecache.getlines(fn.__code__.co_filename):
+    if not hasattr(fn, "__code__") or not readable(fn.__code__.co_filename):
         return None  # no code to read: a builtin, or code run from a string
     ordered = sorted(cases, key=lambda case: next((i for i, kind in enumerate(TRACED_FIRST) if kind in case.kind),
                                                   len(TRACED_FIRST)))
@@ -251,6 +251,12 @@ def read_wrong(fn, cases: list[Case], outputs: int) -> tuple[Case, Reading] | No
                 or reading.changed:
             return case, reading
     return None
+
+
+def readable(filename: str) -> bool:
+    """Whether a function's lines can be read: a notebook cell's, or a file's; not code run from a string (whose
+    ``<string>`` may hold another piece of code's lines in linecache)."""
+    return bool(NOTEBOOK_CELL.search(filename) or not filename.startswith("<")) and bool(linecache.getlines(filename))
 
 
 @dataclass
