@@ -391,3 +391,11 @@ def test_no_piece_is_said_where_a_number_computed_from_arrays_stands_in_it():
     rng = np.random.default_rng(2)
     reading = code_lines.read_lines(fn, tuple(rng.normal(size=(2, 3, 4)) for _ in range(4)), 3)
     assert reading.departure.made.lineno == 5 and reading.departure.part is None
+
+
+def test_the_queries_transposed_times_the_keys_is_said_at_its_line():
+    """qᵀk runs only where T = d_k; elsewhere it raises, and the line says what it is."""
+    message, _ = _said("write-head", "def my_head(q, k, v):\n    s = q.swapaxes(-1, -2) @ k / np.sqrt(q.shape[-1])\n"
+                                     "    w = np.exp(s - s.max(axis=-1, keepdims=True))\n"
+                                     "    return w / w.sum(axis=-1, keepdims=True) @ v\n")
+    assert "`q.swapaxes(-1, -2) @ k` is QᵀK: the queries are transposed, not the keys" in message, message

@@ -35,6 +35,7 @@ from ..book.code_trace import (
     raised_into,
     trace,
 )
+from . import code_pitfalls
 from .evidence import run_head
 
 # The values of the head and its backward, in the order they are computed, each with the values it is made from.
@@ -464,29 +465,9 @@ def _held(made: Made, value: np.ndarray) -> Made:
 
 
 def _pitfalls(made: Made, flow: _Flow) -> tuple[tuple[str, dict[str, object]], ...]:
-    """What a line's code does, read from its syntax and the arrays it held: ``x ** 1/2`` (a power of 1, then a
-    division), ``.T`` on an array of three axes, ``np.dot`` on one. A departing line's own, and those of the lines
-    that set a number it read, where its numbers are a multiple of a value (a scale set on a line of its own)."""
-    try:
-        tree = ast.parse(made.line)
-    except SyntaxError:
-        return ()
-
-    def held(node) -> np.ndarray | None:
-        return flow.current.get((made.frame, node.id)) if isinstance(node, ast.Name) else None
-
-    found: list[tuple[str, dict[str, object]]] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow) and isinstance(node.right, ast.Constant) \
-                and node.right.value == 1:
-            found.append(("code.found.power", {"base": ast.unparse(node.left)}))
-        elif isinstance(node, ast.Attribute) and node.attr == "T" and (x := held(node.value)) is not None \
-                and x.ndim >= 3:
-            found.append(("code.found.dot-t", {"name": node.value.id, "axes": x.ndim}))
-        elif isinstance(node, ast.Call) and ast.unparse(node.func) in ("np.dot", "numpy.dot") \
-                and any((x := held(a)) is not None and x.ndim >= 3 for a in node.args):
-            found.append(("code.found.dot", {}))
-    return tuple(found)
+    """The pitfalls of a line's code (``code_pitfalls``), on the arrays its names held and the values they were."""
+    return code_pitfalls.pitfalls(made.line, lambda name: flow.current.get((made.frame, name)),
+                                  lambda name: (flow.value_of.get((made.frame, name)) or (None,))[0])
 
 
 def _multiple(data: np.ndarray, found) -> tuple[str, float] | None:
