@@ -414,3 +414,17 @@ def test_the_queries_transposed_times_the_keys_is_said_at_its_line():
                                      "    w = np.exp(s - s.max(axis=-1, keepdims=True))\n"
                                      "    return w / w.sum(axis=-1, keepdims=True) @ v\n")
     assert "`q.swapaxes(-1, -2) @ k` is QᵀK: the queries are transposed, not the keys" in message, message
+
+
+@pytest.mark.slow
+def test_the_reading_of_all_cases_together_has_a_time_limit():
+    """A function that takes a second a call and is wrong only on the large scores, traced fourth: the reading
+    stops at its budget for all the cases (READ_LIMIT, 3 s), not a trace's limit (2 s) for each."""
+    fn = _cell("def my_head(q, k, v):\n    time.sleep(1.0)\n"
+               "    e = np.exp(q @ k.swapaxes(-1, -2) / np.sqrt(q.shape[-1]))\n"
+               "    return e / e.sum(axis=-1, keepdims=True) @ v + (np.abs(q).max() > 100)\n", "my_head")
+    fn.__globals__["time"] = time
+    cases = [replace(head_case(name, run), kind=kind) for kind, name, run in _runs(evidence())]
+    started = time.monotonic()
+    assert code_lines.read_wrong(fn, cases, 1) is None
+    assert time.monotonic() - started < code_lines.READ_LIMIT + 2

@@ -19,6 +19,7 @@ from __future__ import annotations
 import ast
 import linecache
 import re
+import time
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -26,6 +27,7 @@ import numpy as np
 from ..book.code_check import NOTEBOOK_CELL, Case, is_right
 from ..book.code_trace import (
     RETURNED,
+    TRACE_LIMIT,
     Made,
     Trace,
     changed_argument,
@@ -83,6 +85,7 @@ OUTPUTS = {1: ("output",), 3: ("query-gradient", "key-gradient", "value-gradient
 NOISE = 1e-9  # how far, relative to a value's largest entry, a float64 line may be from it
 NARROW_NOISE = 1e-3  # the same for a line in a narrower float format
 TINY = 1e-12  # a part of a value whose entries are all smaller is as good as zeros
+READ_LIMIT = 3.0  # seconds for tracing a wrong function on all the cases it is traced on, together
 TRACED_FIRST = ("random", "single", "large")  # the cases traced first: their inputs have no symmetry to hide a slip
 
 
@@ -244,8 +247,12 @@ def read_wrong(fn, cases: list[Case], outputs: int) -> tuple[Case, Reading] | No
         return None  # no code to read: a builtin, or code run from a string
     ordered = sorted(cases, key=lambda case: next((i for i, kind in enumerate(TRACED_FIRST) if kind in case.kind),
                                                   len(TRACED_FIRST)))
+    ends = time.monotonic() + READ_LIMIT
     for case in ordered:
-        reading = read_lines(fn, case.args, outputs)
+        left = ends - time.monotonic()
+        if left <= 0:
+            return None
+        reading = read_lines(fn, case.args, outputs, seconds=min(TRACE_LIMIT, left))
         if not reading.trace.finished:
             return None
         if reading.trace.raised is not None or not is_right(reading.trace.returned, case.expected) \
@@ -285,12 +292,12 @@ class _Flow:
     #                                                             values helpers returned there, and their lines
 
 
-def read_lines(fn, args: tuple[np.ndarray, ...], outputs: int) -> Reading:
+def read_lines(fn, args: tuple[np.ndarray, ...], outputs: int, seconds: float = TRACE_LIMIT) -> Reading:
     """Trace ``fn`` on ``args`` (q, k, v[, upstream]) and find where its numbers part from the right ones."""
     q, k, v = args[:3]
     upstream = args[3] if len(args) > 3 else np.ones((*q.shape[:2], v.shape[-1]))
     flow = _Flow(values(q, k, v, upstream))
-    traced = trace(fn, args)
+    traced = trace(fn, args, seconds)
     code = fn.__code__
     for name, value, given in zip(code.co_varnames[:code.co_argcount], INPUTS, args):
         flow.value_of[(0, name)] = (value, None, code.co_firstlineno)
